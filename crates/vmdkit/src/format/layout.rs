@@ -1,0 +1,424 @@
+//! Finding the sections of a VMD without decoding its records.
+//!
+//! Both the owned reader and the zero-copy view start here: the scan checks the header, reads
+//! each section's count, proves that the records fit in the file before anything is allocated,
+//! and walks the variable-size property records. Fixed-size sections cost O(1) to scan.
+//!
+//! Lenient scanning repairs the writer quirks seen in real files (a count of 0 followed by
+//! records, a count larger than the records present, a bare signature) and says what it did.
+
+use crate::error::{Error, ErrorKind};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The 25 signature bytes of a current ("0002") file; a 20-byte model name follows.
+pub const SIGNATURE_V2: &[u8; 25] = b"Vocaloid Motion Data 0002";
+/// The 25 signature bytes of a file from MMD 1.30 and earlier; a 10-byte model name follows.
+pub const SIGNATURE_V1: &[u8; 25] = b"Vocaloid Motion Data file";
+/// The signature field's width.
+pub const SIGNATURE_LEN: usize = 30;
+const SIGNATURE_STEM: &[u8] = b"Vocaloid Motion Data";
+
+/// The format version, chosen by the signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Version {
+    /// "Vocaloid Motion Data file": 10-byte model name.
+    V1 = 1,
+    /// "Vocaloid Motion Data 0002": 20-byte model name.
+    V2 = 2,
+}
+
+impl Version {
+    /// Bytes in the model name field.
+    pub const fn model_name_len(self) -> usize {
+        match self {
+            Version::V1 => 10,
+            Version::V2 => 20,
+        }
+    }
+
+    /// Bytes before the bone count.
+    pub const fn header_len(self) -> usize {
+        SIGNATURE_LEN + self.model_name_len()
+    }
+
+    /// The version a signature field announces, if it is a VMD signature.
+    pub fn from_signature(signature: &[u8]) -> Option<Version> {
+        match signature.get(..25)? {
+            s if s == SIGNATURE_V2 => Some(Version::V2),
+            s if s == SIGNATURE_V1 => Some(Version::V1),
+            _ => None,
+        }
+    }
+}
+
+/// The six sections, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    Bone = 0,
+    Morph = 1,
+    Camera = 2,
+    Light = 3,
+    SelfShadow = 4,
+    Property = 5,
+}
+
+impl Section {
+    pub const ALL: [Section; 6] = [
+        Section::Bone,
+        Section::Morph,
+        Section::Camera,
+        Section::Light,
+        Section::SelfShadow,
+        Section::Property,
+    ];
+
+    /// The name used in messages, JSON and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Section::Bone => "bone",
+            Section::Morph => "morph",
+            Section::Camera => "camera",
+            Section::Light => "light",
+            Section::SelfShadow => "self_shadow",
+            Section::Property => "property",
+        }
+    }
+
+    /// The size of one record, or `None` for the variable-size property records.
+    pub const fn record_size(self) -> Option<usize> {
+        match self {
+            Section::Bone => Some(111),
+            Section::Morph => Some(23),
+            Section::Camera => Some(61),
+            Section::Light => Some(28),
+            Section::SelfShadow => Some(9),
+            Section::Property => None,
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The fixed part of a property record; each IK entry adds 21 bytes.
+pub const PROPERTY_HEAD_LEN: usize = 9;
+/// One IK entry of a property record: a 20-byte name and an on/off byte.
+pub const IK_ENTRY_LEN: usize = 21;
+
+/// Where one present section lies in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionSpan {
+    /// Offset of the 4-byte count.
+    pub count_offset: usize,
+    /// The number of records read (after any lenient repair).
+    pub count: u32,
+    /// The records' bytes: `start..end`.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The layout of a whole file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub version: Version,
+    /// The sections present, in order; sections after the last one were absent from the file.
+    pub sections: Vec<SectionSpan>,
+    /// Where the bytes after the last section begin.
+    pub end: usize,
+}
+
+impl Layout {
+    /// The span of `section`, if the file has it.
+    pub fn span(&self, section: Section) -> Option<&SectionSpan> {
+        self.sections.get(section as usize)
+    }
+}
+
+/// A repair made by lenient reading.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Repair {
+    /// The signature is not one of the two known ones but starts like a VMD's; read as v2.
+    UnknownSignature { signature: String },
+    /// The count said fewer records than follow (writers that store 0); the rest of the file
+    /// parses exactly only with the larger count.
+    Undercounted { section: Section, offset: u64, declared: u32, recovered: u32 },
+    /// The count said more records than the file holds: the complete records were kept.
+    Truncated { section: Section, offset: u64, declared: u32, kept: u32, dropped_bytes: u64 },
+    /// The file ends inside a section count; the bytes were dropped.
+    CutCount { section: Section, offset: u64, dropped_bytes: u64 },
+}
+
+impl fmt::Display for Repair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Repair::UnknownSignature { signature } => {
+                write!(f, "unknown signature {signature:?}, read as version 2")
+            }
+            Repair::Undercounted { section, offset, declared, recovered } => write!(
+                f,
+                "{section} section at byte {offset}: count {declared} but {recovered} records \
+                 follow; recovered all {recovered}"
+            ),
+            Repair::Truncated { section, offset, declared, kept, dropped_bytes } => write!(
+                f,
+                "{section} section at byte {offset}: count {declared} but only {kept} complete \
+                 records; kept {kept}, dropped {dropped_bytes} bytes of a cut record"
+            ),
+            Repair::CutCount { section, offset, dropped_bytes } => write!(
+                f,
+                "{section} section at byte {offset}: file ends inside the count; dropped \
+                 {dropped_bytes} bytes"
+            ),
+        }
+    }
+}
+
+/// How strictly to read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Repair what can be repaired instead of failing; repairs are reported.
+    pub lenient: bool,
+}
+
+impl ReadOptions {
+    pub const STRICT: ReadOptions = ReadOptions { lenient: false };
+    pub const LENIENT: ReadOptions = ReadOptions { lenient: true };
+}
+
+/// How many larger counts lenient reading tries for one section before giving up on the idea
+/// that the section was undercounted. Real writer quirks are off by one or a few records.
+const UNDERCOUNT_SEARCH: u32 = 1024;
+
+/// Scans `data`'s layout. Strict scanning fails on any damage; lenient scanning repairs it.
+pub fn scan(data: &[u8], options: ReadOptions) -> Result<(Layout, Vec<Repair>), Error> {
+    let mut repairs = Vec::new();
+    let version = scan_header(data, options, &mut repairs)?;
+    let header_len = version.header_len();
+    match scan_sections(data, header_len, 0, &[]) {
+        Ok((sections, end)) => Ok((Layout { version, sections, end }, repairs)),
+        Err(err) if !options.lenient => Err(err),
+        Err(err) => {
+            let (sections, end) = repair_sections(data, header_len, &err, &mut repairs);
+            Ok((Layout { version, sections, end }, repairs))
+        }
+    }
+}
+
+fn scan_header(
+    data: &[u8],
+    options: ReadOptions,
+    repairs: &mut Vec<Repair>,
+) -> Result<Version, Error> {
+    let head = &data[..data.len().min(SIGNATURE_LEN)];
+    let version = match Version::from_signature(head) {
+        Some(version) => version,
+        None if options.lenient && head.starts_with(SIGNATURE_STEM) => {
+            let sig = String::from_utf8_lossy(head).trim_end_matches('\0').to_string();
+            repairs.push(Repair::UnknownSignature { signature: sig });
+            Version::V2
+        }
+        None => return Err(Error::new(ErrorKind::NotVmd { what: describe_non_vmd(data) }, 0)),
+    };
+    if data.len() < version.header_len() {
+        let kind = ErrorKind::TruncatedHeader { needed: version.header_len(), available: data.len() };
+        return Err(Error::new(kind, data.len()));
+    }
+    Ok(version)
+}
+
+/// Says what bytes that are not a VMD look like, so the error helps.
+fn describe_non_vmd(data: &[u8]) -> String {
+    let head = &data[..data.len().min(64)];
+    if data.is_empty() {
+        return "the file is empty".into();
+    }
+    if data.starts_with(b"version https://git-lfs") {
+        return "a Git LFS pointer, not the file's content".into();
+    }
+    if data.starts_with(SIGNATURE_STEM) {
+        let sig = String::from_utf8_lossy(&head[..head.len().min(30)]);
+        return format!("unknown signature {:?} (try lenient reading)", sig.trim_end_matches('\0'));
+    }
+    for (magic, what) in [
+        (&b"PMX "[..], "a PMX model"),
+        (b"Pmd", "a PMD model"),
+        (b"Vocaloid Pose Data", "a VPD pose"),
+    ] {
+        if data.starts_with(magic) {
+            return format!("{what}, not a motion");
+        }
+    }
+    if head.iter().all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace()) {
+        let line = String::from_utf8_lossy(head);
+        let line = line.lines().next().unwrap_or("");
+        return format!("text starting {line:?}");
+    }
+    format!("the signature is {:02x?}", &head[..head.len().min(25)])
+}
+
+/// Scans sections from `pos`, starting with section number `first`, with `overrides` replacing
+/// the counts of the first sections scanned. Returns the spans and the end of the last section.
+fn scan_sections(
+    data: &[u8],
+    mut pos: usize,
+    first: usize,
+    overrides: &[u32],
+) -> Result<(Vec<SectionSpan>, usize), Error> {
+    let mut sections = Vec::with_capacity(6);
+    for (i, &section) in Section::ALL.iter().enumerate().skip(first) {
+        if pos == data.len() {
+            break;
+        }
+        let available = data.len() - pos;
+        if available < 4 {
+            let err = Error::new(ErrorKind::TruncatedCount { available }, pos);
+            return Err(err.in_section(section, None));
+        }
+        let declared = u32::from_le_bytes(data[pos..pos + 4].try_into().unwrap());
+        let count = overrides.get(i - first).copied().unwrap_or(declared);
+        let start = pos + 4;
+        let end = section_end(data, section, start, count)?;
+        sections.push(SectionSpan { count_offset: pos, count, start, end });
+        pos = end;
+    }
+    Ok((sections, pos))
+}
+
+/// The end of a section of `count` records starting at `start`, checked against the file.
+fn section_end(data: &[u8], section: Section, start: usize, count: u32) -> Result<usize, Error> {
+    let available = (data.len() - start) as u64;
+    if let Some(size) = section.record_size() {
+        let needed = count as u64 * size as u64;
+        if needed > available {
+            let kind = ErrorKind::CountTooLarge { count, needed, available };
+            let record = available / size as u64;
+            let offset = start + (record as usize) * size;
+            return Err(Error::new(kind, offset).in_section(section, Some(record)));
+        }
+        return Ok(start + needed as usize);
+    }
+    let mut pos = start;
+    for record in 0..count as u64 {
+        let len = property_record_len(&data[pos..])
+            .map_err(|kind| Error::new(kind, pos).in_section(section, Some(record)))?;
+        pos += len;
+    }
+    Ok(pos)
+}
+
+/// The length of the property record at the start of `rest`, if it is complete.
+pub(crate) fn property_record_len(rest: &[u8]) -> Result<usize, ErrorKind> {
+    let truncated = |needed: u64| ErrorKind::TruncatedRecord { needed, available: rest.len() as u64 };
+    if rest.len() < PROPERTY_HEAD_LEN {
+        return Err(truncated(PROPERTY_HEAD_LEN as u64));
+    }
+    let n = u32::from_le_bytes(rest[5..9].try_into().unwrap()) as u64;
+    let needed = PROPERTY_HEAD_LEN as u64 + n * IK_ENTRY_LEN as u64;
+    if needed > rest.len() as u64 {
+        return Err(truncated(needed));
+    }
+    Ok(needed as usize)
+}
+
+/// Lenient recovery after the strict scan failed with `err`.
+fn repair_sections(
+    data: &[u8],
+    header_len: usize,
+    err: &Error,
+    repairs: &mut Vec<Repair>,
+) -> (Vec<SectionSpan>, usize) {
+    // The strict scan of the sections before the failure succeeded; rescan them to get spans.
+    let failed = err.section.map_or(0, |s| s as usize);
+    let prefix = |upto: usize| -> Vec<SectionSpan> {
+        let mut spans = Vec::new();
+        let mut pos = header_len;
+        for &section in &Section::ALL[..upto] {
+            let count = u32::from_le_bytes(data[pos..pos + 4].try_into().unwrap());
+            let end = section_end(data, section, pos + 4, count).expect("scanned before");
+            spans.push(SectionSpan { count_offset: pos, count, start: pos + 4, end });
+            pos = end;
+        }
+        spans
+    };
+    let spans = prefix(failed);
+
+    // An earlier (or the failing) section may hold more records than its count says: if one
+    // larger count makes every later section parse and end exactly at the end of the file,
+    // that is what the writer meant.
+    for culprit in (0..=failed).rev() {
+        let span_start = spans.get(culprit).map_or(err.offset as usize, |s| s.count_offset);
+        if span_start + 4 > data.len() {
+            continue;
+        }
+        let declared = u32::from_le_bytes(data[span_start..span_start + 4].try_into().unwrap());
+        for extra in 1..=UNDERCOUNT_SEARCH {
+            let Some(count) = declared.checked_add(extra) else { break };
+            let Ok((rest, end)) = scan_sections(data, span_start, culprit, &[count]) else {
+                if section_end(data, Section::ALL[culprit], span_start + 4, count).is_err() {
+                    break;
+                }
+                continue;
+            };
+            if end == data.len() {
+                let mut sections = spans[..culprit].to_vec();
+                sections.extend(rest);
+                repairs.push(Repair::Undercounted {
+                    section: Section::ALL[culprit],
+                    offset: span_start as u64,
+                    declared,
+                    recovered: count,
+                });
+                return (sections, end);
+            }
+        }
+    }
+
+    // Otherwise keep every complete record of the failing section and stop there.
+    let mut sections = spans;
+    let section = Section::ALL[failed];
+    let count_offset = sections.last().map_or(header_len, |s| s.end);
+    if let ErrorKind::TruncatedCount { available } = err.kind {
+        repairs.push(Repair::CutCount {
+            section,
+            offset: count_offset as u64,
+            dropped_bytes: available as u64,
+        });
+        return (sections, count_offset);
+    }
+    let declared = u32::from_le_bytes(data[count_offset..count_offset + 4].try_into().unwrap());
+    let start = count_offset + 4;
+    let (kept, end) = complete_records(data, section, start, declared);
+    sections.push(SectionSpan { count_offset, count: kept, start, end });
+    repairs.push(Repair::Truncated {
+        section,
+        offset: count_offset as u64,
+        declared,
+        kept,
+        dropped_bytes: (data.len() - end) as u64,
+    });
+    (sections, data.len())
+}
+
+/// How many of `declared` records starting at `start` are complete, and where they end.
+fn complete_records(data: &[u8], section: Section, start: usize, declared: u32) -> (u32, usize) {
+    if let Some(size) = section.record_size() {
+        let fit = ((data.len() - start) / size).min(declared as usize);
+        return (fit as u32, start + fit * size);
+    }
+    let mut pos = start;
+    let mut kept = 0;
+    while kept < declared {
+        match property_record_len(&data[pos..]) {
+            Ok(len) => pos += len,
+            Err(_) => break,
+        }
+        kept += 1;
+    }
+    (kept, pos)
+}

@@ -1,0 +1,20 @@
+//! The VMD file format: layout, records, reading, zero-copy viewing and writing.
+//!
+//! Reading is layered: [`layout::scan`] finds and validates the sections, [`MotionView`] reads
+//! records in place, and [`Motion`] holds them decoded. Writing is the exact inverse.
+
+pub mod interp;
+pub mod layout;
+mod motion;
+pub mod records;
+mod view;
+mod writer;
+
+pub use interp::{BoneCurve, BoneInterpolation, CameraCurve, CameraInterpolation, PhysicsToggle};
+pub use layout::{Layout, ReadOptions, Repair, Section, SectionSpan, Version};
+pub use motion::{Header, Motion, Parsed, CAMERA_MODEL_NAME};
+pub use records::{
+    BoneKey, BoneRef, CameraKey, CameraRef, IkState, LightKey, LightRef, MorphKey, MorphRef,
+    PropertyKey, PropertyRef, ShadowKey, ShadowRef,
+};
+pub use view::{MotionView, PropertyIter};

@@ -1,0 +1,210 @@
+//! The owned motion: every keyframe decoded into typed records.
+
+use super::layout::{ReadOptions, Repair, Section, Version, SIGNATURE_LEN, SIGNATURE_V2};
+use super::records::{bone_refs, BoneKey, CameraKey, LightKey, MorphKey, PropertyKey, ShadowKey};
+use super::view::MotionView;
+use crate::error::{Error, ReadError};
+use crate::text::{detect_encoding, LongName, RawName, TextEncoding};
+use std::path::Path;
+
+/// The model name a camera/light motion carries: `カメラ・照明` in CP932.
+pub const CAMERA_MODEL_NAME: &[u8] = b"\x83\x4A\x83\x81\x83\x89\x81\x45\x8F\xC6\x96\xBE";
+
+/// The signature and model name fields, kept raw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// All 30 bytes of the signature field, padding included.
+    pub signature: [u8; SIGNATURE_LEN],
+    /// The model name field. Version 1 files use only the first 10 bytes; the rest is zero.
+    pub model_name: LongName,
+}
+
+impl Header {
+    /// The header MMD writes for a model motion: signature, five NULs, the name padded with
+    /// a NUL and 0xFD.
+    pub fn new(model_name: LongName) -> Self {
+        let mut signature = [0u8; SIGNATURE_LEN];
+        signature[..25].copy_from_slice(SIGNATURE_V2);
+        Header { signature, model_name }
+    }
+
+    pub(crate) fn from_bytes(data: &[u8], version: Version) -> Self {
+        let signature = data[..SIGNATURE_LEN].try_into().unwrap();
+        let mut model_name = [0u8; 20];
+        let len = version.model_name_len();
+        model_name[..len].copy_from_slice(&data[SIGNATURE_LEN..SIGNATURE_LEN + len]);
+        Header { signature, model_name: RawName(model_name) }
+    }
+
+    /// The version the signature announces; an unknown signature read leniently counts as 2.
+    pub fn version(&self) -> Version {
+        Version::from_signature(&self.signature).unwrap_or(Version::V2)
+    }
+
+    /// The model name field's bytes as stored in the file (10 or 20 bytes).
+    pub fn model_name_field(&self) -> &[u8] {
+        &self.model_name.0[..self.version().model_name_len()]
+    }
+
+    /// Whether this is a camera/light motion (model name `カメラ・照明`).
+    pub fn is_camera_motion(&self) -> bool {
+        self.model_name.bytes() == CAMERA_MODEL_NAME
+    }
+}
+
+impl Default for Header {
+    fn default() -> Self {
+        Header::new(LongName::default())
+    }
+}
+
+/// A whole motion with typed keyframes, in file order.
+///
+/// Reading then writing reproduces the file byte for byte: names keep their bytes after the
+/// NUL, interpolation blocks are raw, absent trailing sections stay absent and bytes after the
+/// last section are kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Motion {
+    pub header: Header,
+    pub bones: Vec<BoneKey>,
+    pub morphs: Vec<MorphKey>,
+    pub cameras: Vec<CameraKey>,
+    pub lights: Vec<LightKey>,
+    pub shadows: Vec<ShadowKey>,
+    pub properties: Vec<PropertyKey>,
+    /// How many sections the file had, from the bone section on (0–6). Writing emits at least
+    /// these, and any later section that has keys.
+    pub sections_present: usize,
+    /// Bytes after the last section.
+    pub trailing: Vec<u8>,
+}
+
+impl Default for Motion {
+    fn default() -> Self {
+        Motion::new(LongName::default())
+    }
+}
+
+/// A motion read leniently, with what was repaired.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub motion: Motion,
+    pub repairs: Vec<Repair>,
+}
+
+impl Motion {
+    /// An empty motion for a model, written the way MMD writes one (all six counts present).
+    pub fn new(model_name: LongName) -> Self {
+        Motion {
+            header: Header::new(model_name),
+            bones: Vec::new(),
+            morphs: Vec::new(),
+            cameras: Vec::new(),
+            lights: Vec::new(),
+            shadows: Vec::new(),
+            properties: Vec::new(),
+            sections_present: 6,
+            trailing: Vec::new(),
+        }
+    }
+
+    /// An empty camera/light motion, with the model name MMD gives such files.
+    pub fn new_camera() -> Self {
+        Motion::new(LongName::from_bytes_mmd(CAMERA_MODEL_NAME))
+    }
+
+    /// Parses strictly: any damage is an error.
+    pub fn parse(data: &[u8]) -> Result<Motion, Error> {
+        Ok(Self::parse_with(data, ReadOptions::STRICT)?.motion)
+    }
+
+    /// Parses with `options`, returning what lenient reading repaired.
+    pub fn parse_with(data: &[u8], options: ReadOptions) -> Result<Parsed, Error> {
+        let view = MotionView::with_options(data, options)?;
+        Ok(Parsed { motion: Motion::from_view(&view, &mut |_| {}), repairs: view.repairs().to_vec() })
+    }
+
+    /// Decodes every record of a validated view. `consumed` is told each byte offset up to which
+    /// the input is no longer needed, so a memory-mapped reader can release it.
+    pub fn from_view(view: &MotionView<'_>, consumed: &mut dyn FnMut(usize)) -> Motion {
+        let layout = view.layout();
+        let mut bones = Vec::with_capacity(view.count(Section::Bone));
+        // Decode the bone section, nearly all of a large file, in slices so the input can be
+        // released as we go.
+        if let Some(span) = layout.span(Section::Bone) {
+            let mut done = span.start;
+            for chunk in view.records(Section::Bone).chunks(BoneKey::SIZE * 65536) {
+                bones.extend(bone_refs(chunk).map(|r| r.to_key()));
+                done += chunk.len();
+                consumed(done);
+            }
+        }
+        let morphs = view.morphs().map(|r| r.to_key()).collect();
+        Motion {
+            header: view.header(),
+            bones,
+            morphs,
+            cameras: view.cameras().map(|r| r.to_key()).collect(),
+            lights: view.lights().map(|r| r.to_key()).collect(),
+            shadows: view.shadows().map(|r| r.to_key()).collect(),
+            properties: view.properties().map(|r| r.to_key()).collect(),
+            sections_present: layout.sections.len(),
+            trailing: view.trailing().to_vec(),
+        }
+    }
+
+    /// Reads a file strictly. The file is memory-mapped and released as it is decoded, so the
+    /// peak memory is about the size of the decoded motion, not twice the file.
+    pub fn read_file(path: impl AsRef<Path>) -> Result<Motion, ReadError> {
+        Ok(Self::read_file_with(path, ReadOptions::STRICT)?.motion)
+    }
+
+    /// Reads a file with `options`.
+    pub fn read_file_with(path: impl AsRef<Path>, options: ReadOptions) -> Result<Parsed, ReadError> {
+        let path = path.as_ref();
+        let file = std::fs::File::open(path).map_err(|e| ReadError::io(path, e))?;
+        let len = file.metadata().map_err(|e| ReadError::io(path, e))?.len();
+        if len == 0 {
+            return Self::parse_with(&[], options).map_err(|e| e.with_path(path).into());
+        }
+        // SAFETY: the map is read-only and private to this call; a file changed underneath us
+        // gives wrong bytes, never unsoundness in safe code that reads them as plain bytes.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| ReadError::io(path, e))?;
+        let view = MotionView::with_options(&map, options).map_err(|e| e.with_path(path))?;
+        let mut released = 0usize;
+        let page = 1 << 20;
+        let motion = Motion::from_view(&view, &mut |upto| {
+            let upto = upto / page * page;
+            if upto > released {
+                // SAFETY: the pages are file-backed and read-only: dropping them only means they
+                // are read from the file again if touched, and nothing reads them again.
+                let _ = unsafe {
+                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, released, upto - released)
+                };
+                released = upto;
+            }
+        });
+        Ok(Parsed { motion, repairs: view.repairs().to_vec() })
+    }
+
+    /// The encoding of the file's names, detected over every name in it.
+    pub fn detect_encoding(&self) -> TextEncoding {
+        let names = std::iter::once(self.header.model_name.for_detection())
+            .chain(self.bones.iter().map(|k| k.name.for_detection()))
+            .chain(self.morphs.iter().map(|k| k.name.for_detection()))
+            .chain(self.properties.iter().flat_map(|p| p.ik.iter().map(|i| i.name.for_detection())));
+        detect_encoding(names)
+    }
+
+    /// The number of keys in `section`.
+    pub fn count(&self, section: Section) -> usize {
+        match section {
+            Section::Bone => self.bones.len(),
+            Section::Morph => self.morphs.len(),
+            Section::Camera => self.cameras.len(),
+            Section::Light => self.lights.len(),
+            Section::SelfShadow => self.shadows.len(),
+            Section::Property => self.properties.len(),
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! Keyframe records: owned types, and borrowed views over the bytes of one record.
+//!
+//! Each `*Ref` type wraps a record's bytes in the file and decodes fields on demand; its
+//! `to_key` builds the owned type. The owned reader and the zero-copy view share these, so a
+//! field's offset is written down once. Every `encode` is the exact inverse of `to_key`.
+
+use super::interp::{BoneInterpolation, CameraInterpolation};
+use crate::text::{KeyName, LongName, RawName};
+use glam::{Quat, Vec3};
+
+#[inline(always)]
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+#[inline(always)]
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    f32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+#[inline(always)]
+fn vec3_at(b: &[u8], at: usize) -> Vec3 {
+    Vec3::new(f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8))
+}
+
+#[inline(always)]
+fn array_at<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
+    b[at..at + N].try_into().unwrap()
+}
+
+#[inline(always)]
+fn put_vec3(out: &mut [u8], at: usize, v: Vec3) {
+    for (i, x) in v.to_array().into_iter().enumerate() {
+        out[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// A bone keyframe (111 bytes in the file).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneKey {
+    pub name: KeyName,
+    /// Frame number at 30 fps.
+    pub frame: u32,
+    /// Offset from the bone's rest position, in the parent's frame (MMD's left-handed axes).
+    pub translation: Vec3,
+    /// The bone's local rotation, exactly as stored (x, y, z, w); not normalised.
+    pub rotation: Quat,
+    pub interpolation: BoneInterpolation,
+}
+
+/// The bone records in `bytes`, a whole number of 111-byte records.
+pub fn bone_refs(bytes: &[u8]) -> impl ExactSizeIterator<Item = BoneRef<'_>> {
+    bytes.chunks_exact(BoneKey::SIZE).map(|c| BoneRef(c.try_into().unwrap()))
+}
+
+/// A bone record in place.
+#[derive(Clone, Copy, Debug)]
+pub struct BoneRef<'a>(pub &'a [u8; 111]);
+
+impl<'a> BoneRef<'a> {
+    pub fn name(&self) -> &'a KeyName {
+        RawName::from_ref(self.0[..15].try_into().unwrap())
+    }
+    #[inline]
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 15)
+    }
+    #[inline]
+    pub fn translation(&self) -> Vec3 {
+        vec3_at(self.0, 19)
+    }
+    #[inline]
+    pub fn rotation(&self) -> Quat {
+        let b = self.0;
+        Quat::from_xyzw(f32_at(b, 31), f32_at(b, 35), f32_at(b, 39), f32_at(b, 43))
+    }
+    #[inline]
+    pub fn interpolation(&self) -> &'a [u8; 64] {
+        self.0[47..].try_into().unwrap()
+    }
+    #[inline]
+    pub fn to_key(&self) -> BoneKey {
+        BoneKey {
+            name: RawName(array_at(self.0, 0)),
+            frame: self.frame(),
+            translation: self.translation(),
+            rotation: self.rotation(),
+            interpolation: BoneInterpolation(array_at(self.0, 47)),
+        }
+    }
+}
+
+impl BoneKey {
+    pub const SIZE: usize = 111;
+
+    /// A key with identity rotation, no translation and linear curves.
+    pub fn new(name: KeyName, frame: u32) -> Self {
+        BoneKey {
+            name,
+            frame,
+            translation: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            interpolation: BoneInterpolation::DEFAULT,
+        }
+    }
+
+    #[inline]
+    pub fn encode(&self) -> [u8; 111] {
+        let mut out = [0u8; 111];
+        out[..15].copy_from_slice(&self.name.0);
+        out[15..19].copy_from_slice(&self.frame.to_le_bytes());
+        put_vec3(&mut out, 19, self.translation);
+        for (i, x) in self.rotation.to_array().into_iter().enumerate() {
+            out[31 + 4 * i..35 + 4 * i].copy_from_slice(&x.to_le_bytes());
+        }
+        out[47..].copy_from_slice(&self.interpolation.0);
+        out
+    }
+}
+
+/// A morph (facial) keyframe (23 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MorphKey {
+    pub name: KeyName,
+    pub frame: u32,
+    /// Usually 0–1, but not clamped: files hold values outside that range.
+    pub weight: f32,
+}
+
+/// A morph record in place.
+#[derive(Clone, Copy, Debug)]
+pub struct MorphRef<'a>(pub &'a [u8; 23]);
+
+impl<'a> MorphRef<'a> {
+    pub fn name(&self) -> &'a KeyName {
+        RawName::from_ref(self.0[..15].try_into().unwrap())
+    }
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 15)
+    }
+    pub fn weight(&self) -> f32 {
+        f32_at(self.0, 19)
+    }
+    #[inline]
+    pub fn to_key(&self) -> MorphKey {
+        MorphKey { name: RawName(array_at(self.0, 0)), frame: self.frame(), weight: self.weight() }
+    }
+}
+
+impl MorphKey {
+    pub const SIZE: usize = 23;
+
+    #[inline]
+    pub fn encode(&self) -> [u8; 23] {
+        let mut out = [0u8; 23];
+        out[..15].copy_from_slice(&self.name.0);
+        out[15..19].copy_from_slice(&self.frame.to_le_bytes());
+        out[19..23].copy_from_slice(&self.weight.to_le_bytes());
+        out
+    }
+}
+
+/// A camera keyframe (61 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraKey {
+    pub frame: u32,
+    /// Signed distance from the target to the eye along the camera's Z; normally negative.
+    pub distance: f32,
+    /// The point the camera orbits, MMD's left-handed axes.
+    pub target: Vec3,
+    /// Pitch, yaw, roll in radians.
+    pub rotation: Vec3,
+    pub interpolation: CameraInterpolation,
+    /// Vertical field of view in whole degrees.
+    pub view_angle: u32,
+    /// The raw perspective byte: 0 = perspective, 1 = orthographic.
+    pub perspective_byte: u8,
+}
+
+impl CameraKey {
+    pub const SIZE: usize = 61;
+
+    /// Whether the camera uses a perspective projection (byte 0).
+    pub fn is_perspective(&self) -> bool {
+        self.perspective_byte == 0
+    }
+
+    #[inline]
+    pub fn encode(&self) -> [u8; 61] {
+        let mut out = [0u8; 61];
+        out[..4].copy_from_slice(&self.frame.to_le_bytes());
+        out[4..8].copy_from_slice(&self.distance.to_le_bytes());
+        put_vec3(&mut out, 8, self.target);
+        put_vec3(&mut out, 20, self.rotation);
+        out[32..56].copy_from_slice(&self.interpolation.0);
+        out[56..60].copy_from_slice(&self.view_angle.to_le_bytes());
+        out[60] = self.perspective_byte;
+        out
+    }
+}
+
+/// A camera record in place.
+#[derive(Clone, Copy, Debug)]
+pub struct CameraRef<'a>(pub &'a [u8; 61]);
+
+impl CameraRef<'_> {
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 0)
+    }
+    pub fn to_key(&self) -> CameraKey {
+        let b = self.0;
+        CameraKey {
+            frame: u32_at(b, 0),
+            distance: f32_at(b, 4),
+            target: vec3_at(b, 8),
+            rotation: vec3_at(b, 20),
+            interpolation: CameraInterpolation(array_at(b, 32)),
+            view_angle: u32_at(b, 56),
+            perspective_byte: b[60],
+        }
+    }
+}
+
+/// A light keyframe (28 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LightKey {
+    pub frame: u32,
+    /// RGB as the UI value / 256, so normally in [0, 1).
+    pub color: Vec3,
+    /// The direction the light travels, MMD's left-handed axes.
+    pub direction: Vec3,
+}
+
+impl LightKey {
+    pub const SIZE: usize = 28;
+
+    pub fn encode(&self) -> [u8; 28] {
+        let mut out = [0u8; 28];
+        out[..4].copy_from_slice(&self.frame.to_le_bytes());
+        put_vec3(&mut out, 4, self.color);
+        put_vec3(&mut out, 16, self.direction);
+        out
+    }
+}
+
+/// A light record in place.
+#[derive(Clone, Copy, Debug)]
+pub struct LightRef<'a>(pub &'a [u8; 28]);
+
+impl LightRef<'_> {
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 0)
+    }
+    pub fn to_key(&self) -> LightKey {
+        LightKey { frame: self.frame(), color: vec3_at(self.0, 4), direction: vec3_at(self.0, 16) }
+    }
+}
+
+/// A self-shadow keyframe (9 bytes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShadowKey {
+    pub frame: u32,
+    /// 0 = off, 1 = mode 1, 2 = mode 2.
+    pub mode: u8,
+    /// Stored as (10000 − L) / 100000 for the UI's shadow range L.
+    pub distance: f32,
+}
+
+impl ShadowKey {
+    pub const SIZE: usize = 9;
+
+    pub fn encode(&self) -> [u8; 9] {
+        let mut out = [0u8; 9];
+        out[..4].copy_from_slice(&self.frame.to_le_bytes());
+        out[4] = self.mode;
+        out[5..9].copy_from_slice(&self.distance.to_le_bytes());
+        out
+    }
+}
+
+/// A self-shadow record in place.
+#[derive(Clone, Copy, Debug)]
+pub struct ShadowRef<'a>(pub &'a [u8; 9]);
+
+impl ShadowRef<'_> {
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 0)
+    }
+    pub fn to_key(&self) -> ShadowKey {
+        ShadowKey { frame: self.frame(), mode: self.0[4], distance: f32_at(self.0, 5) }
+    }
+}
+
+/// One IK bone's on/off state in a property key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IkState {
+    pub name: LongName,
+    /// The raw byte: 1 = on, 0 = off.
+    pub enabled_byte: u8,
+}
+
+impl IkState {
+    pub fn is_enabled(&self) -> bool {
+        self.enabled_byte != 0
+    }
+}
+
+/// A property keyframe: model visibility and IK on/off (9 + 21 × IK entries bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyKey {
+    pub frame: u32,
+    /// The raw byte: 1 = shown, 0 = hidden.
+    pub visible_byte: u8,
+    pub ik: Vec<IkState>,
+}
+
+impl PropertyKey {
+    pub fn is_visible(&self) -> bool {
+        self.visible_byte != 0
+    }
+
+    /// Bytes this record takes in the file.
+    pub fn encoded_len(&self) -> usize {
+        super::layout::PROPERTY_HEAD_LEN + self.ik.len() * super::layout::IK_ENTRY_LEN
+    }
+
+    pub fn encode_into(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.frame.to_le_bytes());
+        out.push(self.visible_byte);
+        out.extend_from_slice(&(self.ik.len() as u32).to_le_bytes());
+        for ik in &self.ik {
+            out.extend_from_slice(&ik.name.0);
+            out.push(ik.enabled_byte);
+        }
+    }
+}
+
+/// A property record in place; its length was checked by the layout scan.
+#[derive(Clone, Copy, Debug)]
+pub struct PropertyRef<'a>(pub &'a [u8]);
+
+impl<'a> PropertyRef<'a> {
+    pub fn frame(&self) -> u32 {
+        u32_at(self.0, 0)
+    }
+    pub fn visible_byte(&self) -> u8 {
+        self.0[4]
+    }
+    /// The IK entries as (name, enabled byte).
+    pub fn ik(&self) -> impl ExactSizeIterator<Item = IkState> + 'a {
+        self.0[9..].chunks_exact(21).map(|c| IkState { name: RawName(array_at(c, 0)), enabled_byte: c[20] })
+    }
+    pub fn to_key(&self) -> PropertyKey {
+        PropertyKey { frame: self.frame(), visible_byte: self.visible_byte(), ik: self.ik().collect() }
+    }
+}
