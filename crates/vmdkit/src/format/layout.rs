@@ -216,6 +216,11 @@ fn scan_header(
     repairs: &mut Vec<Repair>,
 ) -> Result<Version, Error> {
     let head = &data[..data.len().min(SIGNATURE_LEN)];
+    let is_cut_signature = |sig: &[u8]| head.len() < 25 && !head.is_empty() && sig.starts_with(head);
+    if is_cut_signature(SIGNATURE_V2) || is_cut_signature(SIGNATURE_V1) {
+        let kind = ErrorKind::TruncatedHeader { needed: SIGNATURE_LEN, available: data.len() };
+        return Err(Error::new(kind, data.len()));
+    }
     let version = match Version::from_signature(head) {
         Some(version) => version,
         None if options.lenient && head.starts_with(SIGNATURE_STEM) => {
