@@ -259,9 +259,15 @@ fn describe_non_vmd(data: &[u8]) -> String {
             return format!("{what}, not a motion");
         }
     }
-    if head.iter().all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace()) {
-        let line = String::from_utf8_lossy(head);
-        let line = line.lines().next().unwrap_or("");
+    // Text, ASCII or UTF-8 (an HTML page or README often has non-ASCII text near its start);
+    // the 64-byte window may end inside a character.
+    let text = match std::str::from_utf8(head) {
+        Ok(text) => Some(text),
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok(),
+        Err(_) => None,
+    };
+    if let Some(text) = text.filter(|t| t.chars().all(|c| !c.is_control() || c.is_whitespace())) {
+        let line = text.lines().next().unwrap_or("");
         return format!("text starting {line:?}");
     }
     format!("the signature is {:02x?}", &head[..head.len().min(25)])
@@ -352,12 +358,14 @@ fn repair_sections(
         spans
     };
     let spans = prefix(failed);
+    // Where the failing section's count is (`err.offset` may point inside its records).
+    let failed_count_offset = spans.last().map_or(header_len, |s| s.end);
 
     // An earlier (or the failing) section may hold more records than its count says: if one
     // larger count makes every later section parse and end exactly at the end of the file,
     // that is what the writer meant.
     for culprit in (0..=failed).rev() {
-        let span_start = spans.get(culprit).map_or(err.offset as usize, |s| s.count_offset);
+        let span_start = spans.get(culprit).map_or(failed_count_offset, |s| s.count_offset);
         if span_start + 4 > data.len() {
             continue;
         }
@@ -394,7 +402,9 @@ fn repair_sections(
             offset: count_offset as u64,
             dropped_bytes: available as u64,
         });
-        return (sections, count_offset);
+        // The cut count's bytes are dropped, not kept as trailing bytes (which would be read
+        // as a count again).
+        return (sections, data.len());
     }
     let declared = u32::from_le_bytes(data[count_offset..count_offset + 4].try_into().unwrap());
     let start = count_offset + 4;
