@@ -1,1 +1,40 @@
-fn main() {}
+//! `vmdkit`: inspect, check and convert MikuMikuDance VMD motion files.
+//!
+//! This file only parses arguments and maps results to exit statuses (see [`error`]); each
+//! command lives in `cmd/<name>.rs`.
+
+mod batch;
+mod cmd;
+mod error;
+mod io;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+const AFTER_HELP: &str = "\
+Examples:
+  vmdkit info --example                 summarise the built-in example motion
+  vmdkit info dance.vmd motions/        summarise files and every *.vmd under a folder
+  vmdkit dump --euler --name 右腕 dance.vmd
+  vmdkit convert dance.vmd dance.json   convert by extension (.vmd, .json, .csv)
+  vmdkit check --strict-warnings motions/
+
+Exit status: 0 success, 1 a file is damaged or unreadable (or an output could not be
+written), 2 bad usage.";
+
+/// Inspect, check and convert MikuMikuDance VMD motion files.
+#[derive(Parser)]
+#[command(name = "vmdkit", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: cmd::Command,
+}
+
+fn main() -> ExitCode {
+    // clap exits with status 2 on bad usage and 0 for --help and --version.
+    let cli = Cli::parse();
+    match cli.command.run() {
+        Ok(outcome) => outcome.into(),
+        Err(err) => error::report(&err),
+    }
+}

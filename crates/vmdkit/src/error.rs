@@ -9,8 +9,9 @@ use std::path::PathBuf;
 pub enum ErrorKind {
     /// The file ends inside the 30-byte signature or the model name.
     TruncatedHeader { needed: usize, available: usize },
-    /// The bytes are not a VMD at all; `what` says what they look like instead.
-    NotVmd { what: String },
+    /// The bytes are not a VMD; `what` says what they look like instead. `vmd_like` is set for
+    /// a signature that starts like a VMD's, which lenient reading accepts as version 2.
+    NotVmd { what: String, vmd_like: bool },
     /// The file ends inside a section's 4-byte count.
     TruncatedCount { available: usize },
     /// A fixed-size section's count asks for more bytes than the file has.
@@ -26,7 +27,7 @@ impl fmt::Display for ErrorKind {
                 f,
                 "file ends inside the header ({available} bytes, a VMD header needs {needed})"
             ),
-            ErrorKind::NotVmd { what } => write!(f, "not a VMD file: {what}"),
+            ErrorKind::NotVmd { what, .. } => write!(f, "not a VMD file: {what}"),
             ErrorKind::TruncatedCount { available } => {
                 write!(f, "file ends inside the section count ({available} of 4 bytes)")
             }
@@ -75,7 +76,11 @@ impl Error {
 
     /// Whether lenient reading could recover the complete records around the damage.
     pub fn lenient_may_help(&self) -> bool {
-        !matches!(self.kind, ErrorKind::NotVmd { .. } | ErrorKind::TruncatedHeader { .. })
+        match self.kind {
+            ErrorKind::NotVmd { vmd_like, .. } => vmd_like,
+            ErrorKind::TruncatedHeader { .. } => false,
+            _ => true,
+        }
     }
 }
 

@@ -14,11 +14,15 @@
 //! ```
 
 pub mod angles;
+pub mod convert;
 pub mod curve;
+pub mod eval;
 pub mod error;
 pub mod example;
 pub mod format;
 pub mod io;
+pub mod lint;
+pub mod model;
 pub mod text;
 
 pub use error::{Error, ErrorKind, ReadError};

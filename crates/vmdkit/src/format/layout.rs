@@ -145,8 +145,8 @@ impl Layout {
 pub enum Repair {
     /// The signature is not one of the two known ones but starts like a VMD's; read as v2.
     UnknownSignature { signature: String },
-    /// The count said fewer records than follow (writers that store 0); the rest of the file
-    /// parses exactly only with the larger count.
+    /// The count was 0 but records follow (a writer quirk); the rest of the file parses
+    /// exactly only with the larger count.
     Undercounted { section: Section, offset: u64, declared: u32, recovered: u32 },
     /// The count said more records than the file holds: the complete records were kept.
     Truncated { section: Section, offset: u64, declared: u32, kept: u32, dropped_bytes: u64 },
@@ -191,9 +191,9 @@ impl ReadOptions {
     pub const LENIENT: ReadOptions = ReadOptions { lenient: true };
 }
 
-/// How many larger counts lenient reading tries for one section before giving up on the idea
-/// that the section was undercounted. Real writer quirks are off by one or a few records.
-const UNDERCOUNT_SEARCH: u32 = 1024;
+/// How many records lenient reading will believe follow a zero count. The real writer quirk
+/// leaves one or a few; a larger search mostly finds coincidences in cut files.
+const UNDERCOUNT_SEARCH: u32 = 64;
 
 /// Scans `data`'s layout. Strict scanning fails on any damage; lenient scanning repairs it.
 pub fn scan(data: &[u8], options: ReadOptions) -> Result<(Layout, Vec<Repair>), Error> {
@@ -228,7 +228,13 @@ fn scan_header(
             repairs.push(Repair::UnknownSignature { signature: sig });
             Version::V2
         }
-        None => return Err(Error::new(ErrorKind::NotVmd { what: describe_non_vmd(data) }, 0)),
+        None => {
+            let kind = ErrorKind::NotVmd {
+                what: describe_non_vmd(data),
+                vmd_like: head.starts_with(SIGNATURE_STEM),
+            };
+            return Err(Error::new(kind, 0));
+        }
     };
     if data.len() < version.header_len() {
         let kind = ErrorKind::TruncatedHeader { needed: version.header_len(), available: data.len() };
@@ -266,7 +272,8 @@ fn describe_non_vmd(data: &[u8]) -> String {
         Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok(),
         Err(_) => None,
     };
-    if let Some(text) = text.filter(|t| t.chars().all(|c| !c.is_control() || c.is_whitespace())) {
+    let is_text = |t: &str| !t.is_empty() && t.chars().all(|c| !c.is_control() || c.is_whitespace());
+    if let Some(text) = text.filter(|t| is_text(t)) {
         let line = text.lines().next().unwrap_or("");
         return format!("text starting {line:?}");
     }
@@ -361,17 +368,18 @@ fn repair_sections(
     // Where the failing section's count is (`err.offset` may point inside its records).
     let failed_count_offset = spans.last().map_or(header_len, |s| s.end);
 
-    // An earlier (or the failing) section may hold more records than its count says: if one
-    // larger count makes every later section parse and end exactly at the end of the file,
-    // that is what the writer meant.
+    // The writer quirk seen in real files: a section whose count is 0 yet records follow. If
+    // some count makes every later section parse and end exactly at the end of the file, that
+    // is what the writer meant. A cut file can imitate this by coincidence, so only zero counts
+    // are suspected, and the explanation needing the fewest invented records wins.
+    let mut best: Option<(u32, usize, Vec<SectionSpan>, usize)> = None;
     for culprit in (0..=failed).rev() {
         let span_start = spans.get(culprit).map_or(failed_count_offset, |s| s.count_offset);
-        if span_start + 4 > data.len() {
+        if span_start + 4 > data.len() || data[span_start..span_start + 4] != [0; 4] {
             continue;
         }
-        let declared = u32::from_le_bytes(data[span_start..span_start + 4].try_into().unwrap());
-        for extra in 1..=UNDERCOUNT_SEARCH {
-            let Some(count) = declared.checked_add(extra) else { break };
+        let limit = best.as_ref().map_or(UNDERCOUNT_SEARCH, |b| b.0 - 1);
+        for count in 1..=limit {
             let Ok((rest, end)) = scan_sections(data, span_start, culprit, &[count]) else {
                 if section_end(data, Section::ALL[culprit], span_start + 4, count).is_err() {
                     break;
@@ -379,17 +387,22 @@ fn repair_sections(
                 continue;
             };
             if end == data.len() {
-                let mut sections = spans[..culprit].to_vec();
-                sections.extend(rest);
-                repairs.push(Repair::Undercounted {
-                    section: Section::ALL[culprit],
-                    offset: span_start as u64,
-                    declared,
-                    recovered: count,
-                });
-                return (sections, end);
+                best = Some((count, culprit, rest, span_start));
+                break;
             }
         }
+    }
+    if let Some((count, culprit, rest, span_start)) = best {
+        let end = data.len();
+        let mut sections = spans[..culprit].to_vec();
+        sections.extend(rest);
+        repairs.push(Repair::Undercounted {
+            section: Section::ALL[culprit],
+            offset: span_start as u64,
+            declared: 0,
+            recovered: count,
+        });
+        return (sections, end);
     }
 
     // Otherwise keep every complete record of the failing section and stop there.

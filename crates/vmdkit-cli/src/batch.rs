@@ -1,0 +1,70 @@
+//! Many files at once: read in parallel, reported in input order.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Above this many inputs a progress bar is worth its flicker.
+const PROGRESS_MIN_INPUTS: usize = 4;
+
+/// Runs `work` on every input in parallel (rayon) and passes each result to `emit` in input
+/// order, as soon as it and every result before it are ready, so output streams instead of
+/// waiting for the slowest file. A progress bar runs on stderr when it is a terminal and there
+/// are more than a few inputs; `emit` runs with the bar hidden so lines never mix with it.
+/// An error from `emit` (say, a closed pipe) stops the remaining work.
+pub fn for_each_ordered<T, R>(
+    inputs: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    mut emit: impl FnMut(&T, R) -> anyhow::Result<()>,
+) -> anyhow::Result<()>
+where
+    T: Sync,
+    R: Send,
+{
+    let bar = progress_bar(inputs.len());
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
+    let result = std::thread::scope(|scope| {
+        let (work, stop) = (&work, &stop);
+        scope.spawn(move || {
+            inputs
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, input)| {
+                    if !stop.load(Ordering::Relaxed) {
+                        let _ = tx.send((i, work(input)));
+                    }
+                });
+        });
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        for (i, result) in rx.iter() {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&next) {
+                bar.inc(1);
+                if let Err(err) = bar.suspend(|| emit(&inputs[next], result)) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
+                next += 1;
+            }
+        }
+        Ok(())
+    });
+    bar.finish_and_clear();
+    result
+}
+
+fn progress_bar(len: usize) -> ProgressBar {
+    if len <= PROGRESS_MIN_INPUTS || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    let style =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar
+}

@@ -1,0 +1,68 @@
+//! `vmdkit convert`: between VMD, JSON and CSV, or VMD to VMD to rewrite or repair a file.
+
+use crate::error::{usage, Outcome};
+use crate::io::{self, is_stdio, Format};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Formats follow the extensions .vmd, .json and .csv; --from and --to override them and are
+required for `-` (stdin or stdout). VMD to VMD rewrites a file; with --lenient it repairs
+what lenient reading can and reports each repair on stderr. JSON and CSV hold every byte of
+the VMD, so VMD -> JSON -> VMD and VMD -> CSV -> VMD give back the same file.
+
+The input is read completely before anything is written, and the output goes to a temporary
+file renamed into place, so a failure leaves no partial output and never touches an existing
+file, even when IN and OUT are the same file.
+
+Examples:
+  vmdkit convert dance.vmd dance.json
+  vmdkit convert --pretty dance.vmd dance.json
+  vmdkit convert dance.csv dance.vmd
+  vmdkit convert --lenient broken.vmd fixed.vmd
+  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Input file, or - for stdin (needs --from)
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// Output file, or - for stdout (needs --to)
+    #[arg(value_name = "OUT")]
+    output: PathBuf,
+    /// Input format (default: from IN's extension)
+    #[arg(long, value_enum)]
+    from: Option<Format>,
+    /// Output format (default: from OUT's extension)
+    #[arg(long, value_enum)]
+    to: Option<Format>,
+    /// Read a damaged VMD leniently, keeping every complete record; repairs go to stderr
+    #[arg(long)]
+    lenient: bool,
+    /// Indent JSON output
+    #[arg(long)]
+    pretty: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let from = Format::resolve(args.from, &args.input, "--from")?;
+    let to = Format::resolve(args.to, &args.output, "--to")?;
+    if to == Format::Vmd && is_stdio(&args.output) && std::io::stdout().is_terminal() {
+        return Err(usage(
+            "refusing to write binary VMD to a terminal; redirect stdout or name a file",
+        ));
+    }
+    // Decoded in full (and the input unmapped) before the output is opened.
+    let loaded = io::read_motion(&args.input, from, args.lenient)?;
+    for repair in &loaded.repairs {
+        eprintln!(
+            "warning: {}: repaired by lenient reading: {repair}",
+            loaded.label
+        );
+    }
+    io::write_output(&args.output, |w| {
+        io::write_motion(&loaded.motion, to, args.pretty, w)
+    })?;
+    Ok(Outcome::Success)
+}

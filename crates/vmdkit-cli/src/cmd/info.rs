@@ -1,0 +1,297 @@
+//! `vmdkit info`: what a motion file holds, and what is odd about it.
+
+use crate::batch::for_each_ordered;
+use crate::error::Outcome;
+use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+use vmdkit::format::Section;
+use vmdkit::lint::{analyse, Track, Warning};
+use vmdkit::text::TextEncoding;
+
+const AFTER_HELP: &str = "\
+Output: for each file its version, model name (decoded, with the encoding used), key counts
+per section and which sections the file has, the frame range and its length at 30 fps, every
+bone and morph name with its key count, and warnings: names cut mid-character or not
+decodable, duplicate keys for one name and frame, unsorted keys, physics-off keys, non-unit or
+zero quaternions, out-of-range bytes, trailing bytes, and repairs made by --lenient.
+
+--json prints one JSON object per file, one per line (JSON Lines), in input order. Keys: path,
+bytes, version (1 or 2), model_name, encoding (shift_jis, gbk or utf-8), camera_motion,
+counts {bone, morph, camera, light, self_shadow, property}, sections_present, frame_range
+([first, last] or null), duration_seconds, trailing_bytes, bones and morphs ([{name, keys,
+frames: [first, last]}]), warnings ([{kind, section, count, message}]). A file that cannot
+be read gives {path, error, lenient_may_help} instead, and the exit status is 1.
+
+Files are read in parallel; a progress bar shows on a terminal when there are many.
+
+Examples:
+  vmdkit info --example
+  vmdkit info dance.vmd
+  vmdkit info --json motions/ > motions.jsonl
+  vmdkit info --json dance.vmd | jq '.counts.bone'";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// One JSON object per file, one per line (JSON Lines)
+    #[arg(long)]
+    json: bool,
+    /// Read damaged files leniently: keep every complete record, report repairs as warnings
+    #[arg(long)]
+    lenient: bool,
+    /// Summarise the built-in example motion instead of files
+    #[arg(long, conflicts_with = "files")]
+    example: bool,
+    /// VMD files, or folders searched recursively for *.vmd
+    #[arg(value_name = "FILE", required_unless_present = "example")]
+    files: Vec<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.example {
+        emit(
+            &mut out,
+            &Ok(summarise(crate::io::example())),
+            args.json,
+            true,
+        )?;
+        out.flush()?;
+        return Ok(Outcome::Success);
+    }
+    let files = expand_inputs(&args.files)?;
+    let mut outcome = Outcome::Success;
+    let mut first = true;
+    for_each_ordered(
+        &files,
+        |path| {
+            load_vmd(path, args.lenient)
+                .map(summarise)
+                .map_err(|e| (path.display().to_string(), e))
+        },
+        |_, result| {
+            if result.is_err() {
+                outcome = Outcome::Failed;
+            }
+            emit(&mut out, &result, args.json, first)?;
+            first = false;
+            // Flush per file so output streams and interleaves sanely with stderr.
+            out.flush()?;
+            Ok(())
+        },
+    )?;
+    Ok(outcome)
+}
+
+/// The summary of one file; also the `--json` object.
+#[derive(Serialize)]
+pub struct Info {
+    path: String,
+    bytes: u64,
+    version: u8,
+    model_name: String,
+    encoding: &'static str,
+    /// Whether the model name is カメラ・照明, which makes MMD load the file as camera motion.
+    camera_motion: bool,
+    counts: Counts,
+    sections_present: Vec<&'static str>,
+    frame_range: Option<[u32; 2]>,
+    duration_seconds: Option<f64>,
+    trailing_bytes: usize,
+    bones: Vec<TrackInfo>,
+    morphs: Vec<TrackInfo>,
+    warnings: Vec<Warning>,
+}
+
+#[derive(Serialize)]
+struct Counts {
+    bone: usize,
+    morph: usize,
+    camera: usize,
+    light: usize,
+    self_shadow: usize,
+    property: usize,
+}
+
+#[derive(Serialize)]
+struct TrackInfo {
+    name: String,
+    keys: usize,
+    frames: [u32; 2],
+}
+
+fn track_info(track: &Track, encoding: TextEncoding) -> TrackInfo {
+    TrackInfo {
+        name: track.name.decode(encoding).text.into_owned(),
+        keys: track.keys,
+        frames: [track.first_frame, track.last_frame],
+    }
+}
+
+/// MMD plays 30 frames a second.
+const FPS: f64 = 30.0;
+
+pub fn summarise(loaded: Loaded) -> Info {
+    let Loaded {
+        label,
+        motion,
+        repairs,
+        bytes,
+    } = loaded;
+    let analysis = analyse(&motion, &repairs);
+    let encoding = analysis.encoding;
+    let field = motion.header.model_name_field();
+    let name_len = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    let model_name = encoding
+        .decode(&field[..name_len], name_len == field.len())
+        .text
+        .into_owned();
+    let count = |s| motion.count(s);
+    Info {
+        path: label,
+        bytes,
+        version: motion.header.version() as u8,
+        model_name,
+        encoding: encoding.label(),
+        camera_motion: motion.header.is_camera_motion(),
+        counts: Counts {
+            bone: count(Section::Bone),
+            morph: count(Section::Morph),
+            camera: count(Section::Camera),
+            light: count(Section::Light),
+            self_shadow: count(Section::SelfShadow),
+            property: count(Section::Property),
+        },
+        sections_present: Section::ALL[..motion.sections_present]
+            .iter()
+            .map(|s| s.name())
+            .collect(),
+        frame_range: analysis.frame_range.map(|(a, b)| [a, b]),
+        duration_seconds: analysis.frame_range.map(|(_, last)| last as f64 / FPS),
+        trailing_bytes: motion.trailing.len(),
+        bones: analysis
+            .bones
+            .iter()
+            .map(|t| track_info(t, encoding))
+            .collect(),
+        morphs: analysis
+            .morphs
+            .iter()
+            .map(|t| track_info(t, encoding))
+            .collect(),
+        warnings: analysis.warnings,
+    }
+}
+
+type FileResult = Result<Info, (String, LoadError)>;
+
+fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> anyhow::Result<()> {
+    match (result, json) {
+        (Ok(info), true) => {
+            serde_json::to_writer(&mut *out, info)?;
+            writeln!(out)?;
+        }
+        (Ok(info), false) => {
+            if !first {
+                writeln!(out)?;
+            }
+            write_text(out, info)?;
+        }
+        (Err((path, err)), json) => {
+            if json {
+                let line = serde_json::json!({
+                    "path": path,
+                    "error": err.message,
+                    "lenient_may_help": err.suggest_lenient,
+                });
+                writeln!(out, "{line}")?;
+            }
+            eprintln!("error: {err}");
+        }
+    }
+    Ok(())
+}
+
+fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
+    writeln!(out, "{}", info.path)?;
+    writeln!(out, "  version   {} ({} bytes)", info.version, info.bytes)?;
+    let camera = if info.camera_motion {
+        ", a camera/light motion"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "  model     {:?} ({}{camera})",
+        info.model_name, info.encoding
+    )?;
+    let c = &info.counts;
+    let counts = [
+        ("bone", c.bone),
+        ("morph", c.morph),
+        ("camera", c.camera),
+        ("light", c.light),
+        ("self_shadow", c.self_shadow),
+        ("property", c.property),
+    ];
+    let present: Vec<String> = counts[..info.sections_present.len()]
+        .iter()
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect();
+    let absent: Vec<&str> = counts[info.sections_present.len()..]
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    write!(
+        out,
+        "  keys      {}",
+        if present.is_empty() {
+            "none".to_string()
+        } else {
+            present.join(", ")
+        }
+    )?;
+    if absent.is_empty() {
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            " (no {} section{})",
+            absent.join(", "),
+            if absent.len() == 1 { "" } else { "s" }
+        )?;
+    }
+    match (info.frame_range, info.duration_seconds) {
+        (Some([first, last]), Some(secs)) => {
+            writeln!(out, "  frames    {first} to {last} ({secs:.2} s at 30 fps)")?
+        }
+        _ => writeln!(out, "  frames    none")?,
+    }
+    if info.trailing_bytes > 0 {
+        writeln!(out, "  trailing  {} bytes", info.trailing_bytes)?;
+    }
+    for (what, tracks) in [("bones", &info.bones), ("morphs", &info.morphs)] {
+        if tracks.is_empty() {
+            continue;
+        }
+        let names = if tracks.len() == 1 { "name" } else { "names" };
+        writeln!(out, "  {what:<9} {} {names}", tracks.len())?;
+        for t in tracks {
+            // Names last: their display width varies (CJK), the numbers line up before them.
+            let keys = format!("{} key{}", t.keys, if t.keys == 1 { "" } else { "s" });
+            let frames = format!("{}..{}", t.frames[0], t.frames[1]);
+            writeln!(out, "    {keys:>14}  {frames:<12}  {}", t.name)?;
+        }
+    }
+    if info.warnings.is_empty() {
+        writeln!(out, "  warnings  none")?;
+    } else {
+        writeln!(out, "  warnings ({}):", info.warnings.len())?;
+        for w in &info.warnings {
+            writeln!(out, "    {}: {}", w.kind.name(), w.message)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! Exit statuses and how errors are reported.
+//!
+//! 0: success. 1: a file is damaged or unreadable, or an output could not be written.
+//! 2: bad usage (clap's own status for argument errors, and ours for combinations it cannot
+//! check, such as `-` without `--from`).
+
+use std::fmt;
+use std::process::ExitCode;
+
+/// What a command found, when it ran to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// At least one file was damaged or unreadable; the reasons were already printed.
+    Failed,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> ExitCode {
+        match outcome {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::Failed => ExitCode::from(1),
+        }
+    }
+}
+
+/// An argument combination clap cannot reject by itself.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// A usage error as an `anyhow::Error`, for `?` and `bail!`-style returns.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
+}
+
+/// Prints `err` and gives its exit status.
+pub fn report(err: &anyhow::Error) -> ExitCode {
+    // A reader that went away (`vmdkit dump big.vmd | head`) is not a failure of ours.
+    let broken_pipe = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
+    if let Some(usage) = err.downcast_ref::<UsageError>() {
+        eprintln!("error: {usage}\n\nFor more information, try '--help'.");
+        return ExitCode::from(2);
+    }
+    eprintln!("error: {err:#}");
+    ExitCode::from(1)
+}

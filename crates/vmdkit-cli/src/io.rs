@@ -1,0 +1,313 @@
+//! Reading inputs and writing outputs, shared by every command.
+//!
+//! Inputs: VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is
+//! never held twice; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
+//! library's location (file, section, record, byte offset) and say when `--lenient` would help.
+//! Outputs: files are written through a temporary file and a rename, so a failure never leaves
+//! a partial file and never touches an existing one; `-` writes stdout.
+
+use anyhow::Context;
+use clap::ValueEnum;
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use vmdkit::format::{Repair, Section};
+use vmdkit::{Motion, ReadError, ReadOptions};
+
+/// The label commands show for the built-in example motion.
+pub const EXAMPLE_LABEL: &str = "<example>";
+
+/// A motion file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Vmd,
+    Json,
+    Csv,
+}
+
+impl Format {
+    /// The format a file name's extension names, if any.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "vmd" => Some(Format::Vmd),
+            "json" => Some(Format::Json),
+            "csv" => Some(Format::Csv),
+            _ => None,
+        }
+    }
+
+    /// `given` (from `--from`/`--to`), else the extension of `path`; a usage error otherwise.
+    pub fn resolve(given: Option<Format>, path: &Path, flag: &str) -> anyhow::Result<Format> {
+        if let Some(format) = given {
+            return Ok(format);
+        }
+        if is_stdio(path) {
+            return Err(crate::error::usage(format!(
+                "`-` needs {flag} vmd|json|csv"
+            )));
+        }
+        Format::from_path(path).ok_or_else(|| {
+            crate::error::usage(format!(
+                "cannot tell the format of {} from its extension (.vmd, .json or .csv); use {flag}",
+                path.display()
+            ))
+        })
+    }
+}
+
+/// Whether a file argument is `-` (stdin or stdout).
+pub fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A motion read from somewhere, with what lenient reading repaired.
+pub struct Loaded {
+    /// The path as given, or [`EXAMPLE_LABEL`], or `-`.
+    pub label: String,
+    pub motion: Motion,
+    pub repairs: Vec<Repair>,
+    /// The input's size in bytes.
+    pub bytes: u64,
+}
+
+/// Why a VMD could not be read. The message names the file and, for damage, the section, record
+/// and byte offset.
+#[derive(Debug)]
+pub struct LoadError {
+    pub message: String,
+    /// Whether reading with `--lenient` would get past the problem.
+    pub suggest_lenient: bool,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if self.suggest_lenient {
+            f.write_str(" (--lenient reads what is intact and reports the repairs)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl LoadError {
+    fn from_format(err: vmdkit::Error, lenient: bool) -> Self {
+        // The library's message says "try lenient reading"; our own hint names the flag.
+        let message = err.to_string().replace(" (try lenient reading)", "");
+        LoadError {
+            message,
+            suggest_lenient: !lenient && err.lenient_may_help(),
+        }
+    }
+
+    fn from_read(err: ReadError, lenient: bool) -> Self {
+        match err {
+            ReadError::Format(err) => Self::from_format(err, lenient),
+            io @ ReadError::Io { .. } => LoadError {
+                message: io.to_string(),
+                suggest_lenient: false,
+            },
+        }
+    }
+}
+
+fn options(lenient: bool) -> ReadOptions {
+    if lenient {
+        ReadOptions::LENIENT
+    } else {
+        ReadOptions::STRICT
+    }
+}
+
+/// Reads a VMD file (memory-mapped).
+pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
+    let parsed = Motion::read_file_with(path, options(lenient))
+        .map_err(|e| LoadError::from_read(e, lenient))?;
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    Ok(Loaded {
+        label: path.display().to_string(),
+        motion: parsed.motion,
+        repairs: parsed.repairs,
+        bytes,
+    })
+}
+
+/// Parses a VMD held in memory (stdin).
+pub fn parse_vmd(label: &str, data: &[u8], lenient: bool) -> Result<Loaded, LoadError> {
+    let parsed = Motion::parse_with(data, options(lenient))
+        .map_err(|e| LoadError::from_format(e.with_path(label), lenient))?;
+    Ok(Loaded {
+        label: label.to_string(),
+        motion: parsed.motion,
+        repairs: parsed.repairs,
+        bytes: data.len() as u64,
+    })
+}
+
+/// The built-in example motion, as if read from a file.
+pub fn example() -> Loaded {
+    let motion = vmdkit::example::example_motion();
+    let bytes = motion.encoded_len() as u64;
+    Loaded {
+        label: EXAMPLE_LABEL.to_string(),
+        motion,
+        repairs: Vec::new(),
+        bytes,
+    }
+}
+
+/// Reads a motion in any format from a file or `-` (stdin).
+pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result<Loaded> {
+    let label = path.display().to_string();
+    if format == Format::Vmd && !is_stdio(path) {
+        return Ok(load_vmd(path, lenient)?);
+    }
+    let data = if is_stdio(path) {
+        let mut data = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .context("cannot read stdin")?;
+        data
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {label}"))?
+    };
+    let bytes = data.len() as u64;
+    let text = |what: &str| {
+        std::str::from_utf8(&data).with_context(|| format!("{label}: {what} input is not UTF-8"))
+    };
+    let (motion, notes) = match format {
+        Format::Vmd => return Ok(parse_vmd(&label, &data, lenient)?),
+        Format::Json => vmdkit::convert::json::from_json_str_with_warnings(text("JSON")?)
+            .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
+        Format::Csv => vmdkit::convert::csv::from_csv_str_with_warnings(text("CSV")?)
+            .with_context(|| format!("{label}: cannot read as a vmdkit CSV motion"))?,
+    };
+    // Edits the text formats cannot store exactly (a name too long for its field, ...).
+    for note in notes {
+        eprintln!("warning: {label}: {note}");
+    }
+    Ok(Loaded {
+        label,
+        motion,
+        repairs: Vec::new(),
+        bytes,
+    })
+}
+
+/// Writes `motion` in `format`.
+pub fn write_motion(
+    motion: &Motion,
+    format: Format,
+    pretty: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Vmd => write_vmd(motion, out),
+        Format::Json => vmdkit::convert::json::write_json(motion, out, pretty),
+        Format::Csv => vmdkit::convert::csv::write_csv(motion, out),
+    }
+}
+
+/// Streams `motion` as VMD, record by record, into a buffered writer. `Motion::write_to` builds
+/// the whole file in memory first, which for a 200 MB motion doubles the peak; this writes the
+/// same bytes (the corpus tests compare them) in the order `Motion::encode_into` does.
+fn write_vmd(motion: &Motion, out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(&motion.header.signature)?;
+    out.write_all(motion.header.model_name_field())?;
+    for &section in &Section::ALL[..motion.sections_to_write()] {
+        out.write_all(&(motion.count(section) as u32).to_le_bytes())?;
+        match section {
+            Section::Bone => motion
+                .bones
+                .iter()
+                .try_for_each(|k| out.write_all(&k.encode()))?,
+            Section::Morph => motion
+                .morphs
+                .iter()
+                .try_for_each(|k| out.write_all(&k.encode()))?,
+            Section::Camera => motion
+                .cameras
+                .iter()
+                .try_for_each(|k| out.write_all(&k.encode()))?,
+            Section::Light => motion
+                .lights
+                .iter()
+                .try_for_each(|k| out.write_all(&k.encode()))?,
+            Section::SelfShadow => motion
+                .shadows
+                .iter()
+                .try_for_each(|k| out.write_all(&k.encode()))?,
+            Section::Property => {
+                let mut record = Vec::new();
+                for key in &motion.properties {
+                    record.clear();
+                    key.encode_into(&mut record);
+                    out.write_all(&record)?;
+                }
+            }
+        }
+    }
+    out.write_all(&motion.trailing)
+}
+
+/// Writes to a file atomically (temporary file, then rename) or to stdout for `-`.
+pub fn write_output(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    if is_stdio(path) {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::new(stdout.lock());
+        fill(&mut out)
+            .and_then(|()| out.flush())
+            .context("cannot write stdout")?;
+        return Ok(());
+    }
+    vmdkit::io::write_atomic_with(path, |w| fill(w))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Expands folders to the `*.vmd` files under them (sorted, so output order is stable); files
+/// are kept as given, whatever their extension. A folder without any VMD is an error, so that
+/// `vmdkit check folder/` never passes by checking nothing.
+pub fn expand_inputs(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for arg in args {
+        if arg.is_dir() {
+            let before = files.len();
+            collect_vmds(arg, &mut files)?;
+            files[before..].sort();
+            anyhow::ensure!(
+                files.len() > before,
+                "{}: no .vmd files in this folder",
+                arg.display()
+            );
+        } else {
+            files.push(arg.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn collect_vmds(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        let path = entry.path();
+        // The entry's own type: symlinked folders are not followed, so a link loop cannot
+        // recurse forever; symlinked files are read.
+        let kind = entry
+            .file_type()
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        if kind.is_dir() {
+            collect_vmds(&path, out)?;
+        } else if Format::from_path(&path) == Some(Format::Vmd) && path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,47 @@
+//! Helpers shared by the command-line tests.
+#![allow(dead_code)] // each test file uses a different subset
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+/// The `vmdkit` binary built for these tests.
+pub fn vmdkit() -> Command {
+    Command::cargo_bin("vmdkit").expect("the vmdkit binary is built")
+}
+
+/// A temporary folder holding the built-in example, written by the binary: `example.vmd`.
+pub fn example_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("example.vmd");
+    vmdkit().arg("example").arg(&path).assert().success();
+    (dir, path)
+}
+
+/// The example motion's bytes, made in code.
+pub fn example_bytes() -> Vec<u8> {
+    vmdkit::example::example_motion().to_bytes()
+}
+
+/// Writes `bytes` to `name` in `dir` and returns the path.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// The names in a folder, sorted: to see that nothing (temporary files included) was left.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts the process did not panic (a panic exits 101 and prints "panicked").
+pub fn assert_no_panic(output: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    assert_ne!(output.status.code(), Some(101), "panic exit: {stderr}");
+}

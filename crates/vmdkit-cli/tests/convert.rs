@@ -1,0 +1,162 @@
+//! `convert` and `example`: formats by extension or flag, stdin/stdout, and atomic output that
+//! never leaves a partial file or touches an existing one when something fails.
+
+mod common;
+
+use common::{assert_no_panic, example_bytes, listing, vmdkit, write};
+
+#[test]
+fn example_in_every_format_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["e.vmd", "e.json", "e.csv"] {
+        vmdkit()
+            .current_dir(d)
+            .args(["example", name])
+            .assert()
+            .success();
+    }
+    assert_eq!(std::fs::read(d.join("e.vmd")).unwrap(), example_bytes());
+    for text in ["e.json", "e.csv"] {
+        let back = format!("{text}.vmd");
+        vmdkit()
+            .current_dir(d)
+            .args(["convert", text, &back])
+            .assert()
+            .success();
+        assert_eq!(
+            std::fs::read(d.join(&back)).unwrap(),
+            example_bytes(),
+            "{text}"
+        );
+    }
+    // --pretty indents; the compact form is one line.
+    vmdkit()
+        .current_dir(d)
+        .args(["convert", "--pretty", "e.vmd", "p.json"])
+        .assert()
+        .success();
+    let pretty = std::fs::read_to_string(d.join("p.json")).unwrap();
+    assert!(pretty.lines().count() > 10);
+    let compact = std::fs::read_to_string(d.join("e.json")).unwrap();
+    let same: serde_json::Value = serde_json::from_str(&pretty).unwrap();
+    assert_eq!(
+        same,
+        serde_json::from_str::<serde_json::Value>(&compact).unwrap()
+    );
+}
+
+#[test]
+fn stdin_and_stdout_with_from_and_to() {
+    let json = vmdkit()
+        .args(["convert", "--from", "vmd", "--to", "json", "-", "-"])
+        .write_stdin(example_bytes())
+        .output()
+        .unwrap();
+    assert_no_panic(&json);
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let vmd = vmdkit()
+        .args(["convert", "--from", "json", "--to", "vmd", "-", "-"])
+        .write_stdin(json.stdout)
+        .output()
+        .unwrap();
+    assert!(
+        vmd.status.success(),
+        "{}",
+        String::from_utf8_lossy(&vmd.stderr)
+    );
+    assert_eq!(vmd.stdout, example_bytes());
+    // Extensions can be overridden: a VMD in a file called .bin.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "motion.bin", &example_bytes());
+    let csv = vmdkit()
+        .current_dir(dir.path())
+        .args(["convert", "--from", "vmd", "motion.bin", "--to", "csv", "-"])
+        .output()
+        .unwrap();
+    assert!(csv.status.success());
+    let vmd = vmdkit()
+        .args(["convert", "--from", "csv", "--to", "vmd", "-", "-"])
+        .write_stdin(csv.stdout)
+        .output()
+        .unwrap();
+    assert_eq!(vmd.stdout, example_bytes());
+    // A damaged VMD on stdin is named `-` in the message.
+    let cut = vmdkit()
+        .args(["convert", "--from", "vmd", "--to", "json", "-", "-"])
+        .write_stdin(&example_bytes()[..100])
+        .output()
+        .unwrap();
+    assert_eq!(cut.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&cut.stderr).contains("-: bone section, record 0, byte offset 54")
+    );
+}
+
+#[test]
+fn a_failing_convert_leaves_no_partial_output_and_keeps_an_existing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "cut.vmd", &example_bytes()[..500]);
+    write(d, "bad.json", b"{\"not\": \"a motion\"");
+    write(d, "out.json", b"precious");
+    write(d, "out.vmd", b"precious");
+    let before = listing(d);
+    for args in [
+        &["convert", "cut.vmd", "out.json"][..],
+        &["convert", "bad.json", "out.vmd"],
+        &["convert", "cut.vmd", "new.json"],
+        &["convert", "bad.json", "new.vmd"],
+    ] {
+        let output = vmdkit().current_dir(d).args(args).output().unwrap();
+        assert_no_panic(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert_eq!(listing(d), before, "{args:?}: no new or temporary files");
+    }
+    assert_eq!(std::fs::read(d.join("out.json")).unwrap(), b"precious");
+    assert_eq!(std::fs::read(d.join("out.vmd")).unwrap(), b"precious");
+
+    // IN == OUT: a damaged file is left as it was; a good one is rewritten identically.
+    let output = vmdkit()
+        .current_dir(d)
+        .args(["convert", "cut.vmd", "cut.vmd"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read(d.join("cut.vmd")).unwrap(),
+        &example_bytes()[..500]
+    );
+    write(d, "good.vmd", &example_bytes());
+    vmdkit()
+        .current_dir(d)
+        .args(["convert", "good.vmd", "good.vmd"])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(d.join("good.vmd")).unwrap(), example_bytes());
+
+    // An output folder that does not exist: exit 1, naming the output.
+    let output = vmdkit()
+        .current_dir(d)
+        .args(["convert", "good.vmd", "missing/out.json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write missing/out.json"));
+
+    // A successful convert replaces an existing output and leaves nothing else behind.
+    vmdkit()
+        .current_dir(d)
+        .args(["convert", "good.vmd", "out.json"])
+        .assert()
+        .success();
+    assert_ne!(std::fs::read(d.join("out.json")).unwrap(), b"precious");
+    let mut expected = before.clone();
+    expected.push("good.vmd".into());
+    expected.sort();
+    assert_eq!(listing(d), expected);
+}

@@ -1,0 +1,89 @@
+//! Golden outputs of `info` and `dump` for the built-in example motion, written to a temporary
+//! folder by `vmdkit example` (never a corpus file). Regenerate after an intended change with
+//! `UPDATE_GOLDEN=1 cargo test -p vmdkit-cli --test golden` and review the diff.
+
+mod common;
+
+use common::{example_dir, vmdkit};
+use std::path::Path;
+
+const CASES: [(&str, &[&str]); 6] = [
+    ("info.txt", &["info", "example.vmd"]),
+    ("info.jsonl", &["info", "--json", "example.vmd"]),
+    ("dump.txt", &["dump", "example.vmd"]),
+    ("dump-euler.txt", &["dump", "--euler", "example.vmd"]),
+    ("dump.json", &["dump", "--json", "example.vmd"]),
+    (
+        "dump-euler-name.json",
+        &["dump", "--json", "--euler", "--name", "右腕", "example.vmd"],
+    ),
+];
+
+#[test]
+fn info_and_dump_of_the_example_match_the_golden_files() {
+    let (dir, _) = example_dir();
+    let golden_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut mismatches = Vec::new();
+    for (file, args) in CASES {
+        // Run inside the folder so the output names the file `example.vmd`, not a temp path.
+        let output = vmdkit()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let actual = String::from_utf8(output.stdout).expect("UTF-8 output");
+        let path = golden_dir.join(file);
+        if update {
+            std::fs::write(&path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
+                path.display()
+            )
+        });
+        if actual != expected {
+            mismatches.push(format!(
+                "{file} ({args:?}):\n--- expected\n{expected}\n--- actual\n{actual}"
+            ));
+        }
+    }
+    assert!(
+        mismatches.is_empty(),
+        "golden mismatch:\n{}",
+        mismatches.join("\n")
+    );
+}
+
+#[test]
+fn the_built_in_example_flag_matches_the_written_file() {
+    // `info --example` is README's main command: it must agree with the file `example` writes.
+    let (dir, _) = example_dir();
+    let from_file = vmdkit()
+        .current_dir(dir.path())
+        .args(["info", "--json", "example.vmd"])
+        .output()
+        .unwrap();
+    let built_in = vmdkit()
+        .args(["info", "--json", "--example"])
+        .output()
+        .unwrap();
+    let strip_path = |out: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(out).unwrap();
+        v.as_object_mut().unwrap().remove("path");
+        v
+    };
+    assert_eq!(strip_path(&from_file.stdout), strip_path(&built_in.stdout));
+    let dump = vmdkit().args(["dump", "--example"]).output().unwrap();
+    assert!(dump.status.success());
+    assert!(String::from_utf8(dump.stdout)
+        .unwrap()
+        .starts_with("<example>: version 2"));
+}

@@ -1,0 +1,86 @@
+//! Motions as one CSV table: UTF-8 (with a BOM, so spreadsheets detect it), a header row, then
+//! `#meta` rows for the file-level fields and one row per keyframe with a `section` column.
+//! Cells a section does not use stay empty. The layout is in `docs/csv-format.md`.
+//!
+//! As with JSON, cells are decoded and typed, and a row carries its record's bytes as hex in the
+//! `raw` column only when a plain write of its cells would differ from them; an edited cell wins
+//! over raw bytes that no longer agree with it. VMD → CSV → VMD is byte-identical.
+//!
+//! ```
+//! use vmdkit::convert::csv;
+//! let motion = vmdkit::example::example_motion();
+//! let text = csv::to_csv_string(&motion);
+//! assert!(text.lines().any(|l| l.starts_with("bone,右腕,15,")));
+//! assert_eq!(csv::from_csv_str(&text).unwrap().to_bytes(), motion.to_bytes());
+//! ```
+
+mod read;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use super::ConvertError;
+use crate::format::Motion;
+use std::io::{self, Write};
+
+/// The columns, in the order written. Readers find columns by name, so they may be reordered
+/// or left out (empty), but unknown columns are refused to catch typos.
+pub const COLUMNS: [&str; 35] = [
+    "section", "name", "frame", "x", "y", "z", "qx", "qy", "qz", "qw", "euler_x", "euler_y",
+    "euler_z", "rx", "ry", "rz", "weight", "distance", "view_angle", "perspective", "r", "g", "b",
+    "mode", "visible", "enabled", "curve_x", "curve_y", "curve_z", "curve_rotation",
+    "curve_distance", "curve_view_angle", "physics", "raw", "value",
+];
+
+/// Column indices into [`COLUMNS`].
+mod col {
+    pub const SECTION: usize = 0;
+    pub const NAME: usize = 1;
+    pub const FRAME: usize = 2;
+    pub const XYZ: [usize; 3] = [3, 4, 5];
+    pub const QUAT: [usize; 4] = [6, 7, 8, 9];
+    pub const EULER: [usize; 3] = [10, 11, 12];
+    pub const RXYZ: [usize; 3] = [13, 14, 15];
+    pub const WEIGHT: usize = 16;
+    pub const DISTANCE: usize = 17;
+    pub const VIEW_ANGLE: usize = 18;
+    pub const PERSPECTIVE: usize = 19;
+    pub const RGB: [usize; 3] = [20, 21, 22];
+    pub const MODE: usize = 23;
+    pub const VISIBLE: usize = 24;
+    pub const ENABLED: usize = 25;
+    /// Bone curves are the first four; camera curves all six.
+    pub const CURVES: [usize; 6] = [26, 27, 28, 29, 30, 31];
+    pub const PHYSICS: usize = 32;
+    pub const RAW: usize = 33;
+    pub const VALUE: usize = 34;
+}
+
+/// The `section` value of rows holding file-level fields (key in `name`, value in `value`).
+pub const META: &str = "#meta";
+/// The `section` value of IK rows, which belong to the `property` row above them.
+pub const IK: &str = "ik";
+
+/// Writes the motion as CSV to `w`.
+pub fn write_csv(motion: &Motion, w: impl Write) -> io::Result<()> {
+    write::write(motion, w)
+}
+
+/// The motion as CSV text (starting with a BOM, like [`write_csv`]).
+pub fn to_csv_string(motion: &Motion) -> String {
+    let mut out = Vec::with_capacity(1024 + 160 * (motion.bones.len() + motion.morphs.len()));
+    write::write(motion, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the CSV writer writes UTF-8")
+}
+
+/// Reads a motion from CSV text. Lossy edits are made silently; see
+/// [`from_csv_str_with_warnings`].
+pub fn from_csv_str(text: &str) -> Result<Motion, ConvertError> {
+    Ok(read::read(text)?.0)
+}
+
+/// Reads a motion from CSV text, with a message for each lossy edit (`CSV line 12: name: ...`).
+pub fn from_csv_str_with_warnings(text: &str) -> Result<(Motion, Vec<String>), ConvertError> {
+    read::read(text)
+}

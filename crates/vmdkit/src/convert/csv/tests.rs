@@ -1,0 +1,167 @@
+use super::*;
+use crate::convert::testing::{assert_same_bytes, name, old_short_motion, quirky_motion};
+use crate::curve::Curve;
+use crate::example::example_motion;
+use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle};
+use crate::text::{KeyName, TextEncoding};
+use glam::Quat;
+
+/// A CSV as a grid of cells, for editing the way a spreadsheet does.
+struct Sheet {
+    rows: Vec<Vec<String>>,
+}
+
+impl Sheet {
+    fn of(motion: &Motion) -> Sheet {
+        let text = to_csv_string(motion);
+        let mut reader = ::csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+        Sheet { rows: reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect() }
+    }
+
+    fn column(&self, name: &str) -> usize {
+        self.rows[0].iter().position(|c| c.trim_start_matches('\u{FEFF}') == name).unwrap()
+    }
+
+    /// The `n`th row of a section (0-based).
+    fn row(&mut self, section: &str, n: usize) -> &mut Vec<String> {
+        self.rows.iter_mut().filter(|r| r[0] == section).nth(n).unwrap()
+    }
+
+    fn set(&mut self, section: &str, n: usize, column: &str, value: &str) {
+        let c = self.column(column);
+        self.row(section, n)[c] = value.to_string();
+    }
+
+    fn text(&self) -> String {
+        let mut out = ::csv::WriterBuilder::new().from_writer(Vec::new());
+        self.rows.iter().for_each(|r| out.write_record(r).unwrap());
+        String::from_utf8(out.into_inner().unwrap()).unwrap()
+    }
+
+    fn read(&self) -> Result<(Motion, Vec<String>), ConvertError> {
+        from_csv_str_with_warnings(&self.text())
+    }
+}
+
+#[test]
+fn every_kind_of_quirk_round_trips_byte_for_byte() {
+    for motion in [example_motion(), quirky_motion(), old_short_motion(), Motion::default()] {
+        let text = to_csv_string(&motion);
+        assert_same_bytes(&from_csv_str(&text).unwrap(), &motion);
+        let mut streamed = Vec::new();
+        write_csv(&motion, &mut streamed).unwrap();
+        assert_eq!(streamed, text.as_bytes());
+    }
+}
+
+#[test]
+fn the_layout_is_one_table_with_a_header_and_meta_rows() {
+    let text = to_csv_string(&example_motion());
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), format!("\u{FEFF}{}", COLUMNS.join(",")));
+    let blanks = ",".repeat(COLUMNS.len() - 3);
+    assert_eq!(lines.next().unwrap(), format!("#meta,format{blanks},vmdkit-motion"));
+    assert!(text.contains(&format!("#meta,model_name{blanks},vmdkit example\n")));
+    let arm = text.lines().find(|l| l.starts_with("bone,右腕,15,")).unwrap();
+    assert!(arm.starts_with("bone,右腕,15,0,0,0,0,0,-0.3007058,0.95371693,,,,"), "{arm}");
+    assert!(arm.contains(",64 0 64 127,64 0 64 127,64 0 64 127,64 0 64 127,,,on,,"), "{arm}");
+    assert!(text.contains("\nik,右足ＩＫ,0,"), "{text}");
+    assert!(text.lines().all(|l| l.split(',').count() == COLUMNS.len()));
+    assert!(!text.contains('\r'));
+}
+
+#[test]
+fn an_edited_cell_wins_over_the_raw_record_but_keeps_what_it_did_not_touch() {
+    let quirky = quirky_motion();
+    let mut sheet = Sheet::of(&quirky);
+    // Bone 1 has a zero-padded name and an old-style block: rename it only.
+    sheet.set("bone", 1, "name", "下半身");
+    sheet.set("bone", 1, "y", "2.5");
+    let (motion, warnings) = sheet.read().unwrap();
+    assert!(warnings.is_empty());
+    let bone = motion.bones[1];
+    assert_eq!(bone.name, KeyName::encode("下半身").0);
+    assert_eq!(bone.translation.y, 2.5);
+    assert_eq!(bone.interpolation, quirky.bones[1].interpolation, "the block was not edited");
+
+    sheet.set("bone", 1, "curve_x", "30 0 97 127");
+    sheet.set("camera", 2, "perspective", "TRUE");
+    sheet.set("property", 0, "visible", "FALSE");
+    sheet.set("ik", 1, "enabled", "0");
+    let (motion, _) = sheet.read().unwrap();
+    assert!(motion.bones[1].interpolation.is_canonical());
+    assert_eq!(motion.bones[1].interpolation.curves()[0], Curve::new(30, 0, 97, 127));
+    assert_eq!(motion.cameras[2].perspective_byte, 0);
+    assert_eq!(motion.properties[0].visible_byte, 0);
+    assert_eq!(motion.properties[0].ik[1].enabled_byte, 0);
+    assert_eq!(motion.properties[0].ik[1].name, quirky.properties[0].ik[1].name);
+}
+
+#[test]
+fn a_hand_written_sheet_makes_a_valid_vmd() {
+    let text = "section,name,frame,euler_x,euler_y,euler_z,weight,physics,value\r\n\
+                #meta,model_name,,,,,,,初音ミク\r\n\
+                # a comment row,,,,,,,,\r\n\
+                bone,センター,0,,,,,,\r\n\
+                bone,\"右腕,2\",10,0,45,0,,off,\r\n\
+                ,,,,,,,,\r\n\
+                morph,あ,5,,,,0.5,,\r\n";
+    let motion = from_csv_str(text).unwrap();
+    assert_eq!(motion.header.model_name, crate::text::LongName::encode("初音ミク").0);
+    assert_eq!(motion.bones[0], BoneKey::new(name("センター"), 0));
+    let arm = motion.bones[1];
+    assert_eq!(arm.name, name("右腕,2"));
+    assert!(arm.rotation.dot(Quat::from_xyzw(0.0, -0.382683, 0.0, 0.923880)).abs() > 1.0 - 1e-6);
+    assert_eq!(arm.interpolation, BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Off));
+    assert_eq!(motion.morphs[0].weight, 0.5);
+    assert_eq!(crate::Motion::parse(&motion.to_bytes()).unwrap(), motion);
+}
+
+#[test]
+fn long_names_are_shortened_with_a_warning() {
+    let mut sheet = Sheet::of(&example_motion());
+    sheet.set("bone", 0, "name", "左足ＩＫ親左足ＩＫ");
+    let (motion, warnings) = sheet.read().unwrap();
+    assert_eq!(motion.bones[0].name.decode(TextEncoding::ShiftJis).text, "左足ＩＫ親左足");
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].starts_with("CSV line 7: name: "), "{warnings:?}");
+}
+
+#[test]
+fn errors_name_the_line_and_column() {
+    let mut sheet = Sheet::of(&example_motion());
+    sheet.set("bone", 2, "qx", "abc");
+    let err = sheet.read().unwrap_err();
+    assert_eq!(err.to_string(), "CSV line 9, column `qx`: \"abc\" is not a number");
+
+    let mut sheet = Sheet::of(&example_motion());
+    sheet.set("bone", 0, "qw", "");
+    assert!(sheet.read().unwrap_err().to_string().contains("column `qw`: fill all of these cells or none"));
+
+    let mut sheet = Sheet::of(&example_motion());
+    for column in ["euler_x", "euler_y", "euler_z"] {
+        sheet.set("bone", 0, column, "10");
+    }
+    assert!(sheet.read().unwrap_err().to_string().contains("not both"));
+
+    let mut sheet = Sheet::of(&example_motion());
+    sheet.set("ik", 0, "frame", "7");
+    assert!(sheet.read().unwrap_err().to_string().contains("keep ik rows under their property row"));
+
+    let mut sheet = Sheet::of(&example_motion());
+    sheet.rows[0][3] = "xx".into();
+    let err = sheet.read().unwrap_err();
+    assert!(matches!(err, ConvertError::Csv { line: 1, .. }) && err.to_string().contains("unknown column \"xx\""));
+
+    let mut sheet = Sheet::of(&quirky_motion());
+    sheet.set("bone", 1, "raw", "00");
+    assert!(sheet.read().unwrap_err().to_string().contains("column `raw`: expected 111 bytes of hex, found 1"));
+
+    let text = "section,name,frame\nik,右足ＩＫ,0\n";
+    assert!(from_csv_str(text).unwrap_err().to_string().contains("must follow the property row"));
+    let text = "section,name,frame\nbones,a,0\n";
+    assert!(from_csv_str(text).unwrap_err().to_string().contains("unknown section \"bones\""));
+    let text = "section,name,value\n#meta,schema_version,2\n";
+    assert!(matches!(from_csv_str(text).unwrap_err(), ConvertError::UnsupportedSchema { found: 2, .. }));
+    assert!(from_csv_str("").is_err());
+}

@@ -1,0 +1,174 @@
+//! Writing the CSV table.
+
+use super::{col, COLUMNS, IK, META};
+use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
+use crate::convert::json::{FORMAT, SCHEMA_VERSION};
+use crate::convert::scalar::{physics_text, write_curve, write_f32, Hex};
+use crate::format::{Motion, Section};
+use glam::Vec3;
+use std::fmt::{Display, Write as _};
+use std::io::{self, Write};
+
+/// One row's cells, reused from row to row.
+struct Row {
+    cells: Vec<String>,
+}
+
+impl Row {
+    fn set(&mut self, col: usize, value: impl Display) {
+        write!(self.cells[col], "{value}").unwrap();
+    }
+
+    fn f32(&mut self, col: usize, value: f32) {
+        write_f32(&mut self.cells[col], value);
+    }
+
+    fn vec3(&mut self, cols: [usize; 3], v: Vec3) {
+        for (c, x) in cols.into_iter().zip(v.to_array()) {
+            self.f32(c, x);
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        self.set(col::RAW, Hex(bytes));
+    }
+
+    fn flush<W: Write>(&mut self, out: &mut csv::Writer<W>) -> io::Result<()> {
+        out.write_record(&self.cells)?;
+        self.cells.iter_mut().for_each(String::clear);
+        Ok(())
+    }
+}
+
+pub(super) fn write(motion: &Motion, mut w: impl Write) -> io::Result<()> {
+    // Excel reads a CSV without a BOM in the system code page, which garbles every name.
+    w.write_all("\u{FEFF}".as_bytes())?;
+    let mut out = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .buffer_capacity(1 << 16)
+        .from_writer(w);
+    out.write_record(COLUMNS)?;
+    let mut row = Row { cells: vec![String::new(); COLUMNS.len()] };
+    let names = NamesOut::new(motion.detect_encoding());
+    write_meta(motion, &names, &mut row, &mut out)?;
+
+    for k in &motion.bones {
+        let (name, name_raw) = names.name(&k.name);
+        row.set(col::SECTION, Section::Bone);
+        row.set(col::NAME, name);
+        row.set(col::FRAME, k.frame);
+        row.vec3(col::XYZ, k.translation);
+        for (c, x) in col::QUAT.into_iter().zip(k.rotation.to_array()) {
+            row.f32(c, x);
+        }
+        for (c, curve) in col::CURVES.into_iter().zip(k.interpolation.curves()) {
+            write_curve(&mut row.cells[c], curve);
+        }
+        row.set(col::PHYSICS, physics_text(k.interpolation.physics()));
+        if name_raw.is_some() || interpolation_out(&k.interpolation).is_some() {
+            row.raw(&k.encode());
+        }
+        row.flush(&mut out)?;
+    }
+    for k in &motion.morphs {
+        let (name, name_raw) = names.name(&k.name);
+        row.set(col::SECTION, Section::Morph);
+        row.set(col::NAME, name);
+        row.set(col::FRAME, k.frame);
+        row.f32(col::WEIGHT, k.weight);
+        if name_raw.is_some() {
+            row.raw(&k.encode());
+        }
+        row.flush(&mut out)?;
+    }
+    for k in &motion.cameras {
+        row.set(col::SECTION, Section::Camera);
+        row.set(col::FRAME, k.frame);
+        row.vec3(col::XYZ, k.target);
+        row.vec3(col::RXYZ, k.rotation);
+        row.f32(col::DISTANCE, k.distance);
+        row.set(col::VIEW_ANGLE, k.view_angle);
+        row.set(col::PERSPECTIVE, k.is_perspective());
+        for (c, curve) in col::CURVES.into_iter().zip(k.interpolation.curves()) {
+            write_curve(&mut row.cells[c], curve);
+        }
+        if flag_out(k.perspective_byte).is_some() {
+            row.raw(&k.encode());
+        }
+        row.flush(&mut out)?;
+    }
+    for k in &motion.lights {
+        row.set(col::SECTION, Section::Light);
+        row.set(col::FRAME, k.frame);
+        row.vec3(col::RGB, k.color);
+        row.vec3(col::XYZ, k.direction);
+        row.flush(&mut out)?;
+    }
+    for k in &motion.shadows {
+        row.set(col::SECTION, Section::SelfShadow);
+        row.set(col::FRAME, k.frame);
+        row.set(col::MODE, k.mode);
+        row.f32(col::DISTANCE, k.distance);
+        row.flush(&mut out)?;
+    }
+    for k in &motion.properties {
+        row.set(col::SECTION, Section::Property);
+        row.set(col::FRAME, k.frame);
+        row.set(col::VISIBLE, k.is_visible());
+        if flag_out(k.visible_byte).is_some() {
+            let mut head = Vec::with_capacity(k.encoded_len());
+            k.encode_into(&mut head);
+            row.raw(&head[..9]);
+        }
+        row.flush(&mut out)?;
+        for ik in &k.ik {
+            let (name, name_raw) = names.name(&ik.name);
+            row.set(col::SECTION, IK);
+            row.set(col::NAME, name);
+            row.set(col::FRAME, k.frame);
+            row.set(col::ENABLED, ik.is_enabled());
+            if name_raw.is_some() || flag_out(ik.enabled_byte).is_some() {
+                let mut entry = [0u8; 21];
+                entry[..20].copy_from_slice(&ik.name.0);
+                entry[20] = ik.enabled_byte;
+                row.raw(&entry);
+            }
+            row.flush(&mut out)?;
+        }
+    }
+    out.flush()
+}
+
+fn write_meta<W: Write>(
+    motion: &Motion,
+    names: &NamesOut,
+    row: &mut Row,
+    out: &mut csv::Writer<W>,
+) -> io::Result<()> {
+    let mut meta = |key: &str, value: &dyn Display| {
+        row.set(col::SECTION, META);
+        row.set(col::NAME, key);
+        row.set(col::VALUE, value);
+        row.flush(out)
+    };
+    let header = &motion.header;
+    let (model_name, model_name_raw) = names.model_name(header);
+    meta("format", &FORMAT)?;
+    meta("schema_version", &SCHEMA_VERSION)?;
+    meta("vmd_version", &(header.version() as u8))?;
+    meta("encoding", &names.encoding().label())?;
+    meta("model_name", &model_name)?;
+    if let Some(raw) = model_name_raw {
+        meta("model_name_raw", &Hex(raw))?;
+    }
+    if let Some(raw) = signature_out(header) {
+        meta("signature_raw", &Hex(raw))?;
+    }
+    if motion.sections_present != 6 {
+        meta("sections_present", &motion.sections_present)?;
+    }
+    if !motion.trailing.is_empty() {
+        meta("trailing", &Hex(&motion.trailing))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! Conversions between motions and text formats people can read and edit (JSON, CSV).
+//!
+//! Both formats put decoded, typed fields first and add raw bytes only where a plain write of
+//! those fields would not reproduce the file (odd name padding, undecodable names, old-style
+//! interpolation blocks, flag bytes other than 0/1, unusual signatures, trailing bytes). So a
+//! VMD converted to text and back is byte-identical, the common case stays readable, and an
+//! edited field always wins over raw bytes that no longer agree with it.
+//!
+//! The layouts are documented in `docs/json-format.md` (with `docs/vmd-json.schema.json`) and
+//! `docs/csv-format.md`.
+
+pub mod csv;
+pub mod json;
+
+mod fields;
+mod scalar;
+#[cfg(test)]
+mod testing;
+
+use crate::format::Section;
+use std::fmt;
+
+/// Why a JSON or CSV document could not be turned into a motion, and where.
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    /// The text is not well-formed JSON, or a value has the wrong type or shape.
+    #[error("JSON line {line}, column {column}: {message}")]
+    Json { line: usize, column: usize, message: String },
+    /// The document is not a vmdkit motion at all (no or another `format`).
+    #[error("not a vmdkit motion document: {reason}")]
+    NotAMotion { reason: String },
+    /// The document was written for a schema version this library does not know.
+    #[error("schema_version {found} is not supported (this vmdkit reads version {supported})")]
+    UnsupportedSchema { found: u64, supported: u32 },
+    /// A JSON field has a value that cannot be used, e.g. raw bytes of the wrong length.
+    #[error("{}: {reason}", FieldPath { section: *section, record: *record, field })]
+    Field { section: Option<Section>, record: Option<usize>, field: String, reason: String },
+    /// A CSV row or cell cannot be used. `line` is 1-based, counting the header.
+    #[error("CSV line {line}{}: {reason}", column.as_ref().map(|c| format!(", column `{c}`")).unwrap_or_default())]
+    Csv { line: u64, column: Option<String>, reason: String },
+    #[error("reading input: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The JSON array a section's keys are in.
+pub(crate) fn section_key(section: Section) -> &'static str {
+    match section {
+        Section::Bone => "bones",
+        Section::Morph => "morphs",
+        Section::Camera => "cameras",
+        Section::Light => "lights",
+        Section::SelfShadow => "self_shadows",
+        Section::Property => "properties",
+    }
+}
+
+/// Formats a location as a JSON path (`bones[3].name_raw`), which users can search for.
+pub(crate) struct FieldPath<'a> {
+    pub section: Option<Section>,
+    pub record: Option<usize>,
+    pub field: &'a str,
+}
+
+impl fmt::Display for FieldPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(section) = self.section {
+            f.write_str(section_key(section))?;
+            if let Some(record) = self.record {
+                write!(f, "[{record}]")?;
+            }
+            if !self.field.is_empty() {
+                f.write_str(".")?;
+            }
+        }
+        f.write_str(self.field)
+    }
+}

@@ -1,0 +1,351 @@
+//! PMD 1.0 reading, converted to PMX terms as mmd_tools (MT) and babylon-mmd (BM) convert it
+//! (reference §9.3): bone types become flags, append and fixed axes; IK records become each IK
+//! bone's [`Ik`], with limit angle = control weight × 4 and MMD's X-only limits on knees.
+//!
+//! PMD has no bone morphs (its skins move vertices), so [`Model::morphs`] is empty.
+
+use super::error::{ModelErrorKind, ModelSection};
+use super::reader::{Reader, Result};
+use super::types::*;
+use crate::text::{RawName, TextEncoding};
+use glam::Vec3;
+
+const MAGIC: &[u8; 3] = b"Pmd";
+const BONE_SIZE: usize = 39;
+const NO_BONE: u16 = 0xFFFF;
+
+pub(crate) fn is_pmd(data: &[u8]) -> bool {
+    data.starts_with(MAGIC)
+}
+
+/// A fixed-width CP932 field: the bytes up to the first NUL.
+fn field(raw: &[u8]) -> &[u8] {
+    raw.iter().position(|&b| b == 0).map_or(raw, |n| &raw[..n])
+}
+
+fn decode(raw: &[u8]) -> String {
+    let bytes = field(raw);
+    TextEncoding::ShiftJis.decode(bytes, bytes.len() == raw.len()).text.into_owned()
+}
+
+/// A bone as stored, before conversion.
+struct RawBone {
+    name: Vec<u8>,
+    parent: u16,
+    tail: u16,
+    kind: u8,
+    ik_parent: u16,
+    position: Vec3,
+    /// Offset of the record, for errors found while converting.
+    at: usize,
+}
+
+struct RawIk {
+    bone: usize,
+    target: usize,
+    iterations: u16,
+    control_weight: f32,
+    chain: Vec<usize>,
+}
+
+pub(crate) fn parse(data: &[u8]) -> Result<Model> {
+    let mut r = Reader::new(data);
+    r.skip(MAGIC.len())?;
+    let version_at = r.pos();
+    let version = r.f32()?;
+    if version != 1.0 {
+        return Err(r.error_at(ModelErrorKind::UnsupportedVersion { format: "PMD", version }, version_at));
+    }
+    let name = decode(r.take(20)?);
+    let comment = decode(r.take(256)?);
+
+    let mut counts = SectionCounts::default();
+    r.enter(ModelSection::Vertices);
+    counts.vertices = fixed_section(&mut r, 38)?;
+    r.enter(ModelSection::Faces);
+    counts.face_indices = fixed_section(&mut r, 2)?;
+    r.enter(ModelSection::Materials);
+    counts.materials = fixed_section(&mut r, 70)?;
+
+    r.enter(ModelSection::Bones);
+    let at = r.pos();
+    let bone_count = r.u16()? as usize;
+    r.check_count(bone_count as u64, BONE_SIZE, at)?;
+    let mut raw_bones = Vec::with_capacity(bone_count);
+    for i in 0..bone_count {
+        r.record(Some(i));
+        let at = r.pos();
+        raw_bones.push(RawBone {
+            name: field(r.take(20)?).to_vec(),
+            parent: r.u16()?,
+            tail: r.u16()?,
+            kind: r.u8()?,
+            ik_parent: r.u16()?,
+            position: r.vec3()?,
+            at,
+        });
+    }
+    let iks = read_iks(&mut r, bone_count)?;
+
+    r.enter(ModelSection::Morphs);
+    let at = r.pos();
+    let skins = r.u16()? as usize;
+    r.check_count(skins as u64, 25, at)?;
+    for i in 0..skins {
+        r.record(Some(i));
+        r.skip(20)?;
+        let at = r.pos();
+        let vertices = r.u32()?;
+        r.skip(1)?;
+        let n = r.check_count(vertices as u64, 16, at)?;
+        r.skip(n * 16)?;
+    }
+    counts.morphs = skins;
+
+    r.enter(ModelSection::DisplayFrames);
+    let skin_display = r.u8()? as usize;
+    r.skip(skin_display * 2)?;
+    let frame_names = r.u8()? as usize;
+    r.skip(frame_names * 50)?;
+    let at = r.pos();
+    let entries = r.u32()?;
+    let entries = r.check_count(entries as u64, 3, at)?;
+    r.skip(entries * 3)?;
+    counts.display_frames = frame_names;
+
+    // The optional blocks: each is present when bytes remain, and must then be complete.
+    let mut english = false;
+    let mut names_en = Vec::new();
+    let (mut name_en, mut comment_en) = (String::new(), String::new());
+    if r.remaining() > 0 {
+        r.enter(ModelSection::EnglishNames);
+        if r.u8()? != 0 {
+            english = true;
+            name_en = decode(r.take(20)?);
+            comment_en = decode(r.take(256)?);
+            let at = r.pos();
+            r.check_count(bone_count as u64, 20, at)?;
+            names_en = (0..bone_count).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
+            // The base skin has no English name.
+            r.skip(skins.saturating_sub(1) * 20 + frame_names * 50)?;
+        }
+    }
+    if r.remaining() > 0 {
+        r.enter(ModelSection::ToonTextures);
+        r.skip(10 * 100)?;
+    }
+    if r.remaining() > 0 {
+        r.enter(ModelSection::RigidBodies);
+        counts.rigid_bodies = fixed_section(&mut r, 83)?;
+    }
+    if r.remaining() > 0 {
+        r.enter(ModelSection::Joints);
+        counts.joints = fixed_section(&mut r, 124)?;
+    }
+
+    r.enter(ModelSection::Bones);
+    let mut bones = convert_bones(&r, &raw_bones, names_en)?;
+    apply_iks(&mut bones, &raw_bones, iks);
+    raise_deform_layers(&mut bones);
+    Ok(Model {
+        format: ModelFormat::Pmd { english },
+        name,
+        name_en,
+        comment,
+        comment_en,
+        bones,
+        morphs: Vec::new(),
+        counts,
+    })
+}
+
+/// A `u32` count followed by that many records of `size` bytes.
+fn fixed_section(r: &mut Reader, size: usize) -> Result<usize> {
+    let at = r.pos();
+    let count = r.u32()?;
+    let count = r.check_count(count as u64, size, at)?;
+    r.skip(count * size)?;
+    Ok(count)
+}
+
+fn bone_index(r: &Reader, index: u16, count: usize, what: &'static str, at: usize) -> Result<usize> {
+    if (index as usize) < count {
+        Ok(index as usize)
+    } else {
+        Err(r.error_at(ModelErrorKind::BadIndex { what, index: index as i64, count }, at))
+    }
+}
+
+fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
+    r.enter(ModelSection::Ik);
+    let at = r.pos();
+    let count = r.u16()? as usize;
+    r.check_count(count as u64, 11, at)?;
+    let mut iks = Vec::with_capacity(count);
+    for i in 0..count {
+        r.record(Some(i));
+        let at = r.pos();
+        let bone = r.u16()?;
+        let bone = bone_index(r, bone, bone_count, "IK bone", at)?;
+        let target = r.u16()?;
+        let target = bone_index(r, target, bone_count, "IK target", at + 2)?;
+        let chain_len = r.u8()? as usize;
+        let iterations = r.u16()?;
+        let control_weight = r.f32()?;
+        let mut chain = Vec::with_capacity(chain_len);
+        for _ in 0..chain_len {
+            let at = r.pos();
+            let link = r.u16()?;
+            chain.push(bone_index(r, link, bone_count, "IK link", at)?);
+        }
+        iks.push(RawIk { bone, target, iterations, control_weight, chain });
+    }
+    Ok(iks)
+}
+
+/// Bone types to PMX, following MT's `import_pmd_to_pmx` (reference §9.3 table).
+fn convert_bones(r: &Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Result<Vec<Bone>> {
+    let count = raw.len();
+    names_en.resize(count, String::new());
+    let mut bones = Vec::with_capacity(count);
+    for (i, (b, name_en)) in raw.iter().zip(names_en).enumerate() {
+        let error = |what, index: u16, field_at: usize| {
+            let kind = ModelErrorKind::BadIndex { what, index: index as i64, count };
+            let mut e = r.error_at(kind, b.at + field_at);
+            e.record = Some(i as u64);
+            e
+        };
+        let index = |what, value: u16, field_at| {
+            if (value as usize) < count {
+                Ok(value as usize)
+            } else {
+                Err(error(what, value, field_at))
+            }
+        };
+        let parent = match b.parent {
+            NO_BONE => None,
+            p => Some(index("parent bone", p, 20)?),
+        };
+        // Tail 0 (or a negative i16) means no tail, as in MT and BM.
+        let tail_bone = match b.tail as i16 {
+            t if t <= 0 => None,
+            _ => Some(index("tail bone", b.tail, 22)?),
+        };
+        let mut flags =
+            BoneFlags::ROTATABLE | BoneFlags::MOVABLE | BoneFlags::VISIBLE | BoneFlags::CONTROLLABLE;
+        let mut deform_layer = 0;
+        let (mut append, mut fixed_axis) = (None, None);
+        let mut tail = Tail::Bone(tail_bone);
+        match b.kind {
+            1 => {}
+            2 => deform_layer = 1,
+            5 => {
+                // Under-rotate: the whole rotation of the bone in the "IK" field.
+                let parent = index("append parent", b.ik_parent, 25)?;
+                append =
+                    Some(Append { parent, ratio: 1.0, rotation: true, translation: false, local: false });
+                deform_layer = 2;
+            }
+            6 | 7 => flags.set(BoneFlags::VISIBLE, false),
+            8 => {
+                // Twist: the axis towards the tail bone.
+                let t = index("twist tail bone", b.tail, 22)?;
+                fixed_axis = (raw[t].position - b.position).try_normalize();
+                tail = Tail::Bone(None);
+            }
+            9 => {
+                // Follow-rotate: the tail field names the source, the "IK" field the percent.
+                let t = index("append parent", b.tail, 22)?;
+                let ratio = b.ik_parent as i16 as f32 / 100.0;
+                append = Some(Append { parent: t, ratio, rotation: true, translation: false, local: false });
+                flags.set(BoneFlags::VISIBLE, false);
+                tail = Tail::Bone(None);
+            }
+            _ => {}
+        }
+        if b.kind != 1 && b.kind != 2 {
+            flags.set(BoneFlags::MOVABLE, false);
+        }
+        flags.set(BoneFlags::TAIL_IS_BONE, true);
+        flags.set(BoneFlags::APPEND_ROTATION, append.is_some());
+        flags.set(BoneFlags::FIXED_AXIS, fixed_axis.is_some());
+        let name = decode(&b.name);
+        bones.push(Bone {
+            name,
+            name_en,
+            name_cp932: RawName::from_bytes_mmd(&b.name),
+            position: b.position,
+            parent,
+            deform_layer,
+            flags,
+            tail,
+            append,
+            fixed_axis,
+            local_axes: None,
+            external_parent_key: None,
+            ik: None,
+            after_physics: false,
+            pmd_type: Some(b.kind),
+        });
+    }
+    Ok(bones)
+}
+
+/// Knees (ひざ) bend about X only: PMX Editor's IK制限角.txt limits, used by MT and BM.
+fn knee_limits() -> (Vec3, Vec3) {
+    (Vec3::new((-180.0f32).to_radians(), 0.0, 0.0), Vec3::new((-0.5f32).to_radians(), 0.0, 0.0))
+}
+
+/// Attaches each IK record to its bone. A second record on the same bone gets a copy of the
+/// bone named `name+`, parented to it, as MT and BM do, so that no chain is lost.
+fn apply_iks(bones: &mut Vec<Bone>, raw: &[RawBone], iks: Vec<RawIk>) {
+    for ik in iks {
+        let links = ik
+            .chain
+            .iter()
+            .map(|&bone| IkLink {
+                bone, limits: decode(&raw[bone].name).ends_with("ひざ").then(knee_limits)
+            })
+            .collect();
+        let solved = Ik {
+            target: ik.target,
+            loop_count: ik.iterations as i32,
+            limit_angle: ik.control_weight * 4.0,
+            links,
+        };
+        let mut owner = ik.bone;
+        if bones[owner].ik.is_some() {
+            let mut copy = bones[owner].clone();
+            copy.name.push('+');
+            copy.name_cp932 = RawName::from_bytes_mmd(&[raw[owner].name.as_slice(), b"+"].concat());
+            copy.parent = Some(owner);
+            copy.tail = Tail::Bone(None);
+            copy.flags.set(BoneFlags::VISIBLE, false);
+            bones.push(copy);
+            owner = bones.len() - 1;
+        }
+        let bone = &mut bones[owner];
+        bone.flags = bone.flags | BoneFlags::IK | BoneFlags::MOVABLE;
+        bone.deform_layer = bone.deform_layer.max(1);
+        bone.ik = Some(solved);
+    }
+}
+
+/// No bone may deform in a lower layer than its parent (MT, BM). Repeats until stable, which
+/// handles parents listed after their children; the pass limit bounds a cyclic hierarchy.
+fn raise_deform_layers(bones: &mut [Bone]) {
+    for _ in 0..bones.len() {
+        let mut changed = false;
+        for i in 0..bones.len() {
+            if let Some(p) = bones[i].parent {
+                if bones[i].deform_layer < bones[p].deform_layer {
+                    bones[i].deform_layer = bones[p].deform_layer;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+}
