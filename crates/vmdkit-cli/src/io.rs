@@ -11,7 +11,7 @@ use clap::ValueEnum;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use vmdkit::format::{Repair, Section};
+use vmdkit::format::Repair;
 use vmdkit::{Motion, ReadError, ReadOptions};
 
 /// The label commands show for the built-in example motion.
@@ -205,52 +205,10 @@ pub fn write_motion(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Vmd => write_vmd(motion, out),
+        Format::Vmd => motion.write_to(out),
         Format::Json => vmdkit::convert::json::write_json(motion, out, pretty),
         Format::Csv => vmdkit::convert::csv::write_csv(motion, out),
     }
-}
-
-/// Streams `motion` as VMD, record by record, into a buffered writer. `Motion::write_to` builds
-/// the whole file in memory first, which for a 200 MB motion doubles the peak; this writes the
-/// same bytes (the corpus tests compare them) in the order `Motion::encode_into` does.
-fn write_vmd(motion: &Motion, out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(&motion.header.signature)?;
-    out.write_all(motion.header.model_name_field())?;
-    for &section in &Section::ALL[..motion.sections_to_write()] {
-        out.write_all(&(motion.count(section) as u32).to_le_bytes())?;
-        match section {
-            Section::Bone => motion
-                .bones
-                .iter()
-                .try_for_each(|k| out.write_all(&k.encode()))?,
-            Section::Morph => motion
-                .morphs
-                .iter()
-                .try_for_each(|k| out.write_all(&k.encode()))?,
-            Section::Camera => motion
-                .cameras
-                .iter()
-                .try_for_each(|k| out.write_all(&k.encode()))?,
-            Section::Light => motion
-                .lights
-                .iter()
-                .try_for_each(|k| out.write_all(&k.encode()))?,
-            Section::SelfShadow => motion
-                .shadows
-                .iter()
-                .try_for_each(|k| out.write_all(&k.encode()))?,
-            Section::Property => {
-                let mut record = Vec::new();
-                for key in &motion.properties {
-                    record.clear();
-                    key.encode_into(&mut record);
-                    out.write_all(&record)?;
-                }
-            }
-        }
-    }
-    out.write_all(&motion.trailing)
 }
 
 /// Writes to a file atomically (temporary file, then rename) or to stdout for `-`.

@@ -36,32 +36,63 @@ impl Motion {
     /// Appends the encoded motion to `out`.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         out.reserve(self.encoded_len());
-        out.extend_from_slice(&self.header.signature);
-        out.extend_from_slice(self.header.model_name_field());
-        let sections = self.sections_to_write();
-        for &section in &Section::ALL[..sections] {
-            out.extend_from_slice(&(self.count(section) as u32).to_le_bytes());
-            match section {
-                Section::Bone => put_records(out, &self.bones, BoneKey::encode),
-                Section::Morph => put_records(out, &self.morphs, MorphKey::encode),
-                Section::Camera => put_records(out, &self.cameras, CameraKey::encode),
-                Section::Light => put_records(out, &self.lights, LightKey::encode),
-                Section::SelfShadow => put_records(out, &self.shadows, ShadowKey::encode),
-                Section::Property => self.properties.iter().for_each(|k| k.encode_into(out)),
-            }
-        }
-        out.extend_from_slice(&self.trailing);
+        let never_fails: io::Result<()> = self.encode_in_chunks(out, usize::MAX, |_| Ok(()));
+        never_fails.expect("appending to a Vec cannot fail");
     }
 
-    /// Writes the encoded motion to `writer`.
+    /// Streams the encoded motion to `writer` in chunks of about 1 MiB, so that writing a
+    /// large motion does not hold a second copy of it in memory.
     pub fn write_to(&self, mut writer: impl Write) -> io::Result<()> {
-        writer.write_all(&self.to_bytes())
+        const CHUNK_BYTES: usize = 1 << 20;
+        let mut buf = Vec::with_capacity(CHUNK_BYTES + 4096);
+        self.encode_in_chunks(&mut buf, CHUNK_BYTES, |buf| {
+            writer.write_all(buf)?;
+            buf.clear();
+            Ok(())
+        })?;
+        writer.write_all(&buf)
+    }
+
+    /// Encodes into `buf`, handing it to `flush` whenever it holds `chunk_bytes` or more.
+    /// The one place that knows the order of a file's parts.
+    fn encode_in_chunks(
+        &self,
+        buf: &mut Vec<u8>,
+        chunk_bytes: usize,
+        mut flush: impl FnMut(&mut Vec<u8>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        buf.extend_from_slice(&self.header.signature);
+        buf.extend_from_slice(self.header.model_name_field());
+        let sections = self.sections_to_write();
+        for &section in &Section::ALL[..sections] {
+            buf.extend_from_slice(&(self.count(section) as u32).to_le_bytes());
+            let keys_per_chunk = section.record_size().map_or(1, |size| (chunk_bytes / size).max(1));
+            match section {
+                Section::Bone => for_chunks(buf, &self.bones, keys_per_chunk, &mut flush, BoneKey::encode)?,
+                Section::Morph => for_chunks(buf, &self.morphs, keys_per_chunk, &mut flush, MorphKey::encode)?,
+                Section::Camera => for_chunks(buf, &self.cameras, keys_per_chunk, &mut flush, CameraKey::encode)?,
+                Section::Light => for_chunks(buf, &self.lights, keys_per_chunk, &mut flush, LightKey::encode)?,
+                Section::SelfShadow => {
+                    for_chunks(buf, &self.shadows, keys_per_chunk, &mut flush, ShadowKey::encode)?
+                }
+                Section::Property => {
+                    for key in &self.properties {
+                        key.encode_into(buf);
+                        if buf.len() >= chunk_bytes {
+                            flush(buf)?;
+                        }
+                    }
+                }
+            }
+        }
+        buf.extend_from_slice(&self.trailing);
+        Ok(())
     }
 
     /// Writes to `path` atomically: a temporary file beside it, then a rename, so that a failure
     /// never leaves a half-written file or touches an existing one.
     pub fn write_file(&self, path: impl AsRef<Path>) -> io::Result<()> {
-        crate::io::write_atomic(path.as_ref(), &self.to_bytes())
+        crate::io::write_atomic_with(path.as_ref(), |w| self.write_to(w))
     }
 }
 
@@ -74,5 +105,56 @@ fn put_records<K, const N: usize>(out: &mut Vec<u8>, keys: &[K], encode: impl Fn
     out.reserve(keys.len() * N);
     for key in keys {
         out.extend_from_slice(&encode(key));
+    }
+}
+
+/// Appends `keys` in chunks of `per_chunk`, flushing after each chunk that fills the buffer.
+fn for_chunks<K, const N: usize>(
+    buf: &mut Vec<u8>,
+    keys: &[K],
+    per_chunk: usize,
+    flush: &mut impl FnMut(&mut Vec<u8>) -> io::Result<()>,
+    encode: impl Fn(&K) -> [u8; N] + Copy,
+) -> io::Result<()> {
+    for chunk in keys.chunks(per_chunk) {
+        put_records(buf, chunk, encode);
+        if chunk.len() == per_chunk {
+            flush(buf)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_encoding_gives_the_same_bytes_at_any_chunk_size() {
+        let mut motion = crate::example::example_motion();
+        let extra = motion.bones.clone();
+        for _ in 0..40 {
+            motion.bones.extend_from_slice(&extra);
+        }
+        motion.trailing = b"tail".to_vec();
+        let whole = motion.to_bytes();
+        for chunk_bytes in [1, 100, 111, 500, 4096] {
+            let mut out = Vec::new();
+            let mut buf = Vec::new();
+            let mut flushes = 0;
+            motion
+                .encode_in_chunks(&mut buf, chunk_bytes, |b| {
+                    flushes += 1;
+                    out.append(b);
+                    Ok(())
+                })
+                .unwrap();
+            out.append(&mut buf);
+            assert_eq!(out, whole, "chunk size {chunk_bytes}");
+            assert!(flushes > 0);
+        }
+        let mut streamed = Vec::new();
+        motion.write_to(&mut streamed).unwrap();
+        assert_eq!(streamed, whole);
     }
 }
