@@ -13,8 +13,8 @@ use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey,
-    PhysicsToggle, PropertyKey, Version,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey, PhysicsToggle,
+    PropertyKey, Version,
 };
 use crate::text::{EncodeStatus, LongName, RawName, TextEncoding};
 use glam::{Quat, Vec3};
@@ -75,7 +75,8 @@ impl NamesOut {
     pub fn model_name<'a>(&self, header: &'a Header) -> (Cow<'a, str>, Option<&'a [u8]>) {
         match header.version() {
             Version::V1 => {
-                let (text, raw) = self.name(RawName::<10>::from_ref(header.model_name_field().try_into().unwrap()));
+                let (text, raw) =
+                    self.name(RawName::<10>::from_ref(header.model_name_field().try_into().unwrap()));
                 (text, raw.map(|r| &r[..]))
             }
             Version::V2 => {
@@ -155,7 +156,12 @@ impl NamesIn {
         name
     }
 
-    pub fn model_name(&mut self, version: Version, text: &str, raw: Option<&[u8]>) -> Result<LongName, FieldError> {
+    pub fn model_name(
+        &mut self,
+        version: Version,
+        text: &str,
+        raw: Option<&[u8]>,
+    ) -> Result<LongName, FieldError> {
         if let Some(raw) = raw {
             if raw.len() != 10 && raw.len() != 20 {
                 let reason = format!("expected 10 or 20 bytes, found {}", raw.len());
@@ -297,7 +303,12 @@ pub(crate) fn ik_in(p: IkParts<'_>, field: &str, names: &mut NamesIn) -> IkState
     }
 }
 
-pub(crate) fn property_in(frame: u32, visible: Option<bool>, visible_raw: Option<u8>, ik: Vec<IkState>) -> PropertyKey {
+pub(crate) fn property_in(
+    frame: u32,
+    visible: Option<bool>,
+    visible_raw: Option<u8>,
+    ik: Vec<IkState>,
+) -> PropertyKey {
     PropertyKey { frame, visible_byte: on_byte_in(visible.unwrap_or(true), visible_raw), ik }
 }
 
@@ -344,9 +355,11 @@ mod tests {
         assert!(interpolation_out(&old_style).is_some());
         let same = bone_interpolation_in([None; 4], None, Some(&old_style.0));
         assert_eq!(same, old_style);
-        let given = bone_interpolation_in([Some(Curve::LINEAR); 4], Some(PhysicsToggle::On), Some(&old_style.0));
+        let given =
+            bone_interpolation_in([Some(Curve::LINEAR); 4], Some(PhysicsToggle::On), Some(&old_style.0));
         assert_eq!(given, old_style);
-        let edited = bone_interpolation_in([None, None, None, Some(Curve::new(1, 2, 3, 4))], None, Some(&old_style.0));
+        let edited =
+            bone_interpolation_in([None, None, None, Some(Curve::new(1, 2, 3, 4))], None, Some(&old_style.0));
         assert!(edited.is_canonical());
         assert_eq!(edited.curves()[3], Curve::new(1, 2, 3, 4));
         assert_eq!(bone_interpolation_in([None; 4], None, None), BoneInterpolation::DEFAULT);

@@ -20,7 +20,8 @@ mod testing;
 use crate::format::Section;
 use std::fmt;
 
-/// Why a JSON or CSV document could not be turned into a motion, and where.
+/// Why a JSON or CSV document could not be turned into a motion, and where. The message is one
+/// line: the location (JSON line and column, JSON path, or CSV line and column), then the reason.
 #[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     /// The text is not well-formed JSON, or a value has the wrong type or shape.
@@ -32,14 +33,26 @@ pub enum ConvertError {
     /// The document was written for a schema version this library does not know.
     #[error("schema_version {found} is not supported (this vmdkit reads version {supported})")]
     UnsupportedSchema { found: u64, supported: u32 },
-    /// A JSON field has a value that cannot be used, e.g. raw bytes of the wrong length.
+    /// A JSON field has a value that cannot be used, e.g. `vmd_version` 3 or a bone with both
+    /// `rotation` and `euler_deg`. Shown as a path: `bones[2].euler_deg: ...`.
     #[error("{}: {reason}", FieldPath { section: *section, record: *record, field })]
-    Field { section: Option<Section>, record: Option<usize>, field: String, reason: String },
+    Field {
+        /// `None` for document-level fields such as `model_name_raw`.
+        section: Option<Section>,
+        /// The key's index within its section.
+        record: Option<usize>,
+        field: String,
+        reason: String,
+    },
     /// A CSV row or cell cannot be used. `line` is 1-based, counting the header.
-    #[error("CSV line {line}{}: {reason}", column.as_ref().map(|c| format!(", column `{c}`")).unwrap_or_default())]
+    #[error("CSV line {line}{}: {reason}", in_column(column.as_deref()))]
     Csv { line: u64, column: Option<String>, reason: String },
     #[error("reading input: {0}")]
     Io(#[from] std::io::Error),
+}
+
+fn in_column(column: Option<&str>) -> String {
+    column.map(|c| format!(", column `{c}`")).unwrap_or_default()
 }
 
 /// The JSON array a section's keys are in.

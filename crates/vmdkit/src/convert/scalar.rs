@@ -25,9 +25,9 @@ impl fmt::Display for Hex<'_> {
 }
 
 pub(crate) fn unhex(text: &str) -> Result<Vec<u8>, String> {
-    let text = text.trim();
-    if text.len() % 2 != 0 {
-        return Err(format!("hex text has an odd number of digits ({})", text.len()));
+    let pairs = text.trim().as_bytes().chunks_exact(2);
+    if !pairs.remainder().is_empty() {
+        return Err(format!("hex text has an odd number of digits ({})", text.trim().len()));
     }
     let digit = |c: u8| match c {
         b'0'..=b'9' => Ok(c - b'0'),
@@ -35,7 +35,7 @@ pub(crate) fn unhex(text: &str) -> Result<Vec<u8>, String> {
         b'A'..=b'F' => Ok(c - b'A' + 10),
         _ => Err(format!("{:?} is not a hex digit", c as char)),
     };
-    text.as_bytes().chunks(2).map(|p| Ok(digit(p[0])? << 4 | digit(p[1])?)).collect()
+    pairs.map(|p| Ok(digit(p[0])? << 4 | digit(p[1])?)).collect()
 }
 
 /// Hex text of exactly `N` bytes.
@@ -112,7 +112,8 @@ pub(crate) fn curve_from_array([x1, y1, x2, y2]: [u8; 4]) -> Curve {
 pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     let mut numbers = [0u8; 4];
     let mut parts = text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|p| !p.is_empty());
-    let complete = numbers.iter_mut().all(|n| parts.next().and_then(|p| p.parse().ok()).map(|v| *n = v).is_some());
+    let complete =
+        numbers.iter_mut().all(|n| parts.next().and_then(|p| p.parse().ok()).map(|v| *n = v).is_some());
     if complete && parts.next().is_none() {
         Ok(curve_from_array(numbers))
     } else {

@@ -2,8 +2,8 @@
 
 use crate::curve::Curve;
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
-    Motion, PhysicsToggle, PropertyKey, ShadowKey,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey, Motion,
+    PhysicsToggle, PropertyKey, ShadowKey,
 };
 use crate::text::{KeyName, LongName, RawName};
 use glam::{Quat, Vec3};
@@ -39,7 +39,8 @@ pub(crate) fn quirky_motion() -> Motion {
     invalid.interpolation = BoneInterpolation::canonical(curves, PhysicsToggle::Off);
     motion.bones.push(invalid);
     let mut unknown_physics = BoneKey::new(name("右腕"), 11);
-    unknown_physics.interpolation = BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Unknown(20, 20));
+    unknown_physics.interpolation =
+        BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Unknown(20, 20));
     motion.bones.push(unknown_physics);
 
     let mut morph = MorphKey { name: name("まばたき"), frame: 3, weight: 1.5 };

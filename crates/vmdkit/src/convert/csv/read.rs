@@ -4,10 +4,14 @@
 use super::{col, COLUMNS, IK, META};
 use crate::convert::fields::{self, BoneParts, CameraParts, IkParts, NamesIn};
 use crate::convert::json::{FORMAT, SCHEMA_VERSION};
-use crate::convert::scalar::{parse_bool, parse_curve, parse_encoding, parse_f32, parse_physics, unhex, unhex_array};
+use crate::convert::scalar::{
+    parse_bool, parse_curve, parse_encoding, parse_f32, parse_physics, unhex, unhex_array,
+};
 use crate::convert::ConvertError;
 use crate::curve::Curve;
-use crate::format::{Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey, Version};
+use crate::format::{
+    Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey, Version,
+};
 use crate::text::TextEncoding;
 use glam::{Quat, Vec3};
 use std::collections::HashMap;
@@ -149,7 +153,9 @@ pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
             if meta.insert(key.clone(), (value, line)).is_some() {
                 return Err(csv_error(line, Some(col::NAME), format!("#meta {key:?} is given twice")));
             }
-        } else if !(section.starts_with('#') || section.is_empty() && record.iter().all(|c| c.trim().is_empty())) {
+        } else if !(section.starts_with('#')
+            || section.is_empty() && record.iter().all(|c| c.trim().is_empty()))
+        {
             rows.push((record, line));
         }
     }
@@ -171,11 +177,22 @@ fn motion_from_meta(
     warnings: &mut Vec<String>,
 ) -> Result<(Motion, NamesIn)> {
     const KEYS: [&str; 9] = [
-        "format", "schema_version", "vmd_version", "encoding", "model_name", "model_name_raw",
-        "signature_raw", "sections_present", "trailing",
+        "format",
+        "schema_version",
+        "vmd_version",
+        "encoding",
+        "model_name",
+        "model_name_raw",
+        "signature_raw",
+        "sections_present",
+        "trailing",
     ];
     if let Some((key, (_, line))) = meta.iter().find(|(k, _)| !KEYS.contains(&k.as_str())) {
-        return Err(csv_error(*line, Some(col::NAME), format!("unknown #meta key {key:?}; known keys: {}", KEYS.join(", "))));
+        return Err(csv_error(
+            *line,
+            Some(col::NAME),
+            format!("unknown #meta key {key:?}; known keys: {}", KEYS.join(", ")),
+        ));
     }
     let mut take = |key: &str| meta.remove(key);
     let value_err = |line: u64, reason: String| csv_error(line, Some(col::VALUE), reason);
@@ -205,12 +222,13 @@ fn motion_from_meta(
         entry.map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r))).transpose()
     };
     let model_name_raw = hex(take("model_name_raw"))?;
-    let signature_raw = match hex(take("signature_raw"))? {
-        None => None,
-        Some((bytes, line)) => Some(bytes.try_into().map_err(|b: Vec<u8>| {
-            value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
-        })?),
-    };
+    let signature_raw =
+        match hex(take("signature_raw"))? {
+            None => None,
+            Some((bytes, line)) => Some(bytes.try_into().map_err(|b: Vec<u8>| {
+                value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
+            })?),
+        };
     let sections_present = match take("sections_present") {
         None => 6,
         Some((n, line)) => match n.parse::<usize>() {
@@ -314,7 +332,10 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
         "" => return Err(row.err(col::SECTION, "no section")),
         other => {
             let known: Vec<&str> = Section::ALL.iter().map(|s| s.name()).chain([IK, META]).collect();
-            return Err(row.err(col::SECTION, format!("unknown section {other:?}; expected one of {}", known.join(", "))));
+            return Err(row.err(
+                col::SECTION,
+                format!("unknown section {other:?}; expected one of {}", known.join(", ")),
+            ));
         }
     }
     Ok(())
@@ -326,7 +347,11 @@ fn check_ik_frame(row: &Row<'_>, property: &PropertyKey) -> Result<()> {
     match row.opt::<u32>(col::FRAME, Row::int)? {
         Some(frame) if frame != property.frame => Err(row.err(
             col::FRAME,
-            format!("ik row at frame {frame} follows the property row of frame {}: keep ik rows under their property row", property.frame),
+            format!(
+                "ik row at frame {frame} follows the property row of frame {}: \
+                 keep ik rows under their property row",
+                property.frame
+            ),
         )),
         _ => Ok(()),
     }

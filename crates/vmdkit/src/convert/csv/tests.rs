@@ -151,11 +151,17 @@ fn errors_name_the_line_and_column() {
     let mut sheet = Sheet::of(&example_motion());
     sheet.rows[0][3] = "xx".into();
     let err = sheet.read().unwrap_err();
-    assert!(matches!(err, ConvertError::Csv { line: 1, .. }) && err.to_string().contains("unknown column \"xx\""));
+    assert!(
+        matches!(err, ConvertError::Csv { line: 1, .. }) && err.to_string().contains("unknown column \"xx\"")
+    );
 
     let mut sheet = Sheet::of(&quirky_motion());
     sheet.set("bone", 1, "raw", "00");
-    assert!(sheet.read().unwrap_err().to_string().contains("column `raw`: expected 111 bytes of hex, found 1"));
+    assert!(sheet
+        .read()
+        .unwrap_err()
+        .to_string()
+        .contains("column `raw`: expected 111 bytes of hex, found 1"));
 
     let text = "section,name,frame\nik,右足ＩＫ,0\n";
     assert!(from_csv_str(text).unwrap_err().to_string().contains("must follow the property row"));

@@ -84,7 +84,8 @@ pub fn from_json_reader(mut r: impl io::Read) -> Result<Motion, ConvertError> {
     Ok(read::from_slice(&bytes)?.0)
 }
 
-/// Reads a motion from a JSON value tree such as [`to_json`] returns.
-pub fn from_json_value(value: serde_json::Value) -> Result<(Motion, Vec<String>), ConvertError> {
-    read::from_value(value)
+/// Reads a motion from a JSON value tree such as [`to_json`] returns. Errors carry no line
+/// numbers, since a value tree has none.
+pub fn from_json_value(value: serde_json::Value) -> Result<Motion, ConvertError> {
+    Ok(read::from_value(value)?.0)
 }

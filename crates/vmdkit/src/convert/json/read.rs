@@ -59,7 +59,9 @@ fn check_identity(format: Option<&str>, schema_version: Option<u64>) -> Result<(
     match format {
         Some(FORMAT) => {}
         Some(other) => {
-            return Err(ConvertError::NotAMotion { reason: format!("format is {other:?}, expected {FORMAT:?}") })
+            return Err(ConvertError::NotAMotion {
+                reason: format!("format is {other:?}, expected {FORMAT:?}"),
+            })
         }
         None => return Err(ConvertError::NotAMotion { reason: format!("no \"format\": {FORMAT:?} field") }),
     }
@@ -222,7 +224,10 @@ struct CameraIn {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, expecting = "camera curves {\"x\", \"y\", \"z\", \"rotation\", \"distance\", \"view_angle\"}")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "camera curves {\"x\", \"y\", \"z\", \"rotation\", \"distance\", \"view_angle\"}"
+)]
 struct CameraCurvesIn {
     x: Option<[u8; 4]>,
     y: Option<[u8; 4]>,
@@ -305,9 +310,11 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
     let enc = doc.encoding.map_or(TextEncoding::ShiftJis, |e| e.0);
     let mut report = Report { warnings: Vec::new(), names: NamesIn::new(enc) };
     let model_name_raw = doc.model_name_raw.as_ref().map(|h| &h.0[..]);
-    let model_name = report.names.model_name(version, &doc.model_name, model_name_raw).map_err(at(None, None))?;
+    let model_name =
+        report.names.model_name(version, &doc.model_name, model_name_raw).map_err(at(None, None))?;
     report.flush(None, None);
-    let header = Header { signature: fields::signature_in(version, doc.signature_raw.map(|h| h.0)), model_name };
+    let header =
+        Header { signature: fields::signature_in(version, doc.signature_raw.map(|h| h.0)), model_name };
 
     let mut motion = Motion::new(header.model_name);
     motion.header = header;
@@ -357,20 +364,19 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
         motion.shadows.push(ShadowKey { frame: s.frame, mode: s.mode, distance: s.distance.0 });
     }
     for (i, p) in doc.properties.iter().enumerate() {
-        let ik = p
-            .ik
-            .iter()
-            .enumerate()
-            .map(|(j, ik)| {
-                let parts = IkParts {
-                    name: &ik.name,
-                    name_raw: ik.name_raw.as_ref().map(|h| &h.0),
-                    enabled: ik.enabled,
-                    enabled_raw: ik.enabled_raw,
-                };
-                fields::ik_in(parts, &format!("ik[{j}].name"), &mut report.names)
-            })
-            .collect();
+        let ik =
+            p.ik.iter()
+                .enumerate()
+                .map(|(j, ik)| {
+                    let parts = IkParts {
+                        name: &ik.name,
+                        name_raw: ik.name_raw.as_ref().map(|h| &h.0),
+                        enabled: ik.enabled,
+                        enabled_raw: ik.enabled_raw,
+                    };
+                    fields::ik_in(parts, &format!("ik[{j}].name"), &mut report.names)
+                })
+                .collect();
         motion.properties.push(fields::property_in(p.frame, p.visible, p.visible_raw, ik));
         report.flush(Some(Section::Property), Some(i));
     }

@@ -15,7 +15,7 @@ fn round_trip(motion: &Motion) {
     let mut streamed = Vec::new();
     write_json(motion, &mut streamed, true).unwrap();
     assert_same_bytes(&from_json_reader(&streamed[..]).unwrap(), motion);
-    assert_same_bytes(&from_json_value(to_json(motion)).unwrap().0, motion);
+    assert_same_bytes(&from_json_value(to_json(motion)).unwrap(), motion);
 }
 
 fn edit(motion: &Motion, change: impl FnOnce(&mut Value)) -> Result<(Motion, Vec<String>), ConvertError> {
@@ -47,7 +47,10 @@ fn plain_keys_carry_no_raw_fields() {
     assert_eq!(value["cameras"][0]["perspective"], true);
     assert_eq!(value["lights"][0]["color"], json!([0.6015625, 0.6015625, 0.6015625]));
     let text = value.to_string();
-    assert!(!text.contains("_raw") && !text.contains("trailing") && !text.contains("sections_present"), "{text}");
+    assert!(
+        !text.contains("_raw") && !text.contains("trailing") && !text.contains("sections_present"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -263,17 +266,22 @@ fn all_floats_read_back() {
 
 #[test]
 fn errors_say_where_and_why() {
-    let err = from_json_str("{\"format\": \"vmdkit-motion\",\n \"schema_version\": 1, \"model_name\": 5}").unwrap_err();
+    let err = from_json_str("{\"format\": \"vmdkit-motion\",\n \"schema_version\": 1, \"model_name\": 5}")
+        .unwrap_err();
     assert!(matches!(err, ConvertError::Json { line: 2, .. }), "{err}");
     assert!(err.to_string().starts_with("JSON line 2, column "), "{err}");
 
-    let err = from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
-        "bones": [{"name": "a", "frame": 0, "name_raw": "00"}]}"#)
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
+        "bones": [{"name": "a", "frame": 0, "name_raw": "00"}]}"#,
+    )
     .unwrap_err();
     assert!(err.to_string().contains("expected 15 bytes of hex, found 1"), "{err}");
 
-    let err = from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
-        "bones": [{"name": "a", "frame": 0, "rotaton": [0, 0, 0, 1]}]}"#)
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
+        "bones": [{"name": "a", "frame": 0, "rotaton": [0, 0, 0, 1]}]}"#,
+    )
     .unwrap_err();
     assert!(err.to_string().contains("unknown field `rotaton`"), "{err}");
 
@@ -281,20 +289,26 @@ fn errors_say_where_and_why() {
     assert!(matches!(err, ConvertError::NotAMotion { .. }), "{err}");
     let err = from_json_str(r#"[1, 2]"#).unwrap_err();
     assert!(matches!(err, ConvertError::NotAMotion { .. }), "{err}");
-    let err = from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 2, "model_name": "", "new": 1}"#).unwrap_err();
+    let err =
+        from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 2, "model_name": "", "new": 1}"#)
+            .unwrap_err();
     assert!(matches!(err, ConvertError::UnsupportedSchema { found: 2, supported: 1 }), "{err}");
-    let err = from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "", "vmd_version": 3}"#)
-        .unwrap_err();
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "", "vmd_version": 3}"#,
+    )
+    .unwrap_err();
     assert_eq!(err.to_string(), "vmd_version: 3 is not a VMD version (1 or 2)");
-    let err = from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
-        "morphs": [{"name": "a", "frame": 0, "weight": 1e39}]}"#)
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
+        "morphs": [{"name": "a", "frame": 0, "weight": 1e39}]}"#,
+    )
     .unwrap_err();
     assert!(err.to_string().contains("out of the 32-bit float range"), "{err}");
 }
 
 #[test]
 fn a_bom_and_a_schema_link_are_accepted() {
-    let text = "\u{FEFF}{\"$schema\": \"vmd-json.schema.json\", \"format\": \"vmdkit-motion\", \"schema_version\": 1, \"model_name\": \"\"}";
+    let text = "\u{FEFF}{\"$schema\": \"vmd-json.schema.json\", \"format\": \"vmdkit-motion\", \
+                \"schema_version\": 1, \"model_name\": \"\"}";
     assert_eq!(from_json_str(text).unwrap(), Motion::default());
 }
-

@@ -5,8 +5,7 @@ use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOu
 use crate::convert::scalar::{curve_array, f32_as_decimal_f64, f32_bits, Hex};
 use crate::convert::section_key;
 use crate::format::{
-    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
-    ShadowKey,
+    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey,
 };
 use glam::Vec3;
 use serde::ser::{SerializeMap, Serializer};
