@@ -18,6 +18,7 @@ repeats="${PEAK_REPEATS:-3}"
 case "$(realpath -m "$big")" in "$PWD"/*) echo "keep $big outside the repository" >&2; exit 2 ;; esac
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
+cargo build --release -p vmdkit --example peak_memory  # built first: one state of the sources
 echo "== cargo bench -p vmdkit --bench compare -- ${criterion_args[*]}"
 stamp=$(mktemp)
 peaks=$(mktemp)
@@ -25,7 +26,6 @@ trap 'rm -f "$big" "$stamp" "$peaks"' EXIT
 cargo bench -p vmdkit --bench compare -- "${criterion_args[@]}"
 
 echo "== peak memory (VmHWM), $repeats processes per reader"
-cargo build --release -p vmdkit --example peak_memory
 example="$CARGO_TARGET_DIR/release/examples/peak_memory"
 "$example" generate "$big"
 for _ in $(seq "$repeats"); do

@@ -19,10 +19,12 @@ pub mod curve;
 pub mod eval;
 pub mod error;
 pub mod example;
+pub mod edit;
 pub mod format;
 pub mod io;
 pub mod lint;
 pub mod model;
+pub mod skeleton;
 pub mod text;
 
 pub use error::{Error, ErrorKind, ReadError};

@@ -36,7 +36,10 @@ fn assert_bake_samples_source(source: &Motion, fps: f64) -> Motion {
         assert_eq!((a.visible, &a.ik), (b.visible, &b.ik), "frame {k}");
         match (a.camera, b.camera) {
             (Some(x), Some(y)) => {
-                assert_eq!((x.target, x.distance, x.rotation, x.perspective), (y.target, y.distance, y.rotation, y.perspective));
+                assert_eq!(
+                    (x.target, x.distance, x.rotation, x.perspective),
+                    (y.target, y.distance, y.rotation, y.perspective)
+                );
                 assert_eq!(x.fov.round(), y.fov, "frame {k}");
             }
             (x, y) => assert_eq!(x, y),
@@ -56,7 +59,9 @@ fn bakes_the_example_at_30_60_and_24_fps() {
     let baked = MotionSampler::new(&bake(&motion, 60.0).unwrap());
     assert_eq!(baked.last_frame(), src.last_frame().map(|f| 2 * f));
     // Bones get a key at every output frame of their range.
-    let arm = baked.bone_track(vmdkit::text::KeyName::encode("右腕").0.bytes()).unwrap();
+    let arm = baked
+        .bone_track(vmdkit::text::KeyName::encode("右腕").0.bytes())
+        .unwrap();
     assert_eq!(arm.frames(), (0..=120).collect::<Vec<u32>>().as_slice());
 }
 
@@ -81,9 +86,15 @@ fn camera_cuts_stay_cuts() {
         // The jump lies between two adjacent output keys (a cut), at the first output frame at
         // or after source frame 11, and every key before it is at most the pre-cut value.
         let jump = (11.0 * fps / 30.0_f64).ceil() as usize;
-        let xs: Vec<f32> = (0..track.frames().len()).map(|i| track.key(i).target.x).collect();
+        let xs: Vec<f32> = (0..track.frames().len())
+            .map(|i| track.key(i).target.x)
+            .collect();
         assert_eq!(track.frames()[jump], jump as u32);
-        assert!(xs[jump - 1] <= 10.0 && xs[jump] >= 100.0, "{fps}: {:?}", &xs[jump - 2..=jump]);
+        assert!(
+            xs[jump - 1] <= 10.0 && xs[jump] >= 100.0,
+            "{fps}: {:?}",
+            &xs[jump - 2..=jump]
+        );
         assert!(track.is_cut(jump - 1));
         // Between the two keys the baked camera holds the pre-cut value, as the source does.
         let half = f64::from(jump as u32) - 0.5;
@@ -94,14 +105,31 @@ fn camera_cuts_stay_cuts() {
 #[test]
 fn property_changes_land_at_or_after_their_frame() {
     let mut motion = Motion::new(LongName::encode("test").0);
-    let ik = |on: bool| vec![IkState { name: LongName::encode("右足ＩＫ").0, enabled_byte: u8::from(on) }];
+    let ik = |on: bool| {
+        vec![IkState {
+            name: LongName::encode("右足ＩＫ").0,
+            enabled_byte: u8::from(on),
+        }]
+    };
     motion.properties = vec![
-        PropertyKey { frame: 0, visible_byte: 1, ik: ik(true) },
-        PropertyKey { frame: 31, visible_byte: 0, ik: ik(false) },
+        PropertyKey {
+            frame: 0,
+            visible_byte: 1,
+            ik: ik(true),
+        },
+        PropertyKey {
+            frame: 31,
+            visible_byte: 0,
+            ik: ik(false),
+        },
     ];
     let at = |fps: f64| {
         let baked = bake(&motion, fps).unwrap();
-        baked.properties.iter().map(|p| (p.frame, p.visible_byte, p.ik[0].enabled_byte)).collect::<Vec<_>>()
+        baked
+            .properties
+            .iter()
+            .map(|p| (p.frame, p.visible_byte, p.ik[0].enabled_byte))
+            .collect::<Vec<_>>()
     };
     assert_eq!(at(30.0), vec![(0, 1, 1), (31, 0, 0)]);
     assert_eq!(at(60.0), vec![(0, 1, 1), (62, 0, 0)]);
@@ -114,7 +142,10 @@ fn property_changes_land_at_or_after_their_frame() {
 fn bad_rates_and_overflowing_frames_are_errors() {
     let motion = vmdkit::example::example_motion();
     for fps in [0.0, -24.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(bake(&motion, fps), Err(BakeError::BadFrameRate(_))), "{fps}");
+        assert!(
+            matches!(bake(&motion, fps), Err(BakeError::BadFrameRate(_))),
+            "{fps}"
+        );
     }
     let mut far = motion.clone();
     far.bones[0].frame = u32::MAX - 5;
@@ -124,11 +155,18 @@ fn bad_rates_and_overflowing_frames_are_errors() {
 
 #[test]
 fn bakes_corpus_motions() {
-    let Some(manifest) = test_corpus::corpus_or_skip("eval_bake") else { return };
+    let Some(manifest) = test_corpus::corpus_or_skip("eval_bake") else {
+        return;
+    };
     let mut baked = 0;
     // The smaller files, to keep the test quick; the large dances are covered by the oracle.
-    for entry in manifest.of_kind("vmd").filter(|e| e.parse_ok() && e.get("bytes").parse::<u64>().unwrap_or(0) < 100_000) {
-        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else { continue };
+    for entry in manifest
+        .of_kind("vmd")
+        .filter(|e| e.parse_ok() && e.get("bytes").parse::<u64>().unwrap_or(0) < 100_000)
+    {
+        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else {
+            continue;
+        };
         for fps in [60.0, 24.0] {
             assert_bake_samples_source(&parsed.motion, fps);
         }

@@ -71,7 +71,11 @@ fn worked_numbers_of_the_reference() {
     ] {
         let sampler = ramp(Curve::new(x1, y1, x2, y2));
         let x = sampler.bone_tracks()[0].sample(100.0 * p).translation.x;
-        assert!((f64::from(x) - w).abs() < 6e-7, "{:?} at {p}: {x}", (x1, y1, x2, y2));
+        assert!(
+            (f64::from(x) - w).abs() < 6e-7,
+            "{:?} at {p}: {x}",
+            (x1, y1, x2, y2)
+        );
     }
 }
 
@@ -82,22 +86,38 @@ fn curve_edge_cases_through_a_track() {
     // has a vertical tangent at p = 0: the weight rises like 3·p^(1/3).
     for p in [1e-6, 1e-3, 0.1, 0.5, 0.9] {
         let s = f64::cbrt(p);
-        assert!((at(Curve::new(0, 127, 0, 127), p) - (1.0 - (1.0 - s).powi(3))).abs() < 1e-6, "{p}");
+        assert!(
+            (at(Curve::new(0, 127, 0, 127), p) - (1.0 - (1.0 - s).powi(3))).abs() < 1e-6,
+            "{p}"
+        );
     }
     // x1 = x2 = 127: X(s) = 1 − (1 − s)³; with y1 = y2 = 0, Y = s³ (vertical tangent at p = 1).
     for p in [0.1, 0.5, 0.9, 1.0 - 1e-6] {
         let s = 1.0 - f64::cbrt(1.0 - p);
-        assert!((at(Curve::new(127, 0, 127, 0), p) - s.powi(3)).abs() < 1e-6, "{p}");
+        assert!(
+            (at(Curve::new(127, 0, 127, 0), p) - s.powi(3)).abs() < 1e-6,
+            "{p}"
+        );
     }
     // Both handles at one corner: linear curves whatever the corner.
     for c in [Curve::new(0, 0, 0, 0), Curve::new(127, 127, 127, 127)] {
         assert!((at(c, 0.3) - 0.3).abs() < 1e-7);
     }
     // Every curve passes exactly through its keys and rises monotonically between them.
-    for c in [Curve::new(0, 127, 0, 127), Curve::new(127, 0, 0, 127), Curve::new(127, 0, 127, 0)] {
+    for c in [
+        Curve::new(0, 127, 0, 127),
+        Curve::new(127, 0, 0, 127),
+        Curve::new(127, 0, 127, 0),
+    ] {
         let sampler = ramp(c);
         let track = &sampler.bone_tracks()[0];
-        assert_eq!((track.sample(0.0).translation.x, track.sample(100.0).translation.x), (0.0, 1.0));
+        assert_eq!(
+            (
+                track.sample(0.0).translation.x,
+                track.sample(100.0).translation.x
+            ),
+            (0.0, 1.0)
+        );
         let mut prev = 0.0;
         for k in 0..=1000 {
             let x = track.sample(f64::from(k) / 10.0).translation.x;
@@ -115,17 +135,32 @@ fn tracks_group_by_raw_name_and_keep_the_last_duplicate() {
     let mut zero = vmdkit::text::RawName([0u8; 15]);
     zero.0[..4].copy_from_slice(mmd.bytes());
     assert_ne!(mmd, zero);
-    let key = |n: KeyName, frame: u32, x: f32| BoneKey { translation: Vec3::new(x, 0.0, 0.0), ..BoneKey::new(n, frame) };
-    motion.bones = vec![key(mmd, 20, 2.0), key(zero, 0, 0.0), key(mmd, 10, 1.0), key(zero, 10, 7.0), key(name("右腕"), 5, 9.0)];
+    let key = |n: KeyName, frame: u32, x: f32| BoneKey {
+        translation: Vec3::new(x, 0.0, 0.0),
+        ..BoneKey::new(n, frame)
+    };
+    motion.bones = vec![
+        key(mmd, 20, 2.0),
+        key(zero, 0, 0.0),
+        key(mmd, 10, 1.0),
+        key(zero, 10, 7.0),
+        key(name("右腕"), 5, 9.0),
+    ];
     let sampler = MotionSampler::new(&motion);
-    assert_eq!(sampler.bone_names().collect::<Vec<_>>(), vec![mmd.bytes(), name("右腕").bytes()]);
+    assert_eq!(
+        sampler.bone_names().collect::<Vec<_>>(),
+        vec![mmd.bytes(), name("右腕").bytes()]
+    );
     let track = sampler.bone_track(mmd.bytes()).unwrap();
     assert_eq!(track.frames(), &[0, 10, 20]);
     // Frame 10 holds keys 2 and 3 in file order: the later one (x = 7) wins and is reported.
     assert_eq!(track.sample(10.0).translation.x, 7.0);
     assert_eq!(track.sample(5.0).translation.x, 3.5);
     let d = &sampler.duplicates()[0];
-    assert_eq!((d.section, d.name.as_slice(), d.frame, d.dropped, d.kept), (Section::Bone, mmd.bytes(), 10, 2, 3));
+    assert_eq!(
+        (d.section, d.name.as_slice(), d.frame, d.dropped, d.kept),
+        (Section::Bone, mmd.bytes(), 10, 2, 3)
+    );
     assert_eq!(sampler.duplicates().len(), 1);
     assert!(sampler.bone_track(b"missing").is_none());
 }
@@ -133,23 +168,47 @@ fn tracks_group_by_raw_name_and_keep_the_last_duplicate() {
 #[test]
 fn property_keys_are_steps_per_ik_name() {
     let mut motion = Motion::new(LongName::encode("test").0);
-    let ik = |n: &str, on: bool| IkState { name: LongName::encode(n).0, enabled_byte: u8::from(on) };
+    let ik = |n: &str, on: bool| IkState {
+        name: LongName::encode(n).0,
+        enabled_byte: u8::from(on),
+    };
     motion.properties = vec![
-        PropertyKey { frame: 30, visible_byte: 0, ik: vec![ik("右足ＩＫ", false)] },
-        PropertyKey { frame: 10, visible_byte: 1, ik: vec![ik("右足ＩＫ", true), ik("左足ＩＫ", false)] },
+        PropertyKey {
+            frame: 30,
+            visible_byte: 0,
+            ik: vec![ik("右足ＩＫ", false)],
+        },
+        PropertyKey {
+            frame: 10,
+            visible_byte: 1,
+            ik: vec![ik("右足ＩＫ", true), ik("左足ＩＫ", false)],
+        },
     ];
     let sampler = MotionSampler::new(&motion);
-    let right = sampler.ik_track(LongName::encode("右足ＩＫ").0.bytes()).unwrap();
-    let left = sampler.ik_track(LongName::encode("左足ＩＫ").0.bytes()).unwrap();
+    let right = sampler
+        .ik_track(LongName::encode("右足ＩＫ").0.bytes())
+        .unwrap();
+    let left = sampler
+        .ik_track(LongName::encode("左足ＩＫ").0.bytes())
+        .unwrap();
     let visible = sampler.visibility_track().unwrap();
     // Before the first key the first key's value applies; each key holds until the next.
-    assert_eq!([0.0, 10.0, 29.9, 30.0, 99.0].map(|t: f64| right.sample(t)), [true, true, true, false, false]);
+    assert_eq!(
+        [0.0, 10.0, 29.9, 30.0, 99.0].map(|t: f64| right.sample(t)),
+        [true, true, true, false, false]
+    );
     assert_eq!([0.0, 30.0, 99.0].map(|t: f64| left.sample(t)), [false; 3]);
-    assert_eq!([0.0, 29.5, 30.0].map(|t: f64| visible.sample(t)), [true, true, false]);
+    assert_eq!(
+        [0.0, 29.5, 30.0].map(|t: f64| visible.sample(t)),
+        [true, true, false]
+    );
     let mut playhead = sampler.playhead();
     let mut out = sampler.new_sample();
     sampler.sample_into(&mut playhead, 31.0f32, &mut out);
-    assert_eq!((out.visible, out.ik.as_slice(), out.camera), (Some(false), &[false, false][..], None));
+    assert_eq!(
+        (out.visible, out.ik.as_slice(), out.camera),
+        (Some(false), &[false, false][..], None)
+    );
 }
 
 #[test]
@@ -164,14 +223,33 @@ fn camera_through_the_sampler_gives_the_reference_view() {
         view_angle: 30,
         perspective_byte: 0,
     };
-    motion.cameras = vec![key(0, Vec3::ZERO, Vec3::ZERO), key(10, Vec3::new(2.0, 20.0, 4.0), Vec3::new(0.6, 1.0, 0.4))];
+    motion.cameras = vec![
+        key(0, Vec3::ZERO, Vec3::ZERO),
+        key(10, Vec3::new(2.0, 20.0, 4.0), Vec3::new(0.6, 1.0, 0.4)),
+    ];
     let sampler = MotionSampler::new(&motion);
     // Halfway on linear curves: T = (1, 10, 2), angles (0.3, 0.5, 0.2), the §7 example.
     let view = sampler.sample_camera(5.0).unwrap().view();
-    assert!((view.eye - Vec3::new(21.6106, -3.2984, -35.7274)).abs().max_element() < 1e-4, "{view:?}");
-    assert!((view.forward - Vec3::new(-0.4580, 0.2955, 0.8384)).abs().max_element() < 1e-4);
-    assert!(MotionSampler::new(&Motion::default()).sample_camera(0.0).is_none());
-    assert_eq!(CameraSample::MMD_DEFAULT.view().eye, Vec3::new(0.0, 10.0, -45.0));
+    assert!(
+        (view.eye - Vec3::new(21.6106, -3.2984, -35.7274))
+            .abs()
+            .max_element()
+            < 1e-4,
+        "{view:?}"
+    );
+    assert!(
+        (view.forward - Vec3::new(-0.4580, 0.2955, 0.8384))
+            .abs()
+            .max_element()
+            < 1e-4
+    );
+    assert!(MotionSampler::new(&Motion::default())
+        .sample_camera(0.0)
+        .is_none());
+    assert_eq!(
+        CameraSample::MMD_DEFAULT.view().eye,
+        Vec3::new(0.0, 10.0, -45.0)
+    );
 }
 
 #[test]
@@ -190,21 +268,36 @@ fn sampling_does_not_allocate() {
         sampler.sample_bones(t as f32, &mut bones);
         sampler.sample_bones_with(&mut playhead, t, &mut bones);
         sampler.sample_morphs(t, &mut morphs);
-        let _ = (sampler.sample_camera(t).map(|c| c.view()), sampler.sample_light(t), sampler.sample_shadow(t));
+        let _ = (
+            sampler.sample_camera(t).map(|c| c.view()),
+            sampler.sample_light(t),
+            sampler.sample_shadow(t),
+        );
         let _ = sampler.bone_track(arm.bytes()).map(|tr| tr.sample(t));
     }
     assert_eq!(allocations() - before, 0);
-    assert!(out.camera.is_some() && out.light.is_some() && out.shadow.is_some() && out.visible == Some(true));
+    assert!(
+        out.camera.is_some()
+            && out.light.is_some()
+            && out.shadow.is_some()
+            && out.visible == Some(true)
+    );
 }
 
 #[test]
-fn playhead_gives_exactly_what_binary_search_gives_over_the_corpus() {
-    let Some(manifest) = test_corpus::corpus_or_skip("eval_sampler playhead") else { return };
+fn playhead_gives_exactly_what_stateless_sampling_gives_over_the_corpus() {
+    let Some(manifest) = test_corpus::corpus_or_skip("eval_sampler playhead") else {
+        return;
+    };
     let mut checked = 0u64;
     for entry in manifest.of_kind("vmd").filter(|e| e.parse_ok()) {
-        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else { continue };
+        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else {
+            continue;
+        };
         let sampler = MotionSampler::new(&parsed.motion);
-        let Some(last) = sampler.last_frame() else { continue };
+        let Some(last) = sampler.last_frame() else {
+            continue;
+        };
         let mut playhead = sampler.playhead();
         let mut played = sampler.new_sample();
         let mut bones = vec![BoneSample::default(); sampler.bone_count()];
@@ -226,7 +319,9 @@ fn playhead_gives_exactly_what_binary_search_gives_over_the_corpus() {
         for key in parsed.motion.bones.iter().take(500) {
             let track = sampler.bone_track(key.name.bytes()).unwrap();
             let s = track.sample(key.frame);
-            let kept = sampler.duplicates().iter().any(|d| d.section == Section::Bone && d.name == key.name.bytes() && d.frame == key.frame);
+            let kept = sampler.duplicates().iter().any(|d| {
+                d.section == Section::Bone && d.name == key.name.bytes() && d.frame == key.frame
+            });
             if !kept {
                 assert_eq!(s.translation, key.translation);
                 assert!(s.rotation.dot(key.rotation.normalize()).abs() > 1.0 - 1e-6);
@@ -238,10 +333,14 @@ fn playhead_gives_exactly_what_binary_search_gives_over_the_corpus() {
 
 #[test]
 fn duplicates_in_real_files_are_reported() {
-    let Some(manifest) = test_corpus::corpus_or_skip("eval_sampler duplicates") else { return };
+    let Some(manifest) = test_corpus::corpus_or_skip("eval_sampler duplicates") else {
+        return;
+    };
     let mut total = 0;
     for entry in manifest.of_kind("vmd").filter(|e| e.parse_ok()) {
-        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else { continue };
+        let Ok(parsed) = Motion::parse_with(&entry.bytes(), ReadOptions::LENIENT) else {
+            continue;
+        };
         let motion = parsed.motion;
         let sampler = MotionSampler::new(&motion);
         // Count (name, frame) collisions independently.
@@ -250,15 +349,36 @@ fn duplicates_in_real_files_are_reported() {
             *seen.entry((k.name.bytes(), k.frame)).or_default() += 1;
         }
         let expected: usize = seen.values().map(|n| n - 1).sum();
-        let reported = sampler.duplicates().iter().filter(|d| d.section == Section::Bone).count();
+        let reported = sampler
+            .duplicates()
+            .iter()
+            .filter(|d| d.section == Section::Bone)
+            .count();
         assert_eq!(reported, expected, "{}", entry.local_path);
-        for d in sampler.duplicates().iter().filter(|d| d.section == Section::Bone) {
+        for d in sampler
+            .duplicates()
+            .iter()
+            .filter(|d| d.section == Section::Bone)
+        {
             // The kept key is the last in file order and is what sampling returns at that frame.
             let kept = &motion.bones[d.kept];
-            assert!(d.dropped < d.kept && kept.name.bytes() == d.name.as_slice() && kept.frame == d.frame);
-            let later = motion.bones[d.kept + 1..].iter().any(|k| k.name.bytes() == d.name.as_slice() && k.frame == d.frame);
+            assert!(
+                d.dropped < d.kept
+                    && kept.name.bytes() == d.name.as_slice()
+                    && kept.frame == d.frame
+            );
+            let later = motion.bones[d.kept + 1..]
+                .iter()
+                .any(|k| k.name.bytes() == d.name.as_slice() && k.frame == d.frame);
             assert!(!later);
-            assert_eq!(sampler.bone_track(&d.name).unwrap().sample(d.frame).translation, kept.translation);
+            assert_eq!(
+                sampler
+                    .bone_track(&d.name)
+                    .unwrap()
+                    .sample(d.frame)
+                    .translation,
+                kept.translation
+            );
         }
         total += reported;
     }
@@ -270,12 +390,23 @@ fn duplicates_in_real_files_are_reported() {
 fn morphs_are_linear_in_the_sampler() {
     let mut motion = Motion::new(LongName::encode("test").0);
     motion.morphs = vec![
-        MorphKey { name: name("あ"), frame: 0, weight: 0.0 },
-        MorphKey { name: name("あ"), frame: 4, weight: 1.0 },
+        MorphKey {
+            name: name("あ"),
+            frame: 0,
+            weight: 0.0,
+        },
+        MorphKey {
+            name: name("あ"),
+            frame: 4,
+            weight: 1.0,
+        },
     ];
     let sampler = MotionSampler::new(&motion);
     let mut out = [0.0f32];
     sampler.sample_morphs(1.0f32, &mut out);
     assert_eq!(out, [0.25]);
-    assert_eq!(sampler.morph_track(name("あ").bytes()).unwrap().sample(3.0), 0.75);
+    assert_eq!(
+        sampler.morph_track(name("あ").bytes()).unwrap().sample(3.0),
+        0.75
+    );
 }

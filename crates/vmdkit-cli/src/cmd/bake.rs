@@ -8,8 +8,9 @@ use vmdkit::eval::{bake::bake_sampler, MotionSampler};
 const AFTER_HELP: &str = "\
 MMD plays every VMD at 30 fps and a VMD has no frame-rate field, so the output's frame numbers
 count at the new rate: in a 60 fps bake, frame 120 is two seconds in (MMD itself would play
-it at half speed; tell your player the rate). JSON output carries the rate as \"fps\". Camera
-cuts stay cuts: dense camera keys are one frame apart, which MMD holds rather than blends.
+it at half speed; tell your player the rate). JSON and CSV outputs use `vmdkit convert`'s
+schemas, which have no frame-rate field yet, so the rate travels only in the frame numbers.
+Camera cuts stay cuts: dense camera keys are one frame apart, which MMD holds, not blends.
 
 Examples:
   vmdkit bake dance.vmd --fps 60 -o dance60.vmd
@@ -37,15 +38,24 @@ pub struct BakeArgs {
 
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
-        return Err(usage(format!("--fps must be a positive number, not {}", args.fps)));
+        return Err(usage(format!(
+            "--fps must be a positive number, not {}",
+            args.fps
+        )));
     }
     let format = Format::from_path(&args.output).ok_or_else(|| {
-        usage(format!("cannot tell the format of {} from its extension (.vmd, .json or .csv)", args.output.display()))
+        usage(format!(
+            "cannot tell the format of {} from its extension (.vmd, .json or .csv)",
+            args.output.display()
+        ))
     })?;
     let input_format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(&args.file, input_format, args.lenient)?;
     for repair in &loaded.repairs {
-        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
+        eprintln!(
+            "warning: {}: repaired by lenient reading: {repair}",
+            loaded.label
+        );
     }
     let sampler = MotionSampler::new(&loaded.motion);
     if !sampler.duplicates().is_empty() {
@@ -56,23 +66,18 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         );
     }
     let baked = bake_sampler(&sampler, loaded.motion.header, args.fps)?;
-    io::write_output(&args.output, |w| match format {
-        Format::Json => {
-            // The motion document plus the rate its frame numbers count at.
-            let mut doc = vmdkit::convert::json::to_json(&baked);
-            if let Some(object) = doc.as_object_mut() {
-                object.insert("fps".into(), serde_json::json!(args.fps));
-            }
-            if args.pretty {
-                serde_json::to_writer_pretty(&mut *w, &doc)?;
-            } else {
-                serde_json::to_writer(&mut *w, &doc)?;
-            }
-            w.write_all(b"\n")
-        }
-        _ => io::write_motion(&baked, format, args.pretty, w),
+    io::write_output(&args.output, |w| {
+        io::write_motion(&baked, format, args.pretty, w)
     })?;
-    let keys = baked.bones.len() + baked.morphs.len() + baked.cameras.len() + baked.lights.len() + baked.shadows.len();
-    eprintln!("{}: {keys} keys; frame numbers count at {} fps", args.output.display(), args.fps);
+    let keys = baked.bones.len()
+        + baked.morphs.len()
+        + baked.cameras.len()
+        + baked.lights.len()
+        + baked.shadows.len();
+    eprintln!(
+        "{}: {keys} keys; frame numbers count at {} fps",
+        args.output.display(),
+        args.fps
+    );
     Ok(())
 }

@@ -4,12 +4,17 @@
 use crate::error::Outcome;
 use clap::Subcommand;
 
+pub mod bake;
+pub mod bake_world;
 pub mod check;
 pub mod completions;
 pub mod convert;
 pub mod dump;
+pub mod edit;
 pub mod example;
 pub mod info;
+pub mod pose;
+pub mod sample;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -21,6 +26,14 @@ pub enum Command {
     Convert(convert::Args),
     /// Validate and lint motions; exit 1 when one is damaged
     Check(check::Args),
+    /// Evaluate a motion at any (fractional) frame, as MMD plays it
+    Sample(sample::SampleArgs),
+    /// Resample a motion at a new frame rate; with --model, bake world-space joints
+    Bake(BakeCommand),
+    /// Pose a model's skeleton: every bone's model-space position and rotation at a frame
+    Pose(pose::PoseArgs),
+    #[command(flatten)]
+    Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
     Example(example::Args),
     /// Print a shell completion script
@@ -34,8 +47,35 @@ impl Command {
             Command::Dump(args) => dump::run(args),
             Command::Convert(args) => convert::run(args),
             Command::Check(args) => check::run(args),
+            Command::Sample(args) => sample::run(&args).map(|()| Outcome::Success),
+            Command::Bake(cmd) => cmd.run().map(|()| Outcome::Success),
+            Command::Pose(args) => pose::run(&args).map(|()| Outcome::Success),
+            Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),
+        }
+    }
+}
+
+/// `bake`: key frames at a new rate, or with `--model` the world-space joints of every frame.
+#[derive(clap::Args)]
+pub struct BakeCommand {
+    #[command(flatten)]
+    keys: bake::BakeArgs,
+    /// Pose this PMX/PMD model and bake world positions and rotations (.npz, .csv or .json)
+    #[arg(long, value_name = "MODEL")]
+    model: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    world: bake_world::WorldBakeOptions,
+}
+
+impl BakeCommand {
+    fn run(&self) -> anyhow::Result<()> {
+        match &self.model {
+            Some(model) => {
+                bake_world::run(&self.keys.file, model, self.keys.fps, &self.keys.output, &self.world)
+            }
+            None => bake::run(&self.keys),
         }
     }
 }

@@ -50,12 +50,18 @@ pub struct SampleArgs {
 
 pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     if !args.frame.is_finite() {
-        return Err(crate::error::usage(format!("--frame must be a number, not {}", args.frame)));
+        return Err(crate::error::usage(format!(
+            "--frame must be a number, not {}",
+            args.frame
+        )));
     }
     let format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(&args.file, format, args.lenient)?;
     for repair in &loaded.repairs {
-        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
+        eprintln!(
+            "warning: {}: repaired by lenient reading: {repair}",
+            loaded.label
+        );
     }
     let motion = &loaded.motion;
     let sampler = MotionSampler::new(motion);
@@ -66,7 +72,9 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
             sampler.duplicates().len()
         );
     }
-    let names = Names { encoding: motion.detect_encoding() };
+    let names = Names {
+        encoding: motion.detect_encoding(),
+    };
     let t = args.frame;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -75,12 +83,21 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
         let track = names
             .find(sampler.bone_tracks().iter().map(|t| t.name()), name)
             .map(|i| &sampler.bone_tracks()[i])
-            .with_context(|| format!("{}: no bone named {name:?}", loaded.label))?;
+            .with_context(|| {
+                format!(
+                    "{}: no bone named {name:?} (`vmdkit info` lists them)",
+                    loaded.label
+                )
+            })?;
         let s = track.sample(t);
         if args.json {
-            let doc = BoneDoc { frame: t, bone: name, translation: s.translation.to_array(), rotation: s.rotation.to_array() };
-            serde_json::to_writer(&mut out, &doc)?;
-            writeln!(out)?;
+            let doc = BoneDoc {
+                frame: t,
+                bone: name,
+                translation: s.translation.to_array(),
+                rotation: s.rotation.to_array(),
+            };
+            write_json(&mut out, &doc)?;
         } else {
             writeln!(out, "frame {t}")?;
             write_bone(&mut out, name, &s)?;
@@ -89,11 +106,22 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
         let track = names
             .find(sampler.morph_tracks().iter().map(|t| t.name()), name)
             .map(|i| &sampler.morph_tracks()[i])
-            .with_context(|| format!("{}: no morph named {name:?}", loaded.label))?;
+            .with_context(|| {
+                format!(
+                    "{}: no morph named {name:?} (`vmdkit info` lists them)",
+                    loaded.label
+                )
+            })?;
         let weight = track.sample(t);
         if args.json {
-            serde_json::to_writer(&mut out, &MorphDoc { frame: t, morph: name, weight })?;
-            writeln!(out)?;
+            write_json(
+                &mut out,
+                &MorphDoc {
+                    frame: t,
+                    morph: name,
+                    weight,
+                },
+            )?;
         } else {
             writeln!(out, "frame {t}\n{name}  weight {weight}")?;
         }
@@ -101,9 +129,13 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
         let camera = args.camera.then(|| sampler.sample_camera(t));
         let light = args.light.then(|| sampler.sample_light(t));
         if args.json {
-            let doc = AllDoc { frame: t, camera: camera.map(|c| c.map(CameraDoc::from)), light: light.map(|l| l.map(LightDoc::from)), ..AllDoc::default() };
-            serde_json::to_writer(&mut out, &doc)?;
-            writeln!(out)?;
+            let doc = AllDoc {
+                frame: t,
+                camera: camera.map(|c| c.map(CameraDoc::from)),
+                light: light.map(|l| l.map(LightDoc::from)),
+                ..AllDoc::default()
+            };
+            write_json(&mut out, &doc)?;
         } else {
             writeln!(out, "frame {t}")?;
             match camera {
@@ -112,7 +144,12 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
                 None => {}
             }
             match light {
-                Some(Some(l)) => writeln!(out, "light  color {:?}  direction {:?}", l.color.to_array(), l.direction.to_array())?,
+                Some(Some(l)) => writeln!(
+                    out,
+                    "light  color {:?}  direction {:?}",
+                    l.color.to_array(),
+                    l.direction.to_array()
+                )?,
                 Some(None) => writeln!(out, "light: no light keys")?,
                 None => {}
             }
@@ -125,7 +162,13 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
 }
 
 /// Every track at `t`.
-fn write_all(out: &mut impl Write, sampler: &MotionSampler, names: &Names, t: f64, json: bool) -> anyhow::Result<()> {
+fn write_all(
+    out: &mut impl Write,
+    sampler: &MotionSampler,
+    names: &Names,
+    t: f64,
+    json: bool,
+) -> anyhow::Result<()> {
     let mut playhead = sampler.playhead();
     let mut s = sampler.new_sample();
     sampler.sample_into(&mut playhead, t, &mut s);
@@ -135,16 +178,36 @@ fn write_all(out: &mut impl Write, sampler: &MotionSampler, names: &Names, t: f6
     if json {
         let doc = AllDoc {
             frame: t,
-            bones: Some(Ordered(bone_names.iter().zip(&s.bones).map(|(n, b)| (n.as_str(), BoneValue::from(b))).collect())),
-            morphs: Some(Ordered(morph_names.iter().map(String::as_str).zip(s.morphs.iter().copied()).collect())),
+            bones: Some(Ordered(
+                bone_names
+                    .iter()
+                    .zip(&s.bones)
+                    .map(|(n, b)| (n.as_str(), BoneValue::from(b)))
+                    .collect(),
+            )),
+            morphs: Some(Ordered(
+                morph_names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(s.morphs.iter().copied())
+                    .collect(),
+            )),
             camera: Some(s.camera.map(CameraDoc::from)),
             light: Some(s.light.map(LightDoc::from)),
-            self_shadow: Some(s.shadow.map(|sh| ShadowDoc { mode: sh.mode, distance: sh.distance })),
+            self_shadow: Some(s.shadow.map(|sh| ShadowDoc {
+                mode: sh.mode,
+                distance: sh.distance,
+            })),
             visible: Some(s.visible),
-            ik: Some(Ordered(ik_names.iter().map(String::as_str).zip(s.ik.iter().copied()).collect())),
+            ik: Some(Ordered(
+                ik_names
+                    .iter()
+                    .map(String::as_str)
+                    .zip(s.ik.iter().copied())
+                    .collect(),
+            )),
         };
-        serde_json::to_writer(&mut *out, &doc)?;
-        writeln!(out)?;
+        write_json(out, &doc)?;
         return Ok(());
     }
     writeln!(out, "frame {t}")?;
@@ -158,10 +221,21 @@ fn write_all(out: &mut impl Write, sampler: &MotionSampler, names: &Names, t: f6
         write_camera(out, c)?;
     }
     if let Some(l) = &s.light {
-        writeln!(out, "light  color {:?}  direction {:?}", l.color.to_array(), l.direction.to_array())?;
+        writeln!(
+            out,
+            "light  color {:?}  direction {:?}",
+            l.color.to_array(),
+            l.direction.to_array()
+        )?;
     }
     if let Some(sh) = &s.shadow {
-        writeln!(out, "self-shadow  mode {}  distance {} (range {})", sh.mode, sh.distance, sh.range())?;
+        writeln!(
+            out,
+            "self-shadow  mode {}  distance {} (range {})",
+            sh.mode,
+            sh.distance,
+            sh.range()
+        )?;
     }
     if let Some(v) = s.visible {
         writeln!(out, "visible {v}")?;
@@ -170,6 +244,13 @@ fn write_all(out: &mut impl Write, sampler: &MotionSampler, names: &Names, t: f6
         writeln!(out, "IK {name} {}", if *on { "on" } else { "off" })?;
     }
     Ok(())
+}
+
+/// One JSON document and a newline. Errors stay `io::Error`s, so that a closed pipe
+/// (`vmdkit sample … | head`) is recognised as such.
+fn write_json(out: &mut impl Write, doc: &impl Serialize) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, doc).map_err(std::io::Error::from)?;
+    writeln!(out)
 }
 
 fn write_bone(out: &mut impl Write, name: &str, s: &BoneSample) -> std::io::Result<()> {
@@ -182,7 +263,11 @@ fn write_bone(out: &mut impl Write, name: &str, s: &BoneSample) -> std::io::Resu
         e.x,
         e.y,
         e.z,
-        if s.physics.is_on() { "" } else { "  physics off" }
+        if s.physics.is_on() {
+            ""
+        } else {
+            "  physics off"
+        }
     )
 }
 
@@ -214,15 +299,25 @@ impl Names {
 
     /// The index of the name that reads as `wanted`, or whose bytes are `wanted` encoded (which
     /// also finds a name cut at 15 bytes from its full text).
-    fn find<'a>(&self, names: impl Iterator<Item = &'a KeyName> + Clone, wanted: &str) -> Option<usize> {
-        names.clone().position(|n| self.text(n) == wanted).or_else(|| {
-            let encoded = KeyName::encode_as(wanted, self.encoding).0;
-            names.clone().position(|n| n.bytes() == encoded.bytes())
-        })
+    fn find<'a>(
+        &self,
+        names: impl Iterator<Item = &'a KeyName> + Clone,
+        wanted: &str,
+    ) -> Option<usize> {
+        names
+            .clone()
+            .position(|n| self.text(n) == wanted)
+            .or_else(|| {
+                let encoded = KeyName::encode_as(wanted, self.encoding).0;
+                names.clone().position(|n| n.bytes() == encoded.bytes())
+            })
     }
 
     /// The names as text, made unique where two raw names read the same (undecodable bytes).
-    fn unique<'a, const N: usize>(&self, names: impl Iterator<Item = &'a RawName<N>>) -> Vec<String> {
+    fn unique<'a, const N: usize>(
+        &self,
+        names: impl Iterator<Item = &'a RawName<N>>,
+    ) -> Vec<String> {
         let mut seen = HashSet::new();
         names
             .map(|n| {
@@ -262,7 +357,10 @@ struct BoneValue {
 
 impl From<&BoneSample> for BoneValue {
     fn from(s: &BoneSample) -> Self {
-        BoneValue { translation: s.translation.to_array(), rotation: s.rotation.to_array() }
+        BoneValue {
+            translation: s.translation.to_array(),
+            rotation: s.rotation.to_array(),
+        }
     }
 }
 
@@ -303,7 +401,10 @@ struct LightDoc {
 
 impl From<LightSample> for LightDoc {
     fn from(l: LightSample) -> Self {
-        LightDoc { color: l.color.to_array(), direction: l.direction.to_array() }
+        LightDoc {
+            color: l.color.to_array(),
+            direction: l.direction.to_array(),
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 //! file at 30 fps, so "N fps" can only be carried by the frame numbers: output frame k is the
 //! source at time k/N seconds, i.e. source frame k·30/N. This is what 60 fps exporters do; a
 //! 60 fps bake played by MMD runs at half speed, and a player must be told the rate. (At N = 30
-//! the output is an ordinary MMD motion.) JSON and CSV outputs carry the rate beside the keys.
+//! the output is an ordinary MMD motion.) The rate itself is stored nowhere in a VMD, so the
+//! caller must pass it on.
 //!
 //! **Keys.** Each track gets a key at every output frame from floor(first·N/30) to
 //! ceil(last·N/30), where first and last are its first and last source key frames, so the baked
@@ -23,11 +24,11 @@
 
 use super::sampler::MotionSampler;
 use super::track::Cursor;
+use crate::curve::Curve;
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, LightKey,
     MorphKey, Motion, PropertyKey, ShadowKey,
 };
-use crate::curve::Curve;
 
 /// Why a motion cannot be baked.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -44,7 +45,11 @@ pub fn bake(motion: &Motion, fps: f64) -> Result<Motion, BakeError> {
 }
 
 /// Bakes an already built sampler; the output gets `header`.
-pub fn bake_sampler(sampler: &MotionSampler, header: Header, fps: f64) -> Result<Motion, BakeError> {
+pub fn bake_sampler(
+    sampler: &MotionSampler,
+    header: Header,
+    fps: f64,
+) -> Result<Motion, BakeError> {
     let rate = Rate::new(fps)?;
     if let Some(last) = sampler.last_frame() {
         rate.output_range(last, last)?;
@@ -69,7 +74,11 @@ pub fn bake_sampler(sampler: &MotionSampler, header: Header, fps: f64) -> Result
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let weight = track.sample_with(&mut cursor, rate.source_time(k));
-            out.morphs.push(MorphKey { name: *track.name(), frame: k, weight });
+            out.morphs.push(MorphKey {
+                name: *track.name(),
+                frame: k,
+                weight,
+            });
         }
     }
     if let Some(track) = sampler.camera_track() {
@@ -92,14 +101,22 @@ pub fn bake_sampler(sampler: &MotionSampler, header: Header, fps: f64) -> Result
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.lights.push(LightKey { frame: k, color: s.color, direction: s.direction });
+            out.lights.push(LightKey {
+                frame: k,
+                color: s.color,
+                direction: s.direction,
+            });
         }
     }
     if let Some(track) = sampler.shadow_track() {
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.shadows.push(ShadowKey { frame: k, mode: s.mode, distance: s.distance });
+            out.shadows.push(ShadowKey {
+                frame: k,
+                mode: s.mode,
+                distance: s.distance,
+            });
         }
     }
     if let Some(visible) = sampler.visibility_track() {
@@ -109,8 +126,10 @@ pub fn bake_sampler(sampler: &MotionSampler, header: Header, fps: f64) -> Result
             changes.extend_from_slice(ik.track().frames());
         }
         // The first output frame at or after each change.
-        let mut keys: Vec<u32> =
-            changes.iter().map(|&f| rate.output_range(f, f).map(|r| r.1)).collect::<Result<_, _>>()?;
+        let mut keys: Vec<u32> = changes
+            .iter()
+            .map(|&f| rate.output_range(f, f).map(|r| r.1))
+            .collect::<Result<_, _>>()?;
         keys.sort_unstable();
         keys.dedup();
         for k in keys {
@@ -121,7 +140,10 @@ pub fn bake_sampler(sampler: &MotionSampler, header: Header, fps: f64) -> Result
                 ik: sampler
                     .ik_tracks()
                     .iter()
-                    .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
+                    .map(|ik| IkState {
+                        name: *ik.name(),
+                        enabled_byte: u8::from(ik.sample(t)),
+                    })
                     .collect(),
             });
         }
@@ -156,7 +178,10 @@ impl Rate {
         let at = |f: u32| f64::from(f) * self.fps / 30.0;
         let (lo, hi) = (at(first).floor(), at(last).ceil());
         if hi > f64::from(u32::MAX) {
-            return Err(BakeError::TooLong { frame: last, fps: self.fps });
+            return Err(BakeError::TooLong {
+                frame: last,
+                fps: self.fps,
+            });
         }
         Ok((lo as u32, hi as u32))
     }

@@ -2,8 +2,9 @@
 //!
 //! Rules (reference §2, §2.1, §6.2–6.4):
 //!
-//! * Curves come from their own rows of the 64-byte block ([`BoneInterpolation::curve`]), never
-//!   from row 0 alone, whose bytes 2–3 hold the physics toggle (§2.1, §12 row 2).
+//! * Curves come from their own rows of the 64-byte block
+//!   ([`BoneInterpolation::curve`](crate::format::BoneInterpolation::curve)), never from row 0
+//!   alone, whose bytes 2–3 hold the physics toggle (§2.1, §12 row 2).
 //! * The later key's curve shapes the segment (§6.2, §12 row 4).
 //! * Translation: each axis is `lerp(a, b, weight)` with its own curve (X, Y, Z). The result is
 //!   the keyed offset from the bone's rest position, as in the file.
@@ -15,11 +16,11 @@
 //!   three.js holds them).
 //! * The physics toggle is a step: the earlier key's value holds through the segment (§6.7, BM).
 
-use super::track::{lerp, Cursor, Segment, Timeline, Weights};
+use super::track::{lerp, Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
 use crate::curve::Curve;
 use crate::format::{BoneCurve, BoneKey, PhysicsToggle};
 use crate::text::KeyName;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 /// One bone's value at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,7 +36,11 @@ pub struct BoneSample {
 impl Default for BoneSample {
     /// The rest pose: no offset, no rotation, physics on.
     fn default() -> Self {
-        BoneSample { translation: Vec3::ZERO, rotation: Quat::IDENTITY, physics: PhysicsToggle::On }
+        BoneSample {
+            translation: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            physics: PhysicsToggle::On,
+        }
     }
 }
 
@@ -71,37 +76,37 @@ pub fn slerp(a: Quat, b: Quat, w: f32) -> Quat {
         (1.0 - w, w)
     } else {
         let theta = acos_nonnegative(d.min(1.0));
-        (sin_to_half_pi((1.0 - w) * theta), sin_to_half_pi(w * theta))
+        let s = sin_to_half_pi(Vec4::new((1.0 - w) * theta, w * theta, 0.0, 0.0));
+        (s.x, s.y)
     };
     (a * sa + b * sb).normalize()
 }
 
-/// acos(x) for x in [0, 1] (Abramowitz & Stegun 4.4.46). Plain multiply-adds: `mul_add`
-/// would call a software fma on targets without the instruction.
+/// acos(x) for x in [0, 1] (Abramowitz & Stegun 4.4.46), the polynomial by Estrin's scheme so
+/// that its multiplications do not wait on each other. Plain multiply-adds: `mul_add` would
+/// call a software fma on targets without the instruction.
 #[inline]
 fn acos_nonnegative(x: f32) -> f32 {
-    let p = -0.001_262_491_1f32;
-    let p = p * x + 0.006_670_090_1;
-    let p = p * x - 0.017_088_125_6;
-    let p = p * x + 0.030_891_881_0;
-    let p = p * x - 0.050_174_304_6;
-    let p = p * x + 0.088_978_987_4;
-    let p = p * x - 0.214_598_801_6;
-    let p = p * x + 1.570_796_305_0;
+    let (x2, x4) = (x * x, x * x * x * x);
+    let p01 = std::f32::consts::FRAC_PI_2 - 0.214_598_8 * x;
+    let p23 = 0.088_978_99 - 0.050_174_303 * x;
+    let p45 = 0.030_891_88 - 0.017_088_126 * x;
+    let p67 = 0.006_670_09 - 0.001_262_491_1 * x;
+    let p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
     p * (1.0 - x).sqrt()
 }
 
-/// sin(x) for x in [0, π/2]: the Taylor series to x¹³, whose remainder there is below 7e-10,
-/// far under f32's rounding.
+/// sin of each lane, for lanes in [0, π/2]: the Taylor series to x¹³, whose remainder there is
+/// below 7e-10, far under f32's rounding. Both sines of a slerp go through one 4-wide pass.
 #[inline]
-fn sin_to_half_pi(x: f32) -> f32 {
+fn sin_to_half_pi(x: Vec4) -> Vec4 {
     let x2 = x * x;
-    let p = 1.0f32 / 6_227_020_800.0; // 1/13!
-    let p = p * x2 - 1.0 / 39_916_800.0;
-    let p = p * x2 + 1.0 / 362_880.0;
-    let p = p * x2 - 1.0 / 5_040.0;
-    let p = p * x2 + 1.0 / 120.0;
-    let p = p * x2 - 1.0 / 6.0;
+    let c = Vec4::splat;
+    let p = c(1.0 / 6_227_020_800.0) * x2 - c(1.0 / 39_916_800.0); // 1/13!, 1/11!
+    let p = p * x2 + c(1.0 / 362_880.0);
+    let p = p * x2 - c(1.0 / 5_040.0);
+    let p = p * x2 + c(1.0 / 120.0);
+    let p = p * x2 - c(1.0 / 6.0);
     x + x * x2 * p
 }
 
@@ -141,8 +146,13 @@ impl BoneTrack {
                         rotation: normalized_rotation(key.rotation),
                         translation: key.translation,
                         physics: block.physics(),
-                        curves: [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation]
-                            .map(|c| block.curve(c)),
+                        curves: [
+                            BoneCurve::X,
+                            BoneCurve::Y,
+                            BoneCurve::Z,
+                            BoneCurve::Rotation,
+                        ]
+                        .map(|c| block.curve(c)),
                     }
                 })
                 .collect(),
@@ -177,7 +187,11 @@ impl BoneTrack {
     /// Key `i`'s value (rotation normalised).
     pub fn key(&self, i: usize) -> BoneSample {
         let k = &self.keys[i];
-        BoneSample { translation: k.translation, rotation: k.rotation, physics: k.physics }
+        BoneSample {
+            translation: k.translation,
+            rotation: k.rotation,
+            physics: k.physics,
+        }
     }
 
     /// Key `i`'s four curves (X, Y, Z, rotation), which shape the segment ending at key `i`.
@@ -188,7 +202,12 @@ impl BoneTrack {
     /// The value at frame `t` (30 fps; any fraction), found through the track's index.
     pub fn sample(&self, t: impl Into<f64>) -> BoneSample {
         let mut out = BoneSample::default();
-        self.sample_to(None, t.into(), &mut out);
+        self.sample_to(
+            None,
+            t.into(),
+            &mut out,
+            &mut WeightCache::<TRACK_WEIGHTS>::new(),
+        );
         out
     }
 
@@ -197,15 +216,27 @@ impl BoneTrack {
     #[inline]
     pub fn sample_with(&self, cursor: &mut Cursor, t: impl Into<f64>) -> BoneSample {
         let mut out = BoneSample::default();
-        self.sample_to(Some(cursor), t.into(), &mut out);
+        self.sample_to(
+            Some(cursor),
+            t.into(),
+            &mut out,
+            &mut WeightCache::<TRACK_WEIGHTS>::new(),
+        );
         out
     }
 
-    /// The value at `t` written field by field into `out`, walking from `cursor` if given. The
-    /// all-bones loops use this: returning the 48-byte sample by value and copying it into the
-    /// caller's buffer stalled on store forwarding once per sample.
+    /// The value at `t` written field by field into `out`, walking from `cursor` if given, with
+    /// curve weights through `weights`. The all-bones loops use this: returning the 48-byte
+    /// sample by value and copying it into the caller's buffer stalled on store forwarding once
+    /// per sample.
     #[inline]
-    pub(crate) fn sample_to(&self, cursor: Option<&mut Cursor>, t: f64, out: &mut BoneSample) {
+    pub(crate) fn sample_to<const N: usize>(
+        &self,
+        cursor: Option<&mut Cursor>,
+        t: f64,
+        out: &mut BoneSample,
+        weights: &mut WeightCache<N>,
+    ) {
         let segment = match cursor {
             Some(cursor) => cursor.locate(&self.timeline, t),
             None => self.timeline.locate(t),
@@ -217,24 +248,39 @@ impl BoneTrack {
                 out.rotation = k.rotation;
                 out.physics = k.physics;
             }
-            Segment::Between { i, p } => self.interpolate_to(i, p, out),
+            Segment::Between { i, p } => self.interpolate_to(i, p, out, weights),
         }
     }
 
     #[inline]
-    fn interpolate_to(&self, i: usize, p: f64, out: &mut BoneSample) {
+    fn interpolate_to<const N: usize>(
+        &self,
+        i: usize,
+        p: f64,
+        out: &mut BoneSample,
+        weights: &mut WeightCache<N>,
+    ) {
         let (a, b) = (&self.keys[i], &self.keys[i + 1]);
         let [cx, cy, cz, cr] = b.curves;
-        let mut weights = Weights::new(p);
         // A channel that does not change needs no curve: lerp(a, a, w) = a exactly, and most
         // bones of a dance are never translated.
-        let mut axis = |a: f32, b: f32, c: Curve| if a == b { a } else { lerp(a, b, weights.get(c)) };
+        let mut axis = |a: f32, b: f32, c: Curve| {
+            if a == b {
+                a
+            } else {
+                lerp(a, b, weights.weight(c, p))
+            }
+        };
         let (ta, tb) = (a.translation, b.translation);
-        out.translation = Vec3::new(axis(ta.x, tb.x, cx), axis(ta.y, tb.y, cy), axis(ta.z, tb.z, cz));
+        out.translation = Vec3::new(
+            axis(ta.x, tb.x, cx),
+            axis(ta.y, tb.y, cy),
+            axis(ta.z, tb.z, cz),
+        );
         out.rotation = if a.rotation == b.rotation {
             a.rotation
         } else {
-            slerp(a.rotation, b.rotation, weights.get(cr) as f32)
+            slerp(a.rotation, b.rotation, weights.weight(cr, p) as f32)
         };
         out.physics = a.physics;
     }
@@ -262,7 +308,12 @@ mod tests {
 
     /// Angle between two rotations, in radians.
     fn angle(a: Quat, b: Quat) -> f64 {
-        let d = a.as_dquat().normalize().dot(b.as_dquat().normalize()).abs().min(1.0);
+        let d = a
+            .as_dquat()
+            .normalize()
+            .dot(b.as_dquat().normalize())
+            .abs()
+            .min(1.0);
         2.0 * d.acos()
     }
 
@@ -271,30 +322,56 @@ mod tests {
         // §6.8: frame 0 at rest; frame 30 at (0, 10, 0) and 90° about +Y, Y curve linear, R curve
         // (127, 0, 0, 127). At t = 7.5: Y = 2.5, w = 0.029725, q = (0, 0.023344, 0, 0.999728).
         let ease = Curve::new(127, 0, 0, 127);
-        let q90 = Quat::from_xyzw(0.0, 0.707107, 0.0, 0.707107);
+        let h = std::f32::consts::FRAC_1_SQRT_2; // the reference's 0.707107
+        let q90 = Quat::from_xyzw(0.0, h, 0.0, h);
         let keys = [
             key(0, Vec3::ZERO, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(30, Vec3::new(0.0, 10.0, 0.0), q90, [Curve::LINEAR, Curve::LINEAR, Curve::LINEAR, ease]),
+            key(
+                30,
+                Vec3::new(0.0, 10.0, 0.0),
+                q90,
+                [Curve::LINEAR, Curve::LINEAR, Curve::LINEAR, ease],
+            ),
         ];
         let s = track(&keys).sample(7.5f32);
-        assert!((s.translation - Vec3::new(0.0, 2.5, 0.0)).length() < 1e-6, "{s:?}");
+        assert!(
+            (s.translation - Vec3::new(0.0, 2.5, 0.0)).length() < 1e-6,
+            "{s:?}"
+        );
         let want = Quat::from_xyzw(0.0, 0.023344, 0.0, 0.999728);
         assert!(angle(s.rotation, want) < 2e-6, "{s:?}");
         // 2.675° about Y.
         assert!((angle(s.rotation, Quat::IDENTITY).to_degrees() - 2.675).abs() < 1e-3);
         // With the Y curve (36, 0, 93, 127) the translation would be 1.6927.
         let mut keys = keys;
-        keys[1].interpolation =
-            BoneInterpolation::canonical([Curve::LINEAR, Curve::new(36, 0, 93, 127), Curve::LINEAR, ease], PhysicsToggle::On);
+        keys[1].interpolation = BoneInterpolation::canonical(
+            [
+                Curve::LINEAR,
+                Curve::new(36, 0, 93, 127),
+                Curve::LINEAR,
+                ease,
+            ],
+            PhysicsToggle::On,
+        );
         assert!((track(&keys).sample(7.5).translation.y - 1.6927).abs() < 1e-4);
     }
 
     #[test]
     fn each_axis_uses_its_own_curve_from_its_own_row() {
-        let curves = [Curve::new(127, 0, 0, 127), Curve::LINEAR, Curve::new(0, 127, 0, 127), Curve::new(64, 0, 64, 127)];
+        let curves = [
+            Curve::new(127, 0, 0, 127),
+            Curve::LINEAR,
+            Curve::new(0, 127, 0, 127),
+            Curve::new(64, 0, 64, 127),
+        ];
         let mut keys = [
             key(0, Vec3::ZERO, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(10, Vec3::new(1.0, 2.0, 4.0), Quat::from_rotation_x(1.0), curves),
+            key(
+                10,
+                Vec3::new(1.0, 2.0, 4.0),
+                Quat::from_rotation_x(1.0),
+                curves,
+            ),
         ];
         // The physics-off flag overwrites bytes 2–3 (row 0's copies of Z.x1 and R.x1): the
         // curves must not change.
@@ -316,9 +393,19 @@ mod tests {
     #[test]
     fn the_later_key_curve_governs_and_ends_hold() {
         let keys = [
-            key(10, Vec3::ZERO, Quat::IDENTITY, [Curve::new(127, 0, 127, 0); 4]),
+            key(
+                10,
+                Vec3::ZERO,
+                Quat::IDENTITY,
+                [Curve::new(127, 0, 127, 0); 4],
+            ),
             key(20, Vec3::X, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(30, Vec3::ZERO, Quat::IDENTITY, [Curve::new(0, 127, 0, 127); 4]),
+            key(
+                30,
+                Vec3::ZERO,
+                Quat::IDENTITY,
+                [Curve::new(0, 127, 0, 127); 4],
+            ),
         ];
         let t = track(&keys);
         assert_eq!(t.sample(15.0).translation.x, 0.5); // key 20's linear curve
@@ -342,10 +429,25 @@ mod tests {
         }
         // Keys stored with opposite signs interpolate the short way inside a track.
         let keys = [
-            key(0, Vec3::ZERO, Quat::from_rotation_z(0.1), [Curve::LINEAR; 4]),
-            key(10, Vec3::ZERO, -Quat::from_rotation_z(0.5), [Curve::LINEAR; 4]),
+            key(
+                0,
+                Vec3::ZERO,
+                Quat::from_rotation_z(0.1),
+                [Curve::LINEAR; 4],
+            ),
+            key(
+                10,
+                Vec3::ZERO,
+                -Quat::from_rotation_z(0.5),
+                [Curve::LINEAR; 4],
+            ),
         ];
-        assert!(angle(track(&keys).sample(5.0).rotation, Quat::from_rotation_z(0.3)) < 1e-6);
+        assert!(
+            angle(
+                track(&keys).sample(5.0).rotation,
+                Quat::from_rotation_z(0.3)
+            ) < 1e-6
+        );
     }
 
     #[test]
@@ -353,7 +455,7 @@ mod tests {
         // Against slerp computed in f64 for angles from 1e-6 rad to nearly π.
         let axis = Vec3::new(0.3, -0.8, 0.52).normalize();
         for k in 0..200 {
-            let theta = 1e-6f64 * (3.14 / 1e-6f64).powf(f64::from(k) / 199.0);
+            let theta = 1e-6f64 * (3.1 / 1e-6f64).powf(f64::from(k) / 199.0);
             let a = Quat::from_rotation_x(0.4);
             let b = a * Quat::from_axis_angle(axis, theta as f32);
             for w in [0.1f32, 0.5, 0.77] {
@@ -367,15 +469,21 @@ mod tests {
 
     #[test]
     fn polynomial_acos_and_sin_are_as_good_as_f32() {
-        // Against f64, over the whole ranges used. One f32 ulp near π/2 is 1.2e-7.
+        // Against f64, over the whole ranges used. One f32 ulp near π/2 is 1.2e-7; the polynomial
+        // itself is good to 2e-8, the rest is f32 rounding (Estrin's order rounds a little
+        // differently from Horner's: up to about 3 ulp).
         let (mut acos_err, mut sin_err) = (0.0f64, 0.0f64);
         for k in 0..=100_000 {
             let x = k as f32 / 100_000.0;
             acos_err = acos_err.max((f64::from(acos_nonnegative(x)) - f64::from(x).acos()).abs());
             let y = x * std::f32::consts::FRAC_PI_2;
-            sin_err = sin_err.max((f64::from(sin_to_half_pi(y)) - f64::from(y).sin()).abs());
+            sin_err = sin_err
+                .max((f64::from(sin_to_half_pi(Vec4::splat(y)).x) - f64::from(y).sin()).abs());
         }
-        assert!(acos_err < 3e-7 && sin_err < 1.5e-7, "acos {acos_err:e}, sin {sin_err:e}");
+        assert!(
+            acos_err < 4e-7 && sin_err < 1.5e-7,
+            "acos {acos_err:e}, sin {sin_err:e}"
+        );
     }
 
     /// Textbook slerp in f64, with θ from atan2 so that it is accurate at small angles.
@@ -391,22 +499,45 @@ mod tests {
     #[test]
     fn stored_quaternions_are_normalised_and_zero_is_identity() {
         let keys = [
-            key(0, Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), [Curve::LINEAR; 4]),
-            key(10, Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 2.0, 0.0), [Curve::LINEAR; 4]),
+            key(
+                0,
+                Vec3::ZERO,
+                Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+                [Curve::LINEAR; 4],
+            ),
+            key(
+                10,
+                Vec3::ZERO,
+                Quat::from_xyzw(0.0, 0.0, 2.0, 0.0),
+                [Curve::LINEAR; 4],
+            ),
         ];
         let t = track(&keys);
         assert_eq!(t.sample(0.0).rotation, Quat::IDENTITY);
         assert_eq!(t.sample(10.0).rotation, Quat::from_xyzw(0.0, 0.0, 1.0, 0.0));
         // Halfway from identity to 180° about Z is 90° about Z.
-        assert!(angle(t.sample(5.0).rotation, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)) < 1e-6);
-        assert_eq!(normalized_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Quat::IDENTITY);
+        assert!(
+            angle(
+                t.sample(5.0).rotation,
+                Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
+            ) < 1e-6
+        );
+        assert_eq!(
+            normalized_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            Quat::IDENTITY
+        );
     }
 
     #[test]
     fn sub_frame_times_in_f32_and_f64_agree() {
         let keys = [
             key(0, Vec3::ZERO, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(1, Vec3::splat(3.0), Quat::from_rotation_y(0.3), [Curve::new(36, 0, 93, 127); 4]),
+            key(
+                1,
+                Vec3::splat(3.0),
+                Quat::from_rotation_y(0.3),
+                [Curve::new(36, 0, 93, 127); 4],
+            ),
         ];
         let t = track(&keys);
         // Keys one frame apart interpolate (no cut for bones).

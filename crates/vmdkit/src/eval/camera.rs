@@ -3,8 +3,9 @@
 //! Interpolation:
 //!
 //! * Target X, Y, Z, distance and view angle each use their own curve, read in the file's
-//!   x1, x2, y1, y2 order ([`CameraInterpolation::curve`], §3.2), and the later key's curves
-//!   shape the segment (§6.2).
+//!   x1, x2, y1, y2 order
+//!   ([`CameraInterpolation::curve`](crate::format::CameraInterpolation::curve), §3.2), and the
+//!   later key's curves shape the segment (§6.2).
 //! * The three Euler angles are blended **linearly**, all by the rotation curve (§6.6, §12 row 6:
 //!   BM, MA and SB; three.js slerps instead). A spin from 0 to 4π therefore turns twice.
 //! * The view angle is blended as a number of degrees (§6.6: BM; SB blends radians, which is
@@ -19,7 +20,7 @@
 //! camera looks along C·(0, 0, 1) with C·(0, 1, 0) up, and the field of view is vertical.
 //! The distance d is normally negative, which puts the eye behind the target.
 
-use super::track::{lerp, Cursor, Segment, Timeline, Weights};
+use super::track::{lerp, Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
 use crate::curve::Curve;
 use crate::format::{CameraCurve, CameraKey};
 use glam::{DMat3, DVec3, Mat3, Vec3};
@@ -129,7 +130,10 @@ impl CameraTrack {
                     }
                 })
                 .collect(),
-            curves: order.iter().map(|&k| keys[k].interpolation.curves()).collect(),
+            curves: order
+                .iter()
+                .map(|&k| keys[k].interpolation.curves())
+                .collect(),
         }
     }
 
@@ -150,7 +154,9 @@ impl CameraTrack {
 
     /// Whether the segment from key `i` to key `i + 1` is a cut (keys one frame apart).
     pub fn is_cut(&self, i: usize) -> bool {
-        self.frames().get(i + 1).is_some_and(|&next| next - self.frames()[i] == 1)
+        self.frames()
+            .get(i + 1)
+            .is_some_and(|&next| next - self.frames()[i] == 1)
     }
 
     /// The camera at frame `t`.
@@ -170,8 +176,8 @@ impl CameraTrack {
     fn interpolate(&self, i: usize, p: f64) -> CameraSample {
         let (a, b) = (&self.keys[i], &self.keys[i + 1]);
         let curves = &self.curves[i + 1];
-        let mut weights = Weights::new(p);
-        let mut w = |c: CameraCurve| weights.get(curves[c as usize]);
+        let mut weights = WeightCache::<TRACK_WEIGHTS>::new();
+        let mut w = |c: CameraCurve| weights.weight(curves[c as usize], p);
         let (wx, wy, wz) = (w(CameraCurve::X), w(CameraCurve::Y), w(CameraCurve::Z));
         let wr = w(CameraCurve::Rotation);
         let target = Vec3::new(
@@ -227,13 +233,25 @@ mod tests {
             perspective: true,
         };
         let v = cam.view();
-        assert!(near(v.eye, Vec3::new(21.6106, -3.2984, -35.7274), 1e-4), "{v:?}");
-        assert!(near(v.forward, Vec3::new(-0.4580, 0.2955, 0.8384), 1e-4), "{v:?}");
+        assert!(
+            near(v.eye, Vec3::new(21.6106, -3.2984, -35.7274), 1e-4),
+            "{v:?}"
+        );
+        assert!(
+            near(v.forward, Vec3::new(-0.4580, 0.2955, 0.8384), 1e-4),
+            "{v:?}"
+        );
         // SB's yaw·roll·pitch order gives a different eye, (19.2920, −3.0333, −36.9940).
         assert!(!near(v.eye, Vec3::new(19.2920, -3.0333, -36.9940), 0.5));
         // The frame is orthonormal and the target lies straight ahead at |d|.
-        assert!((v.forward.dot(v.up)).abs() < 1e-6 && (v.right.cross(v.up) - v.forward).length() < 1e-6);
-        assert!(near(v.to_view_space(cam.target), Vec3::new(0.0, 0.0, 45.0), 1e-4));
+        assert!(
+            (v.forward.dot(v.up)).abs() < 1e-6 && (v.right.cross(v.up) - v.forward).length() < 1e-6
+        );
+        assert!(near(
+            v.to_view_space(cam.target),
+            Vec3::new(0.0, 0.0, 45.0),
+            1e-4
+        ));
         assert!(near(cam.rotation_matrix() * Vec3::Z, v.forward, 1e-6));
     }
 
@@ -244,11 +262,20 @@ mod tests {
         assert!(near(v.eye, Vec3::new(0.0, 10.0, -45.0), 1e-6) && near(v.forward, Vec3::Z, 1e-7));
         assert!(near(v.up, Vec3::Y, 1e-7));
         // ry = +90°: the eye moves to the +X side (the model's left), looking towards −X.
-        let side = CameraSample { rotation: Vec3::new(0.0, 90f32.to_radians(), 0.0), ..CameraSample::MMD_DEFAULT };
+        let side = CameraSample {
+            rotation: Vec3::new(0.0, 90f32.to_radians(), 0.0),
+            ..CameraSample::MMD_DEFAULT
+        };
         let v = side.view();
-        assert!(near(v.eye, Vec3::new(45.0, 10.0, 0.0), 1e-5) && near(v.forward, -Vec3::X, 1e-6), "{v:?}");
+        assert!(
+            near(v.eye, Vec3::new(45.0, 10.0, 0.0), 1e-5) && near(v.forward, -Vec3::X, 1e-6),
+            "{v:?}"
+        );
         // Roll turns about the viewing axis: forward stays, up tilts.
-        let roll = CameraSample { rotation: Vec3::new(0.0, 0.0, 0.5), ..CameraSample::MMD_DEFAULT };
+        let roll = CameraSample {
+            rotation: Vec3::new(0.0, 0.0, 0.5),
+            ..CameraSample::MMD_DEFAULT
+        };
         assert!(near(roll.view().forward, Vec3::Z, 1e-6) && roll.view().up.y < 0.9);
     }
 
@@ -264,7 +291,10 @@ mod tests {
         let s = track.sample(5.0);
         // Linear Euler blend: halfway through a 4π spin is 2π, not a quaternion shortcut.
         assert!((s.rotation.y - 2.0 * std::f32::consts::PI).abs() < 1e-5);
-        assert_eq!((s.target, s.distance, s.fov), (Vec3::new(0.0, 5.0, 0.0), -40.0, 40.0));
+        assert_eq!(
+            (s.target, s.distance, s.fov),
+            (Vec3::new(0.0, 5.0, 0.0), -40.0, 40.0)
+        );
         // 10 → 11 is a cut: key 10 holds until frame 11.
         assert!(track.is_cut(1) && !track.is_cut(0) && !track.is_cut(2));
         for t in [10.0, 10.25, 10.5, 10.999] {

@@ -3,7 +3,7 @@
 //! * **Light**: colour and direction blended linearly per component, no curve (§6.7: the MMD
 //!   manual says light keys interpolate; mmd_tools imports them as linear). mmd_tools' extra
 //!   rule, holding keys one frame apart that differ by more than 0.1, is not followed.
-//! * **Self-shadow** ([unverified] in §6.7; no checked player evaluates it; this follows the
+//! * **Self-shadow** (\[unverified\] in §6.7; no checked player evaluates it; this follows the
 //!   reference's suggestion): the mode steps (the earlier key holds), and the distance is
 //!   blended linearly between keys of equal mode. The stored value (10000 − L)/100000 is affine
 //!   in the panel's range L, so blending either is the same. Across a change of mode the distance
@@ -49,7 +49,10 @@ impl LightTrack {
             timeline: Timeline::new(order.iter().map(|&k| keys[k].frame).collect()),
             keys: order
                 .iter()
-                .map(|&k| LightSample { color: keys[k].color, direction: keys[k].direction })
+                .map(|&k| LightSample {
+                    color: keys[k].color,
+                    direction: keys[k].direction,
+                })
                 .collect(),
         }
     }
@@ -75,8 +78,13 @@ impl LightTrack {
             Segment::Key(i) => self.keys[i],
             Segment::Between { i, p } => {
                 let (a, b) = (self.keys[i], self.keys[i + 1]);
-                let v = |a: Vec3, b: Vec3| Vec3::new(lerp(a.x, b.x, p), lerp(a.y, b.y, p), lerp(a.z, b.z, p));
-                LightSample { color: v(a.color, b.color), direction: v(a.direction, b.direction) }
+                let v = |a: Vec3, b: Vec3| {
+                    Vec3::new(lerp(a.x, b.x, p), lerp(a.y, b.y, p), lerp(a.z, b.z, p))
+                };
+                LightSample {
+                    color: v(a.color, b.color),
+                    direction: v(a.direction, b.direction),
+                }
             }
         }
     }
@@ -111,7 +119,10 @@ impl ShadowTrack {
             timeline: Timeline::new(order.iter().map(|&k| keys[k].frame).collect()),
             keys: order
                 .iter()
-                .map(|&k| ShadowSample { mode: keys[k].mode, distance: keys[k].distance })
+                .map(|&k| ShadowSample {
+                    mode: keys[k].mode,
+                    distance: keys[k].distance,
+                })
                 .collect(),
         }
     }
@@ -138,7 +149,10 @@ impl ShadowTrack {
             Segment::Between { i, p } => {
                 let (a, b) = (self.keys[i], self.keys[i + 1]);
                 if a.mode == b.mode {
-                    ShadowSample { mode: a.mode, distance: lerp(a.distance, b.distance, p) }
+                    ShadowSample {
+                        mode: a.mode,
+                        distance: lerp(a.distance, b.distance, p),
+                    }
                 } else {
                     a
                 }
@@ -178,29 +192,61 @@ mod tests {
     #[test]
     fn light_is_linear() {
         let keys = [
-            LightKey { frame: 0, color: Vec3::ZERO, direction: Vec3::new(-1.0, -1.0, 1.0) },
-            LightKey { frame: 10, color: Vec3::ONE, direction: Vec3::new(1.0, -1.0, 0.0) },
+            LightKey {
+                frame: 0,
+                color: Vec3::ZERO,
+                direction: Vec3::new(-1.0, -1.0, 1.0),
+            },
+            LightKey {
+                frame: 10,
+                color: Vec3::ONE,
+                direction: Vec3::new(1.0, -1.0, 0.0),
+            },
         ];
         let track = LightTrack::new(&keys, &[0, 1]);
         let s = track.sample(2.5f32);
         assert_eq!(s.color, Vec3::splat(0.25));
         assert_eq!(s.direction, Vec3::new(-0.5, -1.0, 0.75));
-        assert_eq!(track.sample(-1.0), LightSample { color: Vec3::ZERO, direction: keys[0].direction });
+        assert_eq!(
+            track.sample(-1.0),
+            LightSample {
+                color: Vec3::ZERO,
+                direction: keys[0].direction
+            }
+        );
     }
 
     #[test]
     fn shadow_mode_steps_and_distance_blends_within_a_mode() {
         let d = |l: f32| (10000.0 - l) / 100000.0;
         let keys = [
-            ShadowKey { frame: 0, mode: 1, distance: d(8000.0) },
-            ShadowKey { frame: 10, mode: 1, distance: d(9000.0) },
-            ShadowKey { frame: 20, mode: 2, distance: d(0.0) },
+            ShadowKey {
+                frame: 0,
+                mode: 1,
+                distance: d(8000.0),
+            },
+            ShadowKey {
+                frame: 10,
+                mode: 1,
+                distance: d(9000.0),
+            },
+            ShadowKey {
+                frame: 20,
+                mode: 2,
+                distance: d(0.0),
+            },
         ];
         let track = ShadowTrack::new(&keys, &[0, 1, 2]);
         let s = track.sample(5.0);
         assert_eq!(s.mode, 1);
         assert!((s.range() - 8500.0).abs() < 0.01, "{}", s.range());
-        assert_eq!(track.sample(15.0), ShadowSample { mode: 1, distance: d(9000.0) });
+        assert_eq!(
+            track.sample(15.0),
+            ShadowSample {
+                mode: 1,
+                distance: d(9000.0)
+            }
+        );
         assert_eq!(track.sample(20.0).mode, 2);
     }
 }

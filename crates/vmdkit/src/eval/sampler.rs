@@ -28,7 +28,7 @@ use super::bone::{BoneSample, BoneTrack};
 use super::camera::{CameraSample, CameraTrack};
 use super::light::{IkTrack, LightSample, LightTrack, ShadowSample, ShadowTrack};
 use super::morph::MorphTrack;
-use super::track::{group_keys, Cursor, Duplicate, StepTrack};
+use super::track::{group_keys, Cursor, Duplicate, StepTrack, WeightCache, SHARED_WEIGHTS};
 use crate::format::{Motion, Section};
 use std::collections::HashMap;
 
@@ -113,15 +113,22 @@ impl MotionSampler {
         .collect();
         // Unnamed sections: one group (or none when the section is empty).
         let mut single = |section: Section, count: usize, frame: &dyn Fn(usize) -> u32| {
-            group_keys(section, count, |_| &[], frame, &mut duplicates).pop().map(|g| g.keys)
+            group_keys(section, count, |_| &[], frame, &mut duplicates)
+                .pop()
+                .map(|g| g.keys)
         };
-        let camera =
-            single(Section::Camera, motion.cameras.len(), &|k| motion.cameras[k].frame)
-                .map(|order| CameraTrack::new(&motion.cameras, &order));
-        let light = single(Section::Light, motion.lights.len(), &|k| motion.lights[k].frame)
-            .map(|order| LightTrack::new(&motion.lights, &order));
-        let shadow = single(Section::SelfShadow, motion.shadows.len(), &|k| motion.shadows[k].frame)
-            .map(|order| ShadowTrack::new(&motion.shadows, &order));
+        let camera = single(Section::Camera, motion.cameras.len(), &|k| {
+            motion.cameras[k].frame
+        })
+        .map(|order| CameraTrack::new(&motion.cameras, &order));
+        let light = single(Section::Light, motion.lights.len(), &|k| {
+            motion.lights[k].frame
+        })
+        .map(|order| LightTrack::new(&motion.lights, &order));
+        let shadow = single(Section::SelfShadow, motion.shadows.len(), &|k| {
+            motion.shadows[k].frame
+        })
+        .map(|order| ShadowTrack::new(&motion.shadows, &order));
         let props = &motion.properties;
         let visible = single(Section::Property, props.len(), &|k| props[k].frame).map(|order| {
             StepTrack::new(
@@ -167,8 +174,13 @@ impl MotionSampler {
             .collect();
         let frame = |e: usize| motion.properties[entries[e].0].frame;
         let mut dups = Vec::new();
-        let groups =
-            group_keys(Section::Property, entries.len(), |e| entries[e].1.name.bytes(), frame, &mut dups);
+        let groups = group_keys(
+            Section::Property,
+            entries.len(),
+            |e| entries[e].1.name.bytes(),
+            frame,
+            &mut dups,
+        );
         duplicates.extend(dups.into_iter().map(|d| Duplicate {
             dropped: entries[d.dropped].0,
             kept: entries[d.kept].0,
@@ -289,19 +301,26 @@ impl MotionSampler {
     pub fn sample_bones(&self, t: impl Into<f64>, out: &mut [BoneSample]) {
         let t = t.into();
         assert_eq!(out.len(), self.bones.len(), "one BoneSample per bone track");
+        let mut weights = WeightCache::<SHARED_WEIGHTS>::new();
         for (track, out) in self.bones.iter().zip(out) {
-            track.sample_to(None, t, out);
+            track.sample_to(None, t, out, &mut weights);
         }
     }
 
     /// [`MotionSampler::sample_bones`] walking from `playhead`: for increasing `t`, each track
     /// steps to its next segment instead of searching.
-    pub fn sample_bones_with(&self, playhead: &mut Playhead, t: impl Into<f64>, out: &mut [BoneSample]) {
+    pub fn sample_bones_with(
+        &self,
+        playhead: &mut Playhead,
+        t: impl Into<f64>,
+        out: &mut [BoneSample],
+    ) {
         let t = t.into();
         assert_eq!(out.len(), self.bones.len(), "one BoneSample per bone track");
         playhead.bones.resize(self.bones.len(), Cursor::default());
+        let mut weights = WeightCache::<SHARED_WEIGHTS>::new();
         for ((track, cursor), out) in self.bones.iter().zip(&mut playhead.bones).zip(out) {
-            track.sample_to(Some(cursor), t, out);
+            track.sample_to(Some(cursor), t, out, &mut weights);
         }
     }
 
@@ -351,10 +370,22 @@ impl MotionSampler {
         out.ik.resize(self.ik.len(), true);
         self.sample_bones_with(playhead, t, &mut out.bones);
         self.sample_morphs_with(playhead, t, &mut out.morphs);
-        out.camera = self.camera.as_ref().map(|c| c.sample_with(&mut playhead.camera, t));
-        out.light = self.light.as_ref().map(|c| c.sample_with(&mut playhead.light, t));
-        out.shadow = self.shadow.as_ref().map(|c| c.sample_with(&mut playhead.shadow, t));
-        out.visible = self.visible.as_ref().map(|c| c.sample_with(&mut playhead.visible, t));
+        out.camera = self
+            .camera
+            .as_ref()
+            .map(|c| c.sample_with(&mut playhead.camera, t));
+        out.light = self
+            .light
+            .as_ref()
+            .map(|c| c.sample_with(&mut playhead.light, t));
+        out.shadow = self
+            .shadow
+            .as_ref()
+            .map(|c| c.sample_with(&mut playhead.shadow, t));
+        out.visible = self
+            .visible
+            .as_ref()
+            .map(|c| c.sample_with(&mut playhead.visible, t));
         playhead.ik.resize(self.ik.len(), Cursor::default());
         for ((track, cursor), out) in self.ik.iter().zip(&mut playhead.ik).zip(&mut out.ik) {
             *out = track.track.sample_with(cursor, t);

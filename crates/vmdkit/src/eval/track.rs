@@ -58,7 +58,11 @@ impl Timeline {
         debug_assert!(frames.windows(2).all(|w| w[0] < w[1]));
         let n = frames.len();
         if n == 1 {
-            return Timeline { frames, buckets: Box::new([]), shift: 0 };
+            return Timeline {
+                frames,
+                buckets: Box::new([]),
+                shift: 0,
+            };
         }
         let span = u64::from(frames[n - 1] - frames[0]);
         // Strictly increasing integers, so the average gap is at least 1.
@@ -73,7 +77,11 @@ impl Timeline {
             }
             buckets.push(i as u32);
         }
-        Timeline { frames, buckets: buckets.into(), shift }
+        Timeline {
+            frames,
+            buckets: buckets.into(),
+            shift,
+        }
     }
 
     /// The key frames.
@@ -93,8 +101,8 @@ impl Timeline {
     fn locate_near(&self, t: f64, segment_of: impl FnOnce(u32) -> usize) -> Segment {
         let frames = &self.frames;
         let n = frames.len();
-        // `!(t > f₀)` also sends NaN to the first key.
-        if !(t > f64::from(frames[0])) {
+        // NaN counts as before the first key.
+        if t.is_nan() || t <= f64::from(frames[0]) {
             return Segment::Key(0);
         }
         if t >= f64::from(frames[n - 1]) {
@@ -107,7 +115,10 @@ impl Timeline {
         if t == a {
             Segment::Key(i)
         } else {
-            Segment::Between { i, p: (t - a) / (b - a) }
+            Segment::Between {
+                i,
+                p: (t - a) / (b - a),
+            }
         }
     }
 
@@ -118,7 +129,10 @@ impl Timeline {
         let frames = &self.frames;
         let b = ((key - frames[0]) >> self.shift) as usize;
         let lo = self.buckets[b] as usize;
-        let hi = self.buckets.get(b + 1).map_or(frames.len() - 2, |&s| s as usize);
+        let hi = self
+            .buckets
+            .get(b + 1)
+            .map_or(frames.len() - 2, |&s| s as usize);
         if hi - lo > 2 {
             // Keys clustered well below the average gap.
             return lo + frames[lo + 1..=hi].partition_point(|&f| f <= key);
@@ -194,13 +208,16 @@ pub(crate) fn group_keys<'a>(
     frame: impl Fn(usize) -> u32,
     duplicates: &mut Vec<Duplicate>,
 ) -> Vec<Group<'a>> {
-    let start = duplicates.len();
     let mut index: HashMap<&'a [u8], usize> = HashMap::new();
     let mut groups: Vec<Group<'a>> = Vec::new();
     for k in 0..count {
         let n = name(k);
         let g = *index.entry(n).or_insert_with(|| {
-            groups.push(Group { name: n, first: k, keys: Vec::new() });
+            groups.push(Group {
+                name: n,
+                first: k,
+                keys: Vec::new(),
+            });
             groups.len() - 1
         });
         groups[g].keys.push(k);
@@ -209,35 +226,19 @@ pub(crate) fn group_keys<'a>(
         // Stable: keys of one frame stay in file order, so the last of each run is the last in
         // the file.
         group.keys.sort_by_key(|&k| frame(k));
-        let mut kept: Vec<usize> = Vec::with_capacity(group.keys.len());
-        for &k in &group.keys {
-            match kept.last_mut() {
-                Some(prev) if frame(*prev) == frame(k) => {
-                    duplicates.push(Duplicate {
-                        section,
-                        name: group.name.to_vec(),
-                        frame: frame(k),
-                        dropped: *prev,
-                        kept: k,
-                    });
-                    *prev = k;
-                }
-                _ => kept.push(k),
-            }
+        let mut kept = Vec::with_capacity(group.keys.len());
+        for run in group.keys.chunk_by(|&a, &b| frame(a) == frame(b)) {
+            let (&last, dropped) = run.split_last().expect("runs are not empty");
+            duplicates.extend(dropped.iter().map(|&d| Duplicate {
+                section,
+                name: group.name.to_vec(),
+                frame: frame(last),
+                dropped: d,
+                kept: last,
+            }));
+            kept.push(last);
         }
         group.keys = kept;
-    }
-    // A dropped key reported before the key that replaced it was itself replaced names an
-    // intermediate key as `kept`; point every report at the final survivor.
-    let frame = &frame;
-    let survivors: HashMap<(&[u8], u32), usize> = groups
-        .iter()
-        .flat_map(|g| g.keys.iter().map(|&k| ((g.name, frame(k)), k)))
-        .collect();
-    for d in &mut duplicates[start..] {
-        if let Some(&k) = survivors.get(&(d.name.as_slice(), d.frame)) {
-            d.kept = k;
-        }
     }
     groups
 }
@@ -253,7 +254,10 @@ pub struct StepTrack<T> {
 impl<T: Copy> StepTrack<T> {
     pub(crate) fn new(frames: Box<[u32]>, values: Box<[T]>) -> Self {
         debug_assert_eq!(frames.len(), values.len());
-        StepTrack { timeline: Timeline::new(frames), values }
+        StepTrack {
+            timeline: Timeline::new(frames),
+            values,
+        }
     }
 
     /// Key frames, sorted, one per frame.
@@ -285,31 +289,55 @@ pub(crate) fn lerp(a: f32, b: f32, w: f64) -> f32 {
     (a64 + (f64::from(b) - a64) * w) as f32
 }
 
-/// Curve weights at one progress, remembering the last curve: the X, Y, Z and rotation curves of
-/// a key are very often the same, and each solve costs a few Newton steps.
-pub(crate) struct Weights {
-    p: f64,
-    last: Option<(Curve, f64)>,
+/// Curve weights solved at one time, so that channels and tracks with the same curve and
+/// progress solve it once (each solve costs a few Newton steps with a division each). A dance
+/// keys many bones on the same frames with a handful of curves: in the largest corpus motion,
+/// 56% of the solves at a time repeat one already made for another bone. Direct-mapped on
+/// (curve, progress); a collision only costs a solve. The all-tracks loops share one per call;
+/// single-track calls use a small one.
+pub(crate) struct WeightCache<const N: usize> {
+    /// (progress bits, curve bytes); the progress of a segment is never NaN, so the NaN bits
+    /// of an empty slot match nothing.
+    keys: [(u64, u32); N],
+    weights: [f64; N],
 }
 
-impl Weights {
+impl<const N: usize> WeightCache<N> {
     #[inline]
-    pub(crate) fn new(p: f64) -> Self {
-        Weights { p, last: None }
-    }
-
-    #[inline]
-    pub(crate) fn get(&mut self, curve: Curve) -> f64 {
-        match self.last {
-            Some((c, w)) if c == curve => w,
-            _ => {
-                let w = curve.weight_f64(self.p);
-                self.last = Some((curve, w));
-                w
-            }
+    pub(crate) fn new() -> Self {
+        debug_assert!(N.is_power_of_two());
+        WeightCache {
+            keys: [(u64::MAX, 0); N],
+            weights: [0.0; N],
         }
     }
+
+    /// `curve.weight_f64(p)`, solved at most once per (curve, p) while the slot holds it.
+    #[inline]
+    pub(crate) fn weight(&mut self, curve: Curve, p: f64) -> f64 {
+        if curve.is_linear() {
+            return curve.weight_f64(p);
+        }
+        let key = (
+            p.to_bits(),
+            u32::from_le_bytes([curve.x1, curve.y1, curve.x2, curve.y2]),
+        );
+        let hash = (key.0 ^ u64::from(key.1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (hash >> 40) as usize & (N - 1);
+        if self.keys[slot] == key {
+            return self.weights[slot];
+        }
+        let w = curve.weight_f64(p);
+        self.keys[slot] = key;
+        self.weights[slot] = w;
+        w
+    }
 }
+
+/// The cache size for sampling all tracks at one time.
+pub(crate) const SHARED_WEIGHTS: usize = 32;
+/// The cache size for sampling one track: its four curves.
+pub(crate) const TRACK_WEIGHTS: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -322,7 +350,7 @@ mod tests {
     /// The definition: the last key at or before t, by a linear scan.
     fn brute(frames: &[u32], t: f64) -> Segment {
         let n = frames.len();
-        if !(t > f64::from(frames[0])) {
+        if t.is_nan() || t <= f64::from(frames[0]) {
             return Segment::Key(0);
         }
         if t >= f64::from(frames[n - 1]) {
@@ -330,7 +358,14 @@ mod tests {
         }
         let i = frames.iter().rposition(|&f| f64::from(f) <= t).unwrap();
         let (a, b) = (f64::from(frames[i]), f64::from(frames[i + 1]));
-        if t == a { Segment::Key(i) } else { Segment::Between { i, p: (t - a) / (b - a) } }
+        if t == a {
+            Segment::Key(i)
+        } else {
+            Segment::Between {
+                i,
+                p: (t - a) / (b - a),
+            }
+        }
     }
 
     #[test]
@@ -346,7 +381,10 @@ mod tests {
         assert_eq!(t.locate(1e9), Segment::Key(2));
         assert_eq!(timeline(&[7]).locate(3.0), Segment::Key(0));
         assert_eq!(timeline(&[7]).locate(9.0), Segment::Key(0));
-        assert_eq!(timeline(&[u32::MAX - 1, u32::MAX]).locate(4e9), Segment::Key(0));
+        assert_eq!(
+            timeline(&[u32::MAX - 1, u32::MAX]).locate(4e9),
+            Segment::Key(0)
+        );
     }
 
     #[test]
@@ -361,13 +399,24 @@ mod tests {
         ];
         for frames in &shapes {
             let t = timeline(frames);
-            assert!(t.buckets.len() <= 4 * frames.len(), "{} buckets", t.buckets.len());
+            assert!(
+                t.buckets.len() <= 4 * frames.len(),
+                "{} buckets",
+                t.buckets.len()
+            );
             let (lo, hi) = (f64::from(frames[0]), f64::from(*frames.last().unwrap()));
-            let times: Vec<f64> = (0..3000).map(|k| lo - 2.0 + (hi - lo + 4.0) * f64::from(k) / 2999.0).collect();
+            let times: Vec<f64> = (0..3000)
+                .map(|k| lo - 2.0 + (hi - lo + 4.0) * f64::from(k) / 2999.0)
+                .collect();
             let keys = frames.iter().map(|&f| f64::from(f));
             let mut cursor = Cursor::default();
             // Forward, backward, jumping, and exactly on keys.
-            let all = times.iter().copied().chain(times.iter().rev().copied()).chain(times.iter().step_by(97).copied()).chain(keys);
+            let all = times
+                .iter()
+                .copied()
+                .chain(times.iter().rev().copied())
+                .chain(times.iter().step_by(97).copied())
+                .chain(keys);
             for t_ in all {
                 let want = brute(frames, t_);
                 assert_eq!(t.locate(t_), want, "{frames:?} t = {t_}");
@@ -376,25 +425,56 @@ mod tests {
         }
         // A cursor left past the end of a shorter track still works.
         let mut far = Cursor { segment: 10_000 };
-        assert_eq!(far.locate(&timeline(&[0, 10]), 5.0), Segment::Between { i: 0, p: 0.5 });
+        assert_eq!(
+            far.locate(&timeline(&[0, 10]), 5.0),
+            Segment::Between { i: 0, p: 0.5 }
+        );
     }
 
     #[test]
     fn duplicates_keep_the_last_in_file_order() {
         // (name, frame) in file order.
-        let keys: [(&[u8], u32); 7] =
-            [(b"a", 5), (b"b", 0), (b"a", 0), (b"a", 5), (b"a", 5), (b"b", 0), (b"c", 1)];
+        let keys: [(&[u8], u32); 7] = [
+            (b"a", 5),
+            (b"b", 0),
+            (b"a", 0),
+            (b"a", 5),
+            (b"a", 5),
+            (b"b", 0),
+            (b"c", 1),
+        ];
         let mut dups = Vec::new();
-        let groups = group_keys(Section::Bone, keys.len(), |k| keys[k].0, |k| keys[k].1, &mut dups);
-        let summary: Vec<(&[u8], usize, Vec<usize>)> =
-            groups.iter().map(|g| (g.name, g.first, g.keys.clone())).collect();
+        let groups = group_keys(
+            Section::Bone,
+            keys.len(),
+            |k| keys[k].0,
+            |k| keys[k].1,
+            &mut dups,
+        );
+        let summary: Vec<(&[u8], usize, Vec<usize>)> = groups
+            .iter()
+            .map(|g| (g.name, g.first, g.keys.clone()))
+            .collect();
         assert_eq!(
             summary,
-            vec![(&b"a"[..], 0, vec![2, 4]), (&b"b"[..], 1, vec![5]), (&b"c"[..], 6, vec![6])]
+            vec![
+                (&b"a"[..], 0, vec![2, 4]),
+                (&b"b"[..], 1, vec![5]),
+                (&b"c"[..], 6, vec![6])
+            ]
         );
-        let reported: Vec<(&[u8], u32, usize, usize)> =
-            dups.iter().map(|d| (d.name.as_slice(), d.frame, d.dropped, d.kept)).collect();
-        assert_eq!(reported, vec![(&b"a"[..], 5, 0, 4), (&b"a"[..], 5, 3, 4), (&b"b"[..], 0, 1, 5)]);
+        let reported: Vec<(&[u8], u32, usize, usize)> = dups
+            .iter()
+            .map(|d| (d.name.as_slice(), d.frame, d.dropped, d.kept))
+            .collect();
+        assert_eq!(
+            reported,
+            vec![
+                (&b"a"[..], 5, 0, 4),
+                (&b"a"[..], 5, 3, 4),
+                (&b"b"[..], 0, 1, 5)
+            ]
+        );
     }
 
     #[test]

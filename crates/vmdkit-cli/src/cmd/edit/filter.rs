@@ -1,0 +1,51 @@
+//! `vmdkit filter`: keep or drop bones and morphs by name (see `vmdkit::edit::filter`).
+
+use super::{counts, list, load, save, InOut};
+use vmdkit::edit::FilterMode;
+
+const AFTER_HELP: &str = "\
+NAMES are bone or morph names; * matches any run of characters and ? one character (quote
+them for the shell). Camera, light, self-shadow and property keys are kept.
+
+Examples:
+  vmdkit filter dance.vmd arms.vmd --keep '右*' '左*'
+  vmdkit filter dance.vmd body.vmd --drop '*指*'";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct FilterArgs {
+    #[command(flatten)]
+    pub io: InOut,
+    /// Keep only the bones and morphs matching NAMES
+    #[arg(long, value_name = "NAMES", num_args = 1.., required_unless_present = "drop", conflicts_with = "drop")]
+    pub keep: Vec<String>,
+    /// Drop the bones and morphs matching NAMES
+    #[arg(long, value_name = "NAMES", num_args = 1..)]
+    pub drop: Vec<String>,
+}
+
+pub fn run(args: &FilterArgs) -> anyhow::Result<()> {
+    // Fail on a bad OUT before doing the work.
+    super::output_format(&args.io.output)?;
+    let motion = load(&args.io.input, args.io.lenient)?;
+    let (mode, names) = if args.keep.is_empty() {
+        (FilterMode::Drop, &args.drop)
+    } else {
+        (FilterMode::Keep, &args.keep)
+    };
+    let (out, report) = vmdkit::edit::filter(&motion, mode, names);
+    save(&args.io.output, &out)?;
+    eprintln!(
+        "{}: {}; {} keys dropped",
+        args.io.output.display(),
+        counts(&out),
+        report.dropped_keys
+    );
+    if !report.dropped_names.is_empty() {
+        eprintln!("dropped: {}", list(&report.dropped_names, 10));
+    }
+    for pattern in &report.unmatched {
+        eprintln!("warning: {pattern} matched no bone or morph");
+    }
+    Ok(())
+}

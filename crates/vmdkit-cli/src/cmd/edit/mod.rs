@@ -1,0 +1,227 @@
+//! The editing commands (`vmdkit mirror`, `retime`, `trim`, `shift`, `merge`, `rename`,
+//! `filter`, `scale`, `reduce`), one file each, on top of `vmdkit::edit`.
+//!
+//! Each reads IN completely (a .vmd, or a .json/.csv written by `vmdkit convert`), edits it
+//! in memory and writes OUT through a temporary file and a rename, so a failure never leaves
+//! a partial OUT and never touches IN, even when OUT is IN. What the edit had to approximate,
+//! shorten or drop is reported on stderr.
+
+use crate::error::usage;
+use crate::io::{self, Format};
+use std::path::{Path, PathBuf};
+use vmdkit::Motion;
+
+mod filter;
+mod merge;
+mod mirror;
+mod reduce;
+mod rename;
+mod retime;
+mod scale;
+mod shift;
+mod trim;
+
+pub use filter::FilterArgs;
+pub use merge::MergeArgs;
+pub use mirror::MirrorArgs;
+pub use reduce::ReduceArgs;
+pub use rename::RenameArgs;
+pub use retime::RetimeArgs;
+pub use scale::ScaleArgs;
+pub use shift::ShiftArgs;
+pub use trim::TrimArgs;
+
+#[derive(clap::Subcommand)]
+pub enum EditCommand {
+    /// Swap left and right: bone and morph names, translations, rotations and the camera
+    Mirror(MirrorArgs),
+    /// Change the frame rate or speed, keeping curves (refitted where keys must round)
+    Retime(RetimeArgs),
+    /// Keep a range of frames, with exact keys and split curves at the cuts
+    Trim(TrimArgs),
+    /// Move every key by a number of frames
+    Shift(ShiftArgs),
+    /// Merge several motions (dance, facial, camera) into one; later files win collisions
+    Merge(MergeArgs),
+    /// Rename bones and morphs (map file, pairs, or the standard Japanese/English names)
+    Rename(RenameArgs),
+    /// Keep or drop bones and morphs by name
+    Filter(FilterArgs),
+    /// Scale translations (and the camera's position) to fit another model size
+    Scale(ScaleArgs),
+    /// Turn dense keys into few keys with fitted curves, within stated errors
+    Reduce(ReduceArgs),
+}
+
+pub fn run(cmd: &EditCommand) -> anyhow::Result<()> {
+    match cmd {
+        EditCommand::Mirror(args) => mirror::run(args),
+        EditCommand::Retime(args) => retime::run(args),
+        EditCommand::Trim(args) => trim::run(args),
+        EditCommand::Shift(args) => shift::run(args),
+        EditCommand::Merge(args) => merge::run(args),
+        EditCommand::Rename(args) => rename::run(args),
+        EditCommand::Filter(args) => filter::run(args),
+        EditCommand::Scale(args) => scale::run(args),
+        EditCommand::Reduce(args) => reduce::run(args),
+    }
+}
+
+/// IN, OUT and how to read IN: shared by every one-input edit.
+#[derive(clap::Args)]
+pub struct InOut {
+    /// The motion to edit: .vmd, or a .json/.csv written by `vmdkit convert`
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// The output file; its extension picks the format: .vmd, .json or .csv
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// Read a damaged VMD leniently, keeping every complete record
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// Reads a motion, reporting lenient repairs.
+pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
+    let format = Format::from_path(path).unwrap_or(Format::Vmd);
+    let loaded = io::read_motion(path, format, lenient)?;
+    for repair in &loaded.repairs {
+        eprintln!(
+            "warning: {}: repaired by lenient reading: {repair}",
+            loaded.label
+        );
+    }
+    Ok(loaded.motion)
+}
+
+/// The output format from OUT's extension.
+pub fn output_format(path: &Path) -> anyhow::Result<Format> {
+    Format::from_path(path).ok_or_else(|| {
+        usage(format!(
+            "cannot tell the format of {} from its extension (.vmd, .json or .csv)",
+            path.display()
+        ))
+    })
+}
+
+/// Writes `motion` to `path` atomically (temporary file, then rename).
+pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
+    let format = output_format(path)?;
+    io::write_output(path, |w| io::write_motion(motion, format, false, w))
+}
+
+/// Key counts for messages: "1234 bone, 56 morph, 7 camera keys".
+pub fn counts(m: &Motion) -> String {
+    let mut parts = vec![
+        format!("{} bone", m.bones.len()),
+        format!("{} morph", m.morphs.len()),
+    ];
+    for (n, what) in [
+        (m.cameras.len(), "camera"),
+        (m.lights.len(), "light"),
+        (m.shadows.len(), "self-shadow"),
+        (m.properties.len(), "property"),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    }
+    format!("{} keys", parts.join(", "))
+}
+
+/// A short list for messages: the first `max` items, then "and N more".
+pub fn list<T: AsRef<str>>(items: &[T], max: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(max).map(|s| s.as_ref()).collect();
+    match items.len().saturating_sub(max) {
+        0 => shown.join(", "),
+        more => format!("{}, and {more} more", shown.join(", ")),
+    }
+}
+
+/// Tolerance flags shared by `reduce` and `retime`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct ToleranceArgs {
+    /// Largest bone translation (and camera position) error at any frame, model units
+    #[arg(long, value_name = "E", default_value_t = vmdkit::edit::Tolerance::default().position)]
+    pub max_position_error: f64,
+    /// Largest bone rotation (and camera angle) error at any frame, degrees
+    #[arg(long, value_name = "D", default_value_t = vmdkit::edit::Tolerance::default().angle_degrees)]
+    pub max_angle_error: f64,
+    /// Largest morph weight error at any frame
+    #[arg(long, value_name = "M", default_value_t = vmdkit::edit::Tolerance::default().morph)]
+    pub max_morph_error: f64,
+}
+
+impl ToleranceArgs {
+    pub fn tolerance(&self) -> anyhow::Result<vmdkit::edit::Tolerance> {
+        for (v, flag) in [
+            (self.max_position_error, "--max-position-error"),
+            (self.max_angle_error, "--max-angle-error"),
+            (self.max_morph_error, "--max-morph-error"),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(usage(format!("{flag} must be a number ≥ 0, not {v}")));
+            }
+        }
+        Ok(vmdkit::edit::Tolerance {
+            position: self.max_position_error,
+            angle_degrees: self.max_angle_error,
+            morph: self.max_morph_error,
+        })
+    }
+}
+
+/// The largest errors, for messages.
+pub fn errors(e: &vmdkit::edit::reduce::Errors) -> String {
+    let mut s = format!(
+        "bones {:.4} units / {:.3}°, morphs {:.4}",
+        e.position, e.angle_degrees, e.morph
+    );
+    if e.camera_position > 0.0 || e.camera_angle_degrees > 0.0 {
+        s.push_str(&format!(
+            ", camera {:.4} units / {:.3}°",
+            e.camera_position, e.camera_angle_degrees
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: EditCommand,
+    }
+
+    #[test]
+    fn the_commands_are_well_formed() {
+        Cli::command().debug_assert();
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("vmdkit").chain(args.iter().copied())).map(|_| ())
+        };
+        assert!(parse(&["shift", "a.vmd", "b.vmd", "--frames", "-10"]).is_ok());
+        assert!(parse(&["retime", "a.vmd", "b.vmd", "--fps", "60"]).is_ok());
+        assert!(parse(&["retime", "a.vmd", "b.vmd", "--fps", "60", "--speed", "2"]).is_err());
+        assert!(parse(&["retime", "a.vmd", "b.vmd"]).is_err());
+        assert!(parse(&["filter", "a.vmd", "b.vmd", "--keep", "右*", "左*"]).is_ok());
+        assert!(parse(&["filter", "a.vmd", "b.vmd", "--keep", "a", "--drop", "b"]).is_err());
+        assert!(parse(&["merge", "a.vmd", "b.vmd", "-o", "c.vmd"]).is_ok());
+        assert!(parse(&[
+            "rename",
+            "a.vmd",
+            "b.vmd",
+            "--bone",
+            "右腕=RightArm",
+            "--morph",
+            "まばたき=blink"
+        ])
+        .is_ok());
+        assert!(parse(&["rename", "a.vmd", "b.vmd", "--to-english", "--to-japanese"]).is_err());
+        assert!(parse(&["rename", "a.vmd", "b.vmd"]).is_err());
+        assert!(parse(&["reduce", "a.vmd", "b.vmd", "--max-angle-error", "1"]).is_ok());
+    }
+}

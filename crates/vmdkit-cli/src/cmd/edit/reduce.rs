@@ -1,0 +1,92 @@
+//! `vmdkit reduce`: few keys with fitted curves (see `vmdkit::edit::reduce`).
+
+use super::{errors, list, load, save, InOut, ToleranceArgs};
+use vmdkit::edit::reduce::{KeyCounts, Method, ReduceOptions};
+
+const AFTER_HELP: &str = "\
+For dense motions (a bake, a pose estimate: a key every frame). Each bone, morph and camera
+track is replaced by keys at some of its frames, with MMD curves fitted per translation axis
+and for the rotation (handles 0-127), so that playing the result differs from playing the
+input by at most the given errors at every frame: translation distance in model units,
+rotation angle in degrees, morph weight. This is checked by playing both with vmdkit's
+sampler; tracks that cannot be reduced within the bound keep their keys. Light, self-shadow
+and property keys are kept. --baseline uses errno-mmd/smoothvmd's recursive split with linear
+curves instead, for comparison; --compare runs both and reports both.
+
+Examples:
+  vmdkit reduce capture.vmd small.vmd
+  vmdkit reduce capture.vmd small.vmd --max-position-error 0.02 --max-angle-error 0.25
+  vmdkit reduce capture.vmd small.vmd --compare";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct ReduceArgs {
+    #[command(flatten)]
+    pub io: InOut,
+    #[command(flatten)]
+    pub tolerance: ToleranceArgs,
+    /// Use the smoothvmd-style recursive split (linear curves) instead of fitted curves
+    #[arg(long, conflicts_with = "compare")]
+    pub baseline: bool,
+    /// Also run the baseline and report its key count (OUT gets the fitted result)
+    #[arg(long)]
+    pub compare: bool,
+}
+
+fn describe(c: &KeyCounts) -> String {
+    format!(
+        "{} keys ({} bone, {} morph, {} camera)",
+        c.total(),
+        c.bones,
+        c.morphs,
+        c.cameras
+    )
+}
+
+pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
+    // Fail on a bad OUT before doing the work.
+    super::output_format(&args.io.output)?;
+    let tolerance = args.tolerance.tolerance()?;
+    let motion = load(&args.io.input, args.io.lenient)?;
+    let method = if args.baseline {
+        Method::Baseline
+    } else {
+        Method::Fitted
+    };
+    let options = ReduceOptions {
+        tolerance,
+        method,
+        ..ReduceOptions::default()
+    };
+    let (out, report) = vmdkit::edit::reduce(&motion, &options);
+    save(&args.io.output, &out)?;
+    eprintln!(
+        "{}: {} -> {}",
+        args.io.output.display(),
+        describe(&report.before),
+        describe(&report.after)
+    );
+    eprintln!("largest error at any frame: {}", errors(&report.errors));
+    if !report.kept_original.is_empty() {
+        eprintln!(
+            "{} tracks kept their keys (no reduction within the bound could be verified): {}",
+            report.kept_original.len(),
+            list(&report.kept_original, 6)
+        );
+    }
+    if args.compare {
+        let (_, base) = vmdkit::edit::reduce(
+            &motion,
+            &ReduceOptions {
+                method: Method::Baseline,
+                ..options
+            },
+        );
+        eprintln!(
+            "baseline (recursive split, linear curves): {}; largest error {}",
+            describe(&base.after),
+            errors(&base.errors)
+        );
+    }
+    Ok(())
+}

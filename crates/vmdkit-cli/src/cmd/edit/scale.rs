@@ -1,0 +1,46 @@
+//! `vmdkit scale`: scale translations (see `vmdkit::edit::scale`).
+
+use super::{counts, load, save, InOut};
+use crate::error::usage;
+
+const AFTER_HELP: &str = "\
+Multiplies every bone translation by K, and the camera's target and distance too unless
+--no-camera: for a model K times the size. Rotations and morphs are unchanged; curves are
+kept, so the result is the original times K at every time.
+
+Example:
+  vmdkit scale dance.vmd dance_big.vmd --translation 1.2";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct ScaleArgs {
+    #[command(flatten)]
+    pub io: InOut,
+    /// The factor
+    #[arg(long, value_name = "K")]
+    pub translation: f32,
+    /// Leave camera keys unchanged
+    #[arg(long)]
+    pub no_camera: bool,
+}
+
+pub fn run(args: &ScaleArgs) -> anyhow::Result<()> {
+    // Fail on a bad OUT before doing the work.
+    super::output_format(&args.io.output)?;
+    if !args.translation.is_finite() {
+        return Err(usage(format!(
+            "--translation must be a finite number, not {}",
+            args.translation
+        )));
+    }
+    let motion = load(&args.io.input, args.io.lenient)?;
+    let out = vmdkit::edit::scale(&motion, args.translation, !args.no_camera);
+    save(&args.io.output, &out)?;
+    eprintln!(
+        "{}: {}; translations × {}",
+        args.io.output.display(),
+        counts(&out),
+        args.translation
+    );
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! `vmdkit shift`: move every key in time (see `vmdkit::edit::shift`).
+
+use super::{counts, load, save, InOut};
+
+const AFTER_HELP: &str = "\
+Adds N (which may be negative) to every key's frame. A shift that would move a key before
+frame 0 is an error, unless --clip first trims away what would fall off (inserting exact
+keys at the new frame 0). Curves are unchanged.
+
+Examples:
+  vmdkit shift dance.vmd late.vmd --frames 30
+  vmdkit shift dance.vmd early.vmd --frames -120 --clip";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct ShiftArgs {
+    #[command(flatten)]
+    pub io: InOut,
+    /// Frames to add (negative moves earlier)
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub frames: i64,
+    /// With a negative N, drop what would fall before frame 0 instead of failing
+    #[arg(long)]
+    pub clip: bool,
+}
+
+pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
+    // Fail on a bad OUT before doing the work.
+    super::output_format(&args.io.output)?;
+    let mut motion = load(&args.io.input, args.io.lenient)?;
+    if args.clip && args.frames < 0 {
+        let from = u32::try_from(-args.frames).unwrap_or(u32::MAX);
+        let last = vmdkit::edit::reduce::measure::last_frame(&motion).max(from);
+        motion = vmdkit::edit::trim(&motion, from, last)?.0;
+    }
+    let out = vmdkit::edit::shift(&motion, args.frames)?;
+    save(&args.io.output, &out)?;
+    eprintln!(
+        "{}: {} shifted by {} frames",
+        args.io.output.display(),
+        counts(&out),
+        args.frames
+    );
+    Ok(())
+}

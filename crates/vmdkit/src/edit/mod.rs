@@ -1,0 +1,124 @@
+//! Editing motions without losing their curves.
+//!
+//! Every edit takes a [`Motion`](crate::Motion) and returns a new one plus a report of what it
+//! did, so that callers (the CLI) can tell the user about names that did not fit, keys that
+//! collided or curves that had to be approximated. Nothing here reads or writes files.
+//!
+//! | edit | module | curves |
+//! |---|---|---|
+//! | [`mirror()`] | [`mod@mirror`] | kept (mirroring values does not change weights) |
+//! | [`shift()`], [`trim()`] | [`time`] | kept; cut segments split with [`split`] |
+//! | [`retime()`] | [`mod@retime`] | kept when keys scale to whole frames, else refitted |
+//! | [`merge()`] | [`mod@merge`] | kept |
+//! | [`rename()`], [`filter()`] | [`mod@rename`], [`names`] | kept |
+//! | [`scale()`] | [`mod@scale`] | kept (scaling values does not change weights) |
+//! | [`reduce()`] | [`mod@reduce`] | fitted |
+//!
+//! ```
+//! use vmdkit::edit::{mirror, reduce, ReduceOptions, Tolerance};
+//! use vmdkit::edit::reduce::measure;
+//!
+//! let motion = vmdkit::example::example_motion();
+//! let (mirrored, report) = mirror(&motion);
+//! assert!(report.swapped.iter().any(|(from, to)| from == "右腕" && to == "左腕"));
+//! assert_eq!(mirror(&mirrored).0, motion);
+//!
+//! // A bake has a key every frame; reduce brings it back to a few keys with fitted curves.
+//! let dense = vmdkit::eval::bake::bake(&motion, 30.0).unwrap();
+//! let (small, report) = reduce(&dense, &ReduceOptions::default());
+//! assert!(report.after.bones < report.before.bones / 4);
+//! assert!(measure(&dense, &small).within(&Tolerance::default()));
+//! ```
+//!
+//! **Names** are decoded and re-encoded in the motion's own encoding
+//! ([`Motion::detect_encoding`](crate::Motion::detect_encoding)); a name an edit does not
+//! change keeps its raw field bytes (padding included), so unrelated keys round-trip exactly.
+
+pub mod merge;
+pub mod mirror;
+pub mod names;
+pub mod reduce;
+pub mod rename;
+pub mod retime;
+pub mod scale;
+pub mod split;
+pub mod time;
+
+pub use merge::{merge, MergeReport};
+pub use mirror::{mirror, MirrorReport};
+pub use reduce::{reduce, ReduceOptions, ReduceReport, Tolerance};
+pub use rename::{filter, rename, FilterMode, FilterReport, RenameMap, RenameReport};
+pub use retime::{retime, RetimeReport};
+pub use scale::scale;
+pub use time::{shift, trim, TrimReport};
+
+/// Why an edit cannot be made.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// A shift would move a key before frame 0. Frames are unsigned in a VMD; trim first (or
+    /// use the CLI's `--clip`) to drop what would fall off.
+    #[error("shifting by {shift} frames would move the key at frame {frame} before frame 0")]
+    BeforeFrameZero { frame: u32, shift: i64 },
+    /// A frame would not fit in the file's u32 frame field.
+    #[error("frame {frame} is beyond the largest VMD frame number")]
+    FrameOverflow { frame: u64 },
+    /// A trim range with `from > to`.
+    #[error("the range {from}..={to} is empty")]
+    EmptyRange { from: u32, to: u32 },
+    /// A retime factor that is not a positive finite number.
+    #[error("the time factor must be a positive finite number, not {0}")]
+    BadFactor(f64),
+    /// Renaming would give two different tracks the same name, merging them.
+    #[error("renaming would merge the {kind} tracks {} into one named {into}", names.join(", "))]
+    NameCollision {
+        kind: &'static str,
+        names: Vec<String>,
+        into: String,
+    },
+    /// A new name has a character the motion's encoding cannot store.
+    #[error("the {kind} name {name:?} cannot be encoded in the motion's encoding ({encoding})")]
+    Unencodable {
+        kind: &'static str,
+        name: String,
+        encoding: &'static str,
+    },
+    /// A rename map that cannot be read.
+    #[error("rename map line {line}: {message}")]
+    BadMap { line: usize, message: String },
+}
+
+/// Keys grouped into tracks as the sampler groups them: by name bytes up to the NUL, in order
+/// of first appearance, each track sorted by frame and keeping only the last key (in file
+/// order) of each frame. Returns the tracks as key indices and the number of keys dropped as
+/// duplicates. Unnamed sections pass a constant name.
+pub(crate) fn group_tracks<'a, K>(
+    keys: &'a [K],
+    name: impl Fn(&'a K) -> &'a [u8],
+    frame: impl Fn(&K) -> u32,
+) -> (Vec<Vec<usize>>, usize) {
+    let mut index: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut tracks: Vec<Vec<usize>> = Vec::new();
+    for (k, key) in keys.iter().enumerate() {
+        let t = *index.entry(name(key)).or_insert_with(|| {
+            tracks.push(Vec::new());
+            tracks.len() - 1
+        });
+        tracks[t].push(k);
+    }
+    let mut dropped = 0;
+    for track in &mut tracks {
+        // Stable, so the last of equal frames is the last in the file.
+        track.sort_by_key(|&k| frame(&keys[k]));
+        let before = track.len();
+        let mut kept: Vec<usize> = Vec::with_capacity(before);
+        for &k in track.iter() {
+            match kept.last_mut() {
+                Some(prev) if frame(&keys[*prev]) == frame(&keys[k]) => *prev = k,
+                _ => kept.push(k),
+            }
+        }
+        dropped += before - kept.len();
+        *track = kept;
+    }
+    (tracks, dropped)
+}

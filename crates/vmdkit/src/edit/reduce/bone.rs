@@ -1,0 +1,330 @@
+//! Bone tracks: per-axis translation curves and the rotation curve.
+//!
+//! **Error measures** (what the tolerances mean): the translation error at a frame is the
+//! Euclidean distance between the two offsets, in model units; the rotation error is the angle
+//! of the rotation taking one orientation to the other, in degrees.
+//!
+//! **Bands.** A translation axis whose end values are equal is held by the sampler (no curve
+//! can move it): its error counts against the budget of the others. The remaining budget at a
+//! frame, √(E² − e_held²), is shared equally by the m moving axes (each gets budget/√m, so the
+//! Euclidean sum stays within E whatever each axis does inside its share). A rotation from qa to
+//! qb slerps along one great circle: each interior rotation q is projected onto that circle,
+//! giving its progress u = φ/θ (φ its angle along the circle, θ the segment's) and its distance
+//! d from the circle. Any weight w then misses q by about √((2θ(w − u))² + d²) of rotation, so
+//! the band is u ± √(E² − d²)/(2θ) (empty when d > E). The bands are approximations (shares,
+//! small-angle geometry); the fit is accepted only after [`BoneFit::check`] has played the
+//! segment exactly as the sampler does (same weights, same f64 lerp rounded to f32, same
+//! slerp), and with tighter bands otherwise.
+
+use super::fit::Band;
+use super::segment::Track;
+use super::Tolerance;
+use crate::curve::Curve;
+use crate::eval::bone::{normalized_rotation, slerp};
+use crate::eval::MotionSampler;
+use crate::format::{BoneInterpolation, BoneKey, Motion, PhysicsToggle};
+use crate::text::KeyName;
+use glam::{DQuat, Quat, Vec3};
+use std::collections::HashMap;
+
+/// A bone's reference values at consecutive frames starting at `first`.
+#[derive(Clone, Debug)]
+pub(crate) struct BoneRef {
+    pub name: KeyName,
+    pub first: u32,
+    pub translation: Vec<Vec3>,
+    /// As the keys will store them.
+    pub rotation: Vec<Quat>,
+    pub physics: Vec<PhysicsToggle>,
+}
+
+/// Fits segments of a [`BoneRef`].
+pub(crate) struct BoneFit<'r> {
+    r: &'r BoneRef,
+    /// Rotations as the sampler will hold them (normalised on loading).
+    unit: Vec<Quat>,
+    tol: Tolerance,
+    breaks: Vec<bool>,
+    /// Curves known to reproduce a segment (retiming keeps a source segment's curves).
+    hints: HashMap<(usize, usize), [Curve; 4]>,
+}
+
+/// `a + (b − a)·w` as the sampler computes it: in f64, rounded once.
+pub(crate) fn lerp(a: f32, b: f32, w: f64) -> f32 {
+    let a64 = f64::from(a);
+    (a64 + (f64::from(b) - a64) * w) as f32
+}
+
+/// The angle of the rotation between two unit quaternions, in degrees (stable near 0).
+pub(crate) fn angle_deg(a: Quat, b: Quat) -> f64 {
+    let (a, b) = (a.as_dquat(), b.as_dquat());
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    (2.0 * 2.0 * (a - b).length().atan2((a + b).length())).to_degrees()
+}
+
+impl<'r> BoneFit<'r> {
+    pub fn new(r: &'r BoneRef, tol: Tolerance) -> Self {
+        let n = r.translation.len();
+        let breaks = (0..n)
+            // Only on/off matters: old writers leave curve bytes in the toggle's place
+            // (`PhysicsToggle::Unknown`), varying from key to key and all meaning "on".
+            .map(|i| i > 0 && r.physics[i].is_on() != r.physics[i - 1].is_on())
+            .collect();
+        let unit = r.rotation.iter().map(|&q| normalized_rotation(q)).collect();
+        BoneFit {
+            r,
+            unit,
+            tol,
+            breaks,
+            hints: HashMap::new(),
+        }
+    }
+
+    /// Makes frame `i` a key.
+    pub fn force_break(&mut self, i: usize) {
+        self.breaks[i] = true;
+    }
+
+    pub fn hint(&mut self, a: usize, b: usize, curves: [Curve; 4]) {
+        self.hints.insert((a, b), curves);
+    }
+
+    pub fn is_hinted(&self, a: usize, b: usize, curves: &[Curve; 4]) -> bool {
+        self.hints.get(&(a, b)) == Some(curves)
+    }
+
+    /// The keys of a plan.
+    pub fn keys(&self, plan: &[(usize, [Curve; 4])]) -> Vec<BoneKey> {
+        plan.iter()
+            .map(|&(i, curves)| BoneKey {
+                name: self.r.name,
+                frame: self.r.first + i as u32,
+                translation: self.r.translation[i],
+                rotation: self.r.rotation[i],
+                interpolation: BoneInterpolation::canonical(curves, self.r.physics[i]),
+            })
+            .collect()
+    }
+
+    /// Plays a..b with `curves` exactly as the sampler does; `Err` names the worst frame.
+    fn check(&self, a: usize, b: usize, curves: &[Curve; 4]) -> Result<(), usize> {
+        let (ta, tb) = (self.r.translation[a], self.r.translation[b]);
+        let (qa, qb) = (self.unit[a], self.unit[b]);
+        let (mut worst, mut at) = (1.0f64, None);
+        for k in a + 1..b {
+            let p = (k - a) as f64 / (b - a) as f64;
+            let axis = |x: f32, y: f32, c: Curve| {
+                if x == y {
+                    x
+                } else {
+                    lerp(x, y, c.weight_f64(p))
+                }
+            };
+            let t = Vec3::new(
+                axis(ta.x, tb.x, curves[0]),
+                axis(ta.y, tb.y, curves[1]),
+                axis(ta.z, tb.z, curves[2]),
+            );
+            let q = if qa == qb {
+                qa
+            } else {
+                slerp(qa, qb, curves[3].weight_f64(p) as f32)
+            };
+            let pos = (t.as_dvec3() - self.r.translation[k].as_dvec3()).length()
+                / self.tol.position.max(1e-300);
+            let ang = angle_deg(q, self.unit[k]) / self.tol.angle_degrees.max(1e-300);
+            let e = pos.max(ang);
+            if e > worst {
+                (worst, at) = (e, Some(k));
+            }
+        }
+        at.map_or(Ok(()), Err)
+    }
+
+    /// Translation curves for a..b with each moving axis's share of the budget scaled by
+    /// `shrink`.
+    fn fit_translation(&self, a: usize, b: usize, shrink: f64) -> Result<[Curve; 3], usize> {
+        let (ta, tb) = (
+            self.r.translation[a].to_array(),
+            self.r.translation[b].to_array(),
+        );
+        let moving: Vec<usize> = (0..3).filter(|&c| ta[c] != tb[c]).collect();
+        let e = self.tol.position;
+        let mut bands: Vec<Band> = moving.iter().map(|_| Band::with_capacity(b - a)).collect();
+        for k in a + 1..b {
+            let v = self.r.translation[k].to_array();
+            let held: f64 = (0..3)
+                .filter(|c| !moving.contains(c))
+                .map(|c| (f64::from(ta[c]) - f64::from(v[c])).powi(2))
+                .sum();
+            if held > e * e {
+                return Err(k);
+            }
+            if moving.is_empty() {
+                continue;
+            }
+            let share = shrink * ((e * e - held) / moving.len() as f64).sqrt();
+            let p = (k - a) as f64 / (b - a) as f64;
+            for (band, &c) in bands.iter_mut().zip(&moving) {
+                let (x, y, d) = (
+                    f64::from(ta[c]),
+                    f64::from(v[c]),
+                    f64::from(tb[c]) - f64::from(ta[c]),
+                );
+                let (lo, hi) = ((y - share - x) / d, (y + share - x) / d);
+                if !band.push(p, lo.min(hi), lo.max(hi)) {
+                    return Err(k);
+                }
+            }
+        }
+        let mut curves = [Curve::LINEAR; 3];
+        for (band, &c) in bands.iter().zip(&moving) {
+            curves[c] = band.fit().map_err(|i| a + 1 + i)?;
+        }
+        Ok(curves)
+    }
+
+    /// The rotation curve for a..b with the band scaled by `shrink`.
+    fn fit_rotation(&self, a: usize, b: usize, shrink: f64) -> Result<Curve, usize> {
+        let (qa, qb) = (self.unit[a], self.unit[b]);
+        let tol = shrink * self.tol.angle_degrees.to_radians();
+        if qa == qb {
+            // The sampler holds qa: nothing to fit, only to check.
+            return match (a + 1..b).find(|&k| angle_deg(qa, self.unit[k]).to_radians() > tol) {
+                Some(k) => Err(k),
+                None => Ok(Curve::LINEAR),
+            };
+        }
+        let (e1, b64) = (qa.as_dquat(), qb.as_dquat());
+        let b64 = if e1.dot(b64) < 0.0 { -b64 } else { b64 };
+        // θ: the angle between qa and qb on the 4D sphere (half the rotation angle).
+        let theta = 2.0 * (b64 - e1).length().atan2((b64 + e1).length());
+        let e2 = b64 - e1 * e1.dot(b64);
+        let e2 = if e2.length() > 1e-15 {
+            e2.normalize()
+        } else {
+            DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0)
+        };
+        let middle = (e1 + b64).normalize();
+        let mut band = Band::with_capacity(b - a);
+        for k in a + 1..b {
+            let q = self.unit[k].as_dquat();
+            let q = if q.dot(middle) < 0.0 { -q } else { q };
+            let (x, y) = (q.dot(e1), q.dot(e2));
+            let off = (q - e1 * x - e2 * y).length();
+            let r = (x * x + y * y).sqrt();
+            let d = 2.0 * off.atan2(r); // rotation angle from q to the circle
+            if d > tol {
+                return Err(k);
+            }
+            let u = y.atan2(x) / theta;
+            let half = (tol * tol - d * d).sqrt() / (2.0 * theta);
+            if !band.push((k - a) as f64 / (b - a) as f64, u - half, u + half) {
+                return Err(k);
+            }
+        }
+        band.fit().map_err(|i| a + 1 + i)
+    }
+}
+
+impl Track for BoneFit<'_> {
+    type Curves = [Curve; 4];
+
+    fn len(&self) -> usize {
+        self.r.translation.len()
+    }
+
+    fn is_break(&self, i: usize) -> bool {
+        self.breaks[i]
+    }
+
+    fn linear(&self) -> [Curve; 4] {
+        [Curve::LINEAR; 4]
+    }
+
+    fn fit(&self, a: usize, b: usize) -> Result<[Curve; 4], usize> {
+        if b == a + 1 {
+            return Ok(self
+                .hints
+                .get(&(a, b))
+                .copied()
+                .unwrap_or([Curve::LINEAR; 4]));
+        }
+        if let Some(h) = self.hints.get(&(a, b)) {
+            if self.check(a, b, h).is_ok() {
+                return Ok(*h);
+            }
+        }
+        let mut last = Err(a + 1);
+        // The bands approximate the exact error; tighten them when the exact check disagrees.
+        for shrink in [1.0, 0.8, 0.5] {
+            let [x, y, z] = self.fit_translation(a, b, shrink)?;
+            let r = self.fit_rotation(a, b, shrink)?;
+            let curves = [x, y, z, r];
+            match self.check(a, b, &curves) {
+                Ok(()) => return Ok(curves),
+                Err(k) => last = Err(k),
+            }
+        }
+        last
+    }
+
+    fn violations(&self, plan: &[(usize, [Curve; 4])]) -> Vec<usize> {
+        let mut motion = Motion::new(Default::default());
+        motion.bones = self.keys(plan);
+        let sampler = MotionSampler::new(&motion);
+        let track = &sampler.bone_tracks()[0];
+        let mut cursor = crate::eval::Cursor::default();
+        (0..self.len())
+            .filter(|&i| {
+                let s = track.sample_with(&mut cursor, f64::from(self.r.first + i as u32));
+                let pos = (s.translation.as_dvec3() - self.r.translation[i].as_dvec3()).length();
+                pos > self.tol.position
+                    || angle_deg(s.rotation, self.unit[i]) > self.tol.angle_degrees
+                    || s.physics.is_on() != self.r.physics[i].is_on()
+            })
+            .collect()
+    }
+}
+
+/// Errors of the segment a..b played with linear weights, as the baseline measures them:
+/// the worst (translation error, frame) and (rotation error in degrees, frame).
+pub(crate) fn linear_errors(fit: &BoneFit<'_>, a: usize, b: usize) -> ((f64, usize), (f64, usize)) {
+    let (ta, tb) = (fit.r.translation[a], fit.r.translation[b]);
+    let (qa, qb) = (fit.unit[a], fit.unit[b]);
+    let (mut pos, mut ang) = ((0.0, a), (0.0, a));
+    for k in a + 1..b {
+        let p = (k - a) as f64 / (b - a) as f64;
+        let axis = |x: f32, y: f32| if x == y { x } else { lerp(x, y, p) };
+        let t = Vec3::new(axis(ta.x, tb.x), axis(ta.y, tb.y), axis(ta.z, tb.z));
+        let q = if qa == qb {
+            qa
+        } else {
+            slerp(qa, qb, p as f32)
+        };
+        let e = (t.as_dvec3() - fit.r.translation[k].as_dvec3()).length();
+        if e > pos.0 {
+            pos = (e, k);
+        }
+        let e = angle_deg(q, fit.unit[k]);
+        if e > ang.0 {
+            ang = (e, k);
+        }
+    }
+    (pos, ang)
+}
+
+impl BoneFit<'_> {
+    /// The baseline's split rule: the frame of largest translation error if that is over
+    /// tolerance, else of largest rotation error if that is, else none.
+    pub fn linear_split(&self, a: usize, b: usize) -> Option<usize> {
+        let (pos, ang) = linear_errors(self, a, b);
+        if pos.0 > self.tol.position {
+            Some(pos.1)
+        } else if ang.0 > self.tol.angle_degrees {
+            Some(ang.1)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,379 @@
+//! Key reduction: dense keys (a bake, a pose estimate: one key per frame) to few keys with
+//! fitted MMD curves, within stated errors at every frame.
+//!
+//! **What is guaranteed.** Each bone, morph and camera track is played by the library's
+//! sampler at every integer frame from its first to its last key; that is the reference. The
+//! output, played the same way, is within the [`Tolerance`] of it at every one of those frames
+//! (and before and after the track, where both hold their end values):
+//!
+//! * bone translation: Euclidean distance ≤ `position` (model units);
+//! * bone rotation: angle between the rotations ≤ `angle_degrees`;
+//! * morph weight: difference ≤ `morph`;
+//! * camera: target distance and distance difference ≤ `position`; each Euler angle and the
+//!   view angle ≤ `angle_degrees`.
+//!
+//! Between integer frames nothing is promised (MMD plays at integer frames; a camera segment
+//! one frame long is held there, §6.6). Light, self-shadow and property keys are kept as
+//! they are.
+//!
+//! **How.** Keys are placed at reference frames with the reference's values, so the error at a
+//! key is nothing; the segmentation (`segment.rs`) grows each segment greedily as far as curves
+//! fitted to it (`fit.rs`: a curve per translation axis and one for the rotation, integer
+//! control points) keep every frame inside within tolerance. The whole track is then played
+//! back and checked, and repaired by splitting where it misses. A track that still cannot be
+//! verified, or whose reduced form is no smaller, keeps its original keys, so the bound holds
+//! always. The physics toggle and the camera's perspective flag are steps: frames where they
+//! change are always keys (for the toggle, where it switches between on and off: the curve
+//! bytes old writers leave in its place all mean "on").
+//!
+//! [`Method::Baseline`] runs errno-mmd/smoothvmd's recursive split (`baseline.rs`) through the
+//! same checks, for comparison.
+
+mod baseline;
+mod bone;
+mod camera;
+mod fit;
+pub mod measure;
+mod morph;
+pub(crate) mod segment;
+
+pub use measure::{measure, measure_with, Errors};
+
+pub(crate) use bone::{BoneFit, BoneRef};
+pub(crate) use camera::{CameraFit, CameraRef};
+pub(crate) use morph::{MorphFit, MorphRef};
+
+use super::group_tracks;
+use crate::eval::{Cursor, MotionSampler};
+use crate::format::{BoneKey, CameraKey, MorphKey, Motion};
+use segment::Track;
+
+/// The largest error allowed at any frame (see the module documentation for the measures).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Bone translation and camera target/distance, model units (1 unit ≈ 8 cm).
+    pub position: f64,
+    /// Bone rotation angle, camera Euler angles and view angle, degrees.
+    pub angle_degrees: f64,
+    /// Morph weight.
+    pub morph: f64,
+}
+
+impl Default for Tolerance {
+    /// 0.05 units (about 4 mm), 0.5°, and 0.01 of a morph: below what the eye notices.
+    fn default() -> Self {
+        Tolerance {
+            position: 0.05,
+            angle_degrees: 0.5,
+            morph: 0.01,
+        }
+    }
+}
+
+impl Tolerance {
+    /// The tolerance the fitters work to: a hair tighter, because the reference they see has
+    /// its rotations normalised once more than the source sampler's (an f32 ulp, ~1.4e-5°).
+    pub(crate) fn internal(self) -> Tolerance {
+        Tolerance {
+            position: (self.position - 1e-6).max(0.0),
+            angle_degrees: (self.angle_degrees - 1e-4).max(0.0),
+            morph: (self.morph - 1e-7).max(0.0),
+        }
+    }
+}
+
+/// Which algorithm [`reduce`] uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Greedy segmentation with fitted curves (this module).
+    #[default]
+    Fitted,
+    /// smoothvmd's recursive split with linear curves (`baseline.rs`), for comparison.
+    Baseline,
+}
+
+/// Options for [`reduce`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReduceOptions {
+    pub tolerance: Tolerance,
+    pub method: Method,
+    /// Worker threads; 0 uses every available core. Results do not depend on it.
+    pub threads: usize,
+}
+
+/// Key counts of the sections [`reduce`] works on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeyCounts {
+    pub bones: usize,
+    pub morphs: usize,
+    pub cameras: usize,
+}
+
+impl KeyCounts {
+    pub fn of(m: &Motion) -> Self {
+        KeyCounts {
+            bones: m.bones.len(),
+            morphs: m.morphs.len(),
+            cameras: m.cameras.len(),
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.bones + self.morphs + self.cameras
+    }
+}
+
+/// What [`reduce`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReduceReport {
+    pub before: KeyCounts,
+    pub after: KeyCounts,
+    /// The largest errors of the output against the input, measured by playing both.
+    pub errors: Errors,
+    /// Tracks that kept their original keys because no reduction could be verified (their
+    /// values are then exact). Tracks whose reduction was no smaller are not listed.
+    pub kept_original: Vec<String>,
+}
+
+/// Reduces `motion` (see the module documentation).
+pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport) {
+    let sampler = MotionSampler::new(motion);
+    let tol = options.tolerance.internal();
+    let threads = if options.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        options.threads
+    };
+    let mut out = Motion {
+        bones: Vec::new(),
+        morphs: Vec::new(),
+        cameras: Vec::new(),
+        ..motion.clone()
+    };
+    let mut kept_original = Vec::new();
+
+    let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
+    let results = par_map(&groups, threads, |group| {
+        let original: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
+        let track = sampler
+            .bone_track(original[0].name.bytes())
+            .expect("every name has a track");
+        let r = bone_reference(track, original[0].name);
+        let fit = BoneFit::new(&r, tol);
+        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
+        choose(plan.map(|p| fit.keys(&p)), original)
+    });
+    for (keys, fell_back) in results {
+        if fell_back {
+            kept_original.push(keys[0].name.to_string());
+        }
+        out.bones.extend(keys);
+    }
+
+    let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
+    let results = par_map(&groups, threads, |group| {
+        let original: Vec<MorphKey> = group.iter().map(|&k| motion.morphs[k]).collect();
+        let track = sampler
+            .morph_track(original[0].name.bytes())
+            .expect("every name has a track");
+        let frames = track.frames();
+        let (first, last) = (frames[0], frames[frames.len() - 1]);
+        let mut cursor = Cursor::default();
+        let weights = (first..=last)
+            .map(|f| track.sample_with(&mut cursor, f))
+            .collect();
+        let r = MorphRef {
+            name: original[0].name,
+            first,
+            weights,
+        };
+        let fit = MorphFit::new(&r, tol.morph);
+        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
+        choose(plan.map(|p| fit.keys(&p)), original)
+    });
+    for (keys, fell_back) in results {
+        if fell_back {
+            kept_original.push(keys[0].name.to_string());
+        }
+        out.morphs.extend(keys);
+    }
+
+    if let Some(track) = sampler.camera_track() {
+        let (groups, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
+        let original: Vec<CameraKey> = groups[0].iter().map(|&k| motion.cameras[k]).collect();
+        let r = camera_reference(track);
+        let mut fit = CameraFit::new(&r, tol);
+        fit.keep_jumps();
+        let plan = if fit.keys_representable() {
+            plan(&fit, options.method, |a, b| fit.linear_split(a, b))
+        } else {
+            None
+        };
+        let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
+        if fell_back {
+            kept_original.push("camera".into());
+        }
+        out.cameras = keys;
+    }
+
+    let errors = measure(motion, &out);
+    let report = ReduceReport {
+        before: KeyCounts::of(motion),
+        after: KeyCounts::of(&out),
+        errors,
+        kept_original,
+    };
+    (out, report)
+}
+
+/// A verified plan by `method`, or `None`.
+fn plan<T: Track>(
+    track: &T,
+    method: Method,
+    split: impl Fn(usize, usize) -> Option<usize>,
+) -> Option<Vec<(usize, T::Curves)>> {
+    let plan = match method {
+        Method::Fitted => segment::prune(track, segment::greedy(track)),
+        Method::Baseline => baseline::plan(track, split),
+    };
+    segment::verified(track, plan)
+}
+
+/// The reduced keys when there are any and they are fewer than the original ones, else the
+/// original; with whether that was a failure to verify.
+fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
+    match reduced {
+        Some(keys) if keys.len() < original.len() => (keys, false),
+        Some(_) => (original, false),
+        None => (original, true),
+    }
+}
+
+/// A bone track's values at every frame from its first key to its last.
+pub(crate) fn bone_reference(
+    track: &crate::eval::BoneTrack,
+    name: crate::text::KeyName,
+) -> BoneRef {
+    let frames = track.frames();
+    let (first, last) = (frames[0], frames[frames.len() - 1]);
+    bone_reference_at(track, name, first, (first..=last).map(f64::from))
+}
+
+/// A bone track sampled at `times`, as a reference whose frame i is `first + i`.
+pub(crate) fn bone_reference_at(
+    track: &crate::eval::BoneTrack,
+    name: crate::text::KeyName,
+    first: u32,
+    times: impl Iterator<Item = f64>,
+) -> BoneRef {
+    let mut r = BoneRef {
+        name,
+        first,
+        translation: Vec::new(),
+        rotation: Vec::new(),
+        physics: Vec::new(),
+    };
+    let mut cursor = Cursor::default();
+    for t in times {
+        let s = track.sample_with(&mut cursor, t);
+        r.translation.push(s.translation);
+        r.rotation.push(s.rotation);
+        r.physics.push(s.physics);
+    }
+    r
+}
+
+/// The camera's values at every frame from its first key to its last.
+pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraRef {
+    let frames = track.frames();
+    let (first, last) = (frames[0], frames[frames.len() - 1]);
+    let mut cursor = Cursor::default();
+    CameraRef {
+        first,
+        samples: (first..=last)
+            .map(|f| track.sample_with(&mut cursor, f))
+            .collect(),
+    }
+}
+
+/// `f` over `items` on up to `threads` threads, results in input order.
+pub(crate) fn par_map<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        match items.get(i) {
+                            Some(item) => mine.push((i, f(item))),
+                            None => return mine,
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a reduction worker panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::bake::bake;
+
+    #[test]
+    fn a_baked_example_reduces_within_bounds_and_beats_the_baseline() {
+        let dense = bake(&crate::example::example_motion(), 30.0).unwrap();
+        let options = ReduceOptions::default();
+        let (fitted, report) = reduce(&dense, &options);
+        let (base, base_report) = reduce(
+            &dense,
+            &ReduceOptions {
+                method: Method::Baseline,
+                ..options
+            },
+        );
+        for (m, r) in [(&fitted, &report), (&base, &base_report)] {
+            let e = measure(&dense, m);
+            assert!(e.within(&options.tolerance), "{e:?}");
+            assert_eq!(e, r.errors);
+        }
+        assert!(
+            report.after.bones < base_report.after.bones,
+            "{report:?} vs {base_report:?}"
+        );
+        assert!(report.after.total() < report.before.total());
+        assert!(report.kept_original.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn zero_tolerance_keeps_the_motion_exact() {
+        let dense = bake(&crate::example::example_motion(), 30.0).unwrap();
+        let options = ReduceOptions {
+            tolerance: Tolerance {
+                position: 0.0,
+                angle_degrees: 0.0,
+                morph: 0.0,
+            },
+            ..Default::default()
+        };
+        let (out, report) = reduce(&dense, &options);
+        assert!(report.errors.within(&options.tolerance), "{report:?}");
+        assert!(out.bones.len() <= dense.bones.len());
+    }
+}

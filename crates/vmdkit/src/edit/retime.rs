@@ -1,0 +1,346 @@
+//! Changing a motion's frame rate or speed.
+//!
+//! `factor` is output frames per input frame: 2 turns a 30 fps motion into frame numbers at
+//! 60 fps (as [`bake`](crate::eval::bake) numbers them; MMD itself would then play it at half
+//! speed), 0.5 plays it twice as fast. The **ideal** result at output frame g is the input at
+//! time g / factor; the output is measured against it at every integer output frame.
+//!
+//! * **Pure scaling keeps curves exactly.** MMD curves are functions of the progress through a
+//!   segment, so stretching a segment in time keeps its shape. When both keys of a source
+//!   segment land on whole frames (f·factor is an integer), the segment is carried over with its
+//!   curves unchanged, and its values at every frame are the ideal ones.
+//! * **Rounding needs refitting (and sometimes splitting).** A key whose time f·factor is not
+//!   whole moves to the nearest frame, and the motion on either side of it is no longer the
+//!   stretched source: the ideal motion now has its corner between two frames. Such segments
+//!   are refitted from the ideal values at every output frame with the key reduction's fitter
+//!   ([`reduce`](mod@super::reduce)), splitting where one curve cannot follow, so that every output
+//!   frame is within the [`Tolerance`] of the ideal (a track that cannot be verified gets a
+//!   key at every frame, exact). Keys stay on whole frames; their values are the ideal values
+//!   there, which for a rounded key differ from the source key by the motion of under half a
+//!   frame.
+//! * **Camera cuts stay cuts.** A cut is a pair of camera keys one frame apart (§6.6). The ideal
+//!   camera jumps where the source jumps, and a jump cannot be fitted inside a longer segment,
+//!   so the output gets keys on the two frames around it: one frame apart again. When slowing
+//!   down, the frame before the jump gets a copy of the held key.
+//! * Morphs blend linearly and are refitted the same way (straight lines). Light and
+//!   self-shadow keys move to the nearest frame with their values (their blends are linear, so
+//!   the timing moves by under half a frame); property keys (steps) move to the first frame at
+//!   or after their time, which is exact at integer frames. Where two such keys land on one
+//!   frame the later one stays.
+
+use super::reduce::{
+    self, measure_with, par_map, segment, BoneFit, CameraFit, Errors, MorphFit, MorphRef, Tolerance,
+};
+use super::{group_tracks, EditError};
+use crate::eval::{Cursor, MotionSampler};
+use crate::format::{BoneKey, CameraKey, Motion};
+
+/// What [`retime`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RetimeReport {
+    pub factor: f64,
+    /// Source segments (bone, morph, camera) carried over with their curves.
+    pub segments_kept: usize,
+    /// Source segments that had to be refitted because a key was rounded to a whole frame.
+    pub segments_refitted: usize,
+    pub before: reduce::KeyCounts,
+    pub after: reduce::KeyCounts,
+    /// The output against the ideal, at every output frame.
+    pub errors: Errors,
+    /// Tracks that got a key at every frame because no fit could be verified.
+    pub dense_tracks: Vec<String>,
+}
+
+/// A track's keys at output frames (frame, whether the scaled time was whole), the first
+/// output frame of its reference, and the source time of every reference frame.
+type Layout = (Vec<(u32, bool)>, u32, Vec<f64>);
+
+/// An output frame for source frame `f`: the time, and whether it is whole.
+fn scaled(f: u32, factor: f64) -> Result<(u32, bool), EditError> {
+    let t = f64::from(f) * factor;
+    let g = t.round();
+    if g > f64::from(u32::MAX) {
+        return Err(EditError::FrameOverflow { frame: g as u64 });
+    }
+    Ok((g as u32, (t - g).abs() < 1e-9))
+}
+
+/// The source time of output frame g, snapped to a whole frame when within 1e-9 of one so that
+/// keys that scale exactly are sampled exactly on their frame.
+fn source_time(g: u32, factor: f64) -> f64 {
+    let t = f64::from(g) / factor;
+    if (t - t.round()).abs() < 1e-9 {
+        t.round()
+    } else {
+        t
+    }
+}
+
+/// Retimes `motion` by `factor` (see the module documentation).
+pub fn retime(
+    motion: &Motion,
+    factor: f64,
+    tolerance: &Tolerance,
+) -> Result<(Motion, RetimeReport), EditError> {
+    if !(factor.is_finite() && factor > 0.0) {
+        return Err(EditError::BadFactor(factor));
+    }
+    let sampler = MotionSampler::new(motion);
+    let tol = tolerance.internal();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut report = RetimeReport {
+        factor,
+        before: reduce::KeyCounts::of(motion),
+        ..RetimeReport::default()
+    };
+    let mut out = Motion {
+        bones: Vec::new(),
+        morphs: Vec::new(),
+        cameras: Vec::new(),
+        lights: Vec::new(),
+        shadows: Vec::new(),
+        properties: Vec::new(),
+        ..motion.clone()
+    };
+
+    // Output frames of a track's keys, and its reference range: from the last frame at or
+    // before its first key's time to the first frame at or after its last key's, so that the
+    // output reaches both end values even when the keys round onto one frame.
+    let layout = |frames: &[u32]| -> Result<Layout, EditError> {
+        let keys = frames
+            .iter()
+            .map(|&f| scaled(f, factor))
+            .collect::<Result<Vec<_>, _>>()?;
+        let first = (f64::from(frames[0]) * factor + 1e-9).floor() as u32;
+        let last = (f64::from(frames[frames.len() - 1]) * factor - 1e-9)
+            .ceil()
+            .max(f64::from(first));
+        if last > f64::from(u32::MAX) {
+            return Err(EditError::FrameOverflow { frame: last as u64 });
+        }
+        Ok((
+            keys,
+            first,
+            (first..=last as u32)
+                .map(|g| source_time(g, factor))
+                .collect(),
+        ))
+    };
+
+    let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
+    let results = par_map(&groups, threads, |group| -> Result<_, EditError> {
+        let source: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
+        let track = sampler
+            .bone_track(source[0].name.bytes())
+            .expect("every name has a track");
+        let (keys, first, times) = layout(track.frames())?;
+        let r = reduce::bone_reference_at(track, source[0].name, first, times.into_iter());
+        let mut fit = BoneFit::new(&r, tol);
+        for (i, &(g, whole)) in keys.iter().enumerate() {
+            fit.force_break((g - first) as usize);
+            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
+                fit.hint(
+                    (keys[i - 1].0 - first) as usize,
+                    (g - first) as usize,
+                    track.curves(i),
+                );
+            }
+        }
+        let plan = segment::verified(&fit, segment::greedy(&fit));
+        let kept = plan.as_ref().map_or(0, |p| {
+            p.windows(2)
+                .filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1))
+                .count()
+        });
+        let dense = plan.is_none();
+        let plan = plan.unwrap_or_else(|| {
+            (0..segment::Track::len(&fit))
+                .map(|i| (i, [crate::curve::Curve::LINEAR; 4]))
+                .collect()
+        });
+        Ok((
+            fit.keys(&plan),
+            kept,
+            keys.len() - 1 - kept.min(keys.len() - 1),
+            dense,
+        ))
+    });
+    for result in results {
+        let (keys, kept, refitted, dense) = result?;
+        report.segments_kept += kept;
+        report.segments_refitted += refitted;
+        if dense {
+            report.dense_tracks.push(keys[0].name.to_string());
+        }
+        out.bones.extend(keys);
+    }
+
+    let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
+    for group in groups {
+        let name = motion.morphs[group[0]].name;
+        let track = sampler
+            .morph_track(name.bytes())
+            .expect("every name has a track");
+        let (keys, first, times) = layout(track.frames())?;
+        let mut cursor = Cursor::default();
+        let r = MorphRef {
+            name,
+            first,
+            weights: times
+                .iter()
+                .map(|&t| track.sample_with(&mut cursor, t))
+                .collect(),
+        };
+        let mut fit = MorphFit::new(&r, tol.morph);
+        keys.iter()
+            .for_each(|&(g, _)| fit.force_break((g - first) as usize));
+        let whole = keys
+            .windows(2)
+            .filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0)
+            .count();
+        report.segments_kept += whole;
+        report.segments_refitted += keys.len() - 1 - whole;
+        let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
+            report.dense_tracks.push(name.to_string());
+            (0..r.weights.len()).map(|i| (i, ())).collect()
+        });
+        out.morphs.extend(fit.keys(&plan));
+    }
+
+    if let Some(track) = sampler.camera_track() {
+        let (keys, first, times) = layout(track.frames())?;
+        let mut cursor = Cursor::default();
+        let r = reduce::CameraRef {
+            first,
+            samples: times
+                .iter()
+                .map(|&t| track.sample_with(&mut cursor, t))
+                .collect(),
+        };
+        let mut fit = CameraFit::new(&r, tol);
+        let (order, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
+        let source: Vec<CameraKey> = order[0].iter().map(|&k| motion.cameras[k]).collect();
+        let last = first + r.samples.len() as u32 - 1;
+        for (i, &(g, whole)) in keys.iter().enumerate() {
+            fit.force_break((g - first) as usize);
+            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
+                fit.hint(
+                    (keys[i - 1].0 - first) as usize,
+                    (g - first) as usize,
+                    source[i].interpolation.curves(),
+                );
+            }
+            // A cut ending at source frame f + 1 jumps at the first output frame at or after
+            // (f + 1)·factor: keys there and on the frame before keep it a cut.
+            if i > 0 && source[i].frame - source[i - 1].frame == 1 && last > first {
+                let jump = ((f64::from(source[i].frame) * factor) - 1e-9).ceil() as u32;
+                let jump = jump.clamp(first + 1, last);
+                fit.force_break((jump - first) as usize);
+                fit.force_break((jump - 1 - first) as usize);
+            }
+        }
+        let plan = segment::verified(&fit, segment::greedy(&fit));
+        let kept = plan.as_ref().map_or(0, |p| {
+            p.windows(2)
+                .filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1))
+                .count()
+        });
+        report.segments_kept += kept;
+        report.segments_refitted += keys.len() - 1 - kept.min(keys.len() - 1);
+        let plan = plan.unwrap_or_else(|| {
+            report.dense_tracks.push("camera".into());
+            (0..r.samples.len())
+                .map(|i| (i, [crate::curve::Curve::LINEAR; 6]))
+                .collect()
+        });
+        out.cameras = fit.keys(&plan);
+    }
+
+    // Linear and step sections: keys move, values stay.
+    let nearest = |f: u32| scaled(f, factor).map(|s| s.0);
+    let at_or_after = |f: u32| -> Result<u32, EditError> {
+        let t = (f64::from(f) * factor - 1e-9).ceil().max(0.0);
+        if t > f64::from(u32::MAX) {
+            return Err(EditError::FrameOverflow { frame: t as u64 });
+        }
+        Ok(t as u32)
+    };
+    out.lights = moved(&motion.lights, |k| k.frame, |k, f| k.frame = f, nearest)?;
+    out.shadows = moved(&motion.shadows, |k| k.frame, |k, f| k.frame = f, nearest)?;
+    out.properties = moved(
+        &motion.properties,
+        |k| k.frame,
+        |k, f| k.frame = f,
+        at_or_after,
+    )?;
+
+    report.after = reduce::KeyCounts::of(&out);
+    report.errors = measure_with(motion, &out, reduce::measure::last_frame(&out), |g| {
+        source_time(g, factor)
+    });
+    Ok((out, report))
+}
+
+/// An unnamed section's keys at new frames; where several land on one frame the later stays.
+fn moved<K: Clone>(
+    keys: &[K],
+    frame: impl Fn(&K) -> u32,
+    set: impl Fn(&mut K, u32),
+    to: impl Fn(u32) -> Result<u32, EditError>,
+) -> Result<Vec<K>, EditError> {
+    let (tracks, _) = group_tracks(keys, |_| &[], &frame);
+    let mut out: Vec<K> = Vec::new();
+    for k in tracks.into_iter().flatten() {
+        let mut key = keys[k].clone();
+        let f = to(frame(&key))?;
+        set(&mut key, f);
+        match out.last_mut() {
+            Some(prev) if frame(prev) == f => *prev = key,
+            _ => out.push(key),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubling_is_exact_and_halving_back_reproduces() {
+        let motion = crate::example::example_motion();
+        let tol = Tolerance::default();
+        let (slow, report) = retime(&motion, 2.0, &tol).unwrap();
+        assert_eq!(report.segments_refitted, 0, "{report:?}");
+        assert!(report.errors.within(&tol), "{report:?}");
+        // Bone curves are carried over as they are.
+        assert!(slow
+            .bones
+            .iter()
+            .zip(&motion.bones)
+            .all(|(a, b)| a.interpolation.curves() == b.interpolation.curves() || a.frame == 0));
+        let (back, report) = retime(&slow, 0.5, &tol).unwrap();
+        assert!(report.errors.within(&tol), "{report:?}");
+        let e = reduce::measure(&motion, &back);
+        assert!(e.within(&tol), "{e:?}");
+    }
+
+    #[test]
+    fn rounding_refits_within_tolerance_and_cuts_stay_cuts() {
+        let mut motion = crate::example::example_motion();
+        // A cut: two camera keys one frame apart.
+        let mut cut = motion.cameras[1];
+        cut.frame = 31;
+        cut.target.x = 5.0;
+        motion.cameras[1].frame = 30;
+        motion.cameras.push(cut);
+        let tol = Tolerance::default();
+        for factor in [0.8, 1.5, 2.0, 0.5, 24.0 / 30.0] {
+            let (out, report) = retime(&motion, factor, &tol).unwrap();
+            assert!(report.errors.within(&tol), "{factor}: {report:?}");
+            let frames: Vec<u32> = out.cameras.iter().map(|k| k.frame).collect();
+            let jump = out.cameras.iter().position(|k| k.target.x == 5.0).unwrap();
+            assert_eq!(frames[jump] - frames[jump - 1], 1, "{factor}: {frames:?}");
+        }
+    }
+}

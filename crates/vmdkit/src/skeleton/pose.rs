@@ -1,0 +1,427 @@
+//! Posing: [`PoseInput`] (what a motion says at one time, per bone) → [`Pose`] (every bone in
+//! model space), by [`PoseEvaluator`]; [`Poser`] samples a motion through a [`Binding`] first.
+//!
+//! Per frame (reference §10.3):
+//!
+//! 1. Keyed rotations are projected onto fixed axes; bone and group morphs add their offsets
+//!    and rotations (local rotation = morph · keyed, §9.2 "Local transform").
+//! 2. Each (pass, layer) group in deform order: every bone's local transform (rest offset +
+//!    keyed offset + morph offset + append offset; IK · keyed · append rotation) and world
+//!    transform (`parent.world · local`), then the group's enabled IK bones solve in order.
+//!    Pass 2 holds the after-physics bones (0x1000). **No physics runs**: bones that rigid
+//!    bodies would drive follow their keys (or rest) like any other bone.
+//! 3. World matrices: `translate(position) · rotate(rotation)`.
+//!
+//! Nothing carries over between frames: each evaluation starts from the input alone (IK
+//! rotations from the identity, every bone from rest until it deforms), so any frame can be
+//! posed in any order, on any thread, with the same result.
+
+use super::append::{self, project_to_axis, Sources};
+use super::ik::{self, ChainState, IkVariant};
+use super::{Binding, Skeleton};
+use crate::eval::{BoneSample, Cursor, MotionSampler};
+use glam::{Mat4, Quat, Vec3};
+
+/// Everything that drives one pose: the model's bones, morphs and IK switches, as keyed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseInput {
+    /// Per model bone: offset from rest and local rotation (unit), in the parent's frame.
+    pub bones: Vec<BoneSample>,
+    /// Per bone-moving morph ([`Skeleton::morph_name`]): its weight.
+    pub morphs: Vec<f32>,
+    /// Per IK chain ([`Skeleton::ik_bone`]): whether it solves.
+    pub ik_enabled: Vec<bool>,
+}
+
+impl PoseInput {
+    /// The rest pose: no offsets, no rotations, no morphs, every IK on.
+    pub fn new(skeleton: &Skeleton) -> PoseInput {
+        PoseInput {
+            bones: vec![BoneSample::default(); skeleton.bone_count()],
+            morphs: vec![0.0; skeleton.morph_count()],
+            ik_enabled: vec![true; skeleton.ik_count()],
+        }
+    }
+}
+
+/// Evaluation choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PoseOptions {
+    /// Which CCD step to take.
+    pub ik_variant: IkVariant,
+    /// Solve IK at all (false: the forward-kinematics pose of the keys).
+    pub solve_ik: bool,
+}
+
+impl Default for PoseOptions {
+    fn default() -> Self {
+        PoseOptions {
+            ik_variant: IkVariant::Mmd,
+            solve_ik: true,
+        }
+    }
+}
+
+/// Every bone of a skeleton in model space, plus the working state that produced it. Made once
+/// by [`Pose::new`] and refilled by each evaluation without allocating.
+#[derive(Clone, Debug, Default)]
+pub struct Pose {
+    position: Vec<Vec3>,
+    rotation: Vec<Quat>,
+    matrix: Vec<Mat4>,
+    /// Keyed + morph offset, and the local rotation morph · keyed (projected), before append.
+    keyed_offset: Vec<Vec3>,
+    keyed_rotation: Vec<Quat>,
+    /// After the bone's own append, before IK: what chained appends read.
+    full_offset: Vec<Vec3>,
+    full_rotation: Vec<Quat>,
+    ik_rotation: Vec<Quat>,
+    morph_rotation: Vec<Quat>,
+    morph_weights: Vec<f32>,
+}
+
+impl Pose {
+    /// Buffers for `skeleton`, at rest.
+    pub fn new(skeleton: &Skeleton) -> Pose {
+        let n = skeleton.bone_count();
+        Pose {
+            position: skeleton.bones.iter().map(|b| b.rest).collect(),
+            rotation: vec![Quat::IDENTITY; n],
+            matrix: skeleton
+                .bones
+                .iter()
+                .map(|b| Mat4::from_translation(b.rest))
+                .collect(),
+            keyed_offset: vec![Vec3::ZERO; n],
+            keyed_rotation: vec![Quat::IDENTITY; n],
+            full_offset: vec![Vec3::ZERO; n],
+            full_rotation: vec![Quat::IDENTITY; n],
+            ik_rotation: vec![Quat::IDENTITY; n],
+            morph_rotation: vec![Quat::IDENTITY; n],
+            morph_weights: vec![0.0; skeleton.morph_count()],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// Every bone's model-space position (MMD's left-handed axes), by bone index.
+    pub fn positions(&self) -> &[Vec3] {
+        &self.position
+    }
+
+    /// Every bone's model-space rotation: from its rest orientation (bones have none of their
+    /// own, so this is also its orientation in model space), by bone index.
+    pub fn rotations(&self) -> &[Quat] {
+        &self.rotation
+    }
+
+    /// Every bone's world matrix, `translate(position) · rotate(rotation)`.
+    pub fn world_matrices(&self) -> &[Mat4] {
+        &self.matrix
+    }
+
+    pub fn position(&self, bone: usize) -> Vec3 {
+        self.position[bone]
+    }
+
+    pub fn rotation(&self, bone: usize) -> Quat {
+        self.rotation[bone]
+    }
+
+    pub fn world_matrix(&self, bone: usize) -> Mat4 {
+        self.matrix[bone]
+    }
+
+    /// The skinning matrix, `world · translate(−rest position)`: maps the bind pose to this one.
+    pub fn skinning_matrix(&self, skeleton: &Skeleton, bone: usize) -> Mat4 {
+        self.matrix[bone] * Mat4::from_translation(-skeleton.bones[bone].rest)
+    }
+
+    /// The bone's final local rotation (IK · keyed · append) in its parent's frame.
+    pub fn local_rotation(&self, bone: usize) -> Quat {
+        self.ik_rotation[bone] * self.full_rotation[bone]
+    }
+
+    /// The rotation IK added to the bone (identity for bones no chain moved).
+    pub fn ik_rotation(&self, bone: usize) -> Quat {
+        self.ik_rotation[bone]
+    }
+}
+
+/// The skeleton and a pose being evaluated: one bone's update, for the pass loop and the solver.
+struct Work<'a> {
+    skeleton: &'a Skeleton,
+    pose: &'a mut Pose,
+}
+
+impl ChainState for Work<'_> {
+    #[inline]
+    fn world_position(&self, bone: u32) -> Vec3 {
+        self.pose.position[bone as usize]
+    }
+
+    #[inline]
+    fn world_rotation(&self, bone: u32) -> Quat {
+        self.pose.rotation[bone as usize]
+    }
+
+    #[inline]
+    fn pre_ik_rotation(&self, bone: u32) -> Quat {
+        self.pose.full_rotation[bone as usize]
+    }
+
+    #[inline]
+    fn ik_rotation_mut(&mut self, bone: u32) -> &mut Quat {
+        &mut self.pose.ik_rotation[bone as usize]
+    }
+
+    #[inline]
+    fn update(&mut self, bone: u32) {
+        let b = bone as usize;
+        let def = &self.skeleton.bones[b];
+        let p = &mut *self.pose;
+        let mut rotation = p.keyed_rotation[b];
+        let mut offset = p.keyed_offset[b];
+        if let Some(a) = &def.append {
+            let source = &self.skeleton.bones[a.source as usize];
+            let sources = Sources {
+                full_rotation: &p.full_rotation,
+                full_offset: &p.full_offset,
+                ik_rotation: &p.ik_rotation,
+                world_rotation: &p.rotation,
+                world_position: &p.position,
+            };
+            append::apply(
+                a,
+                source.ik_link,
+                source.rest,
+                &sources,
+                &mut rotation,
+                &mut offset,
+            );
+            p.full_rotation[b] = rotation;
+            p.full_offset[b] = offset;
+        }
+        if def.ik_link {
+            rotation = p.ik_rotation[b] * rotation;
+        }
+        let local = def.rest_offset + offset;
+        match def.parent {
+            Some(parent) => {
+                let (pr, pp) = (p.rotation[parent as usize], p.position[parent as usize]);
+                p.rotation[b] = pr * rotation;
+                p.position[b] = pp + pr * local;
+            }
+            None => {
+                p.rotation[b] = rotation;
+                p.position[b] = local;
+            }
+        }
+    }
+}
+
+/// Poses a skeleton from [`PoseInput`]s. Stateless: many threads may share one.
+#[derive(Clone, Copy, Debug)]
+pub struct PoseEvaluator<'s> {
+    skeleton: &'s Skeleton,
+    options: PoseOptions,
+}
+
+impl<'s> PoseEvaluator<'s> {
+    pub fn new(skeleton: &'s Skeleton) -> Self {
+        Self::with_options(skeleton, PoseOptions::default())
+    }
+
+    pub fn with_options(skeleton: &'s Skeleton, options: PoseOptions) -> Self {
+        PoseEvaluator { skeleton, options }
+    }
+
+    pub fn skeleton(&self) -> &'s Skeleton {
+        self.skeleton
+    }
+
+    pub fn options(&self) -> PoseOptions {
+        self.options
+    }
+
+    /// Evaluates `input` into `pose`, without allocating.
+    ///
+    /// # Panics
+    /// If `input` or `pose` were made for a skeleton of another size.
+    pub fn evaluate(&self, input: &PoseInput, pose: &mut Pose) {
+        let skeleton = self.skeleton;
+        let n = skeleton.bone_count();
+        assert_eq!(input.bones.len(), n, "one BoneSample per bone");
+        assert_eq!(pose.len(), n, "a Pose made for this skeleton");
+        assert_eq!(
+            input.morphs.len(),
+            skeleton.morph_count(),
+            "one weight per morph"
+        );
+        assert_eq!(
+            input.ik_enabled.len(),
+            skeleton.ik_count(),
+            "one switch per IK chain"
+        );
+
+        for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
+            pose.keyed_offset[b] = key.translation;
+            pose.keyed_rotation[b] = match def.fixed_axis {
+                Some(axis) => project_to_axis(key.rotation, axis),
+                None => key.rotation,
+            };
+        }
+        if !skeleton.morphs.is_empty() {
+            pose.morph_weights.copy_from_slice(&input.morphs);
+            skeleton.morphs.expand_groups(&mut pose.morph_weights);
+            pose.morph_rotation.fill(Quat::IDENTITY);
+            skeleton.morphs.apply(
+                &pose.morph_weights,
+                &mut pose.keyed_offset,
+                &mut pose.morph_rotation,
+            );
+            for (keyed, morph) in pose.keyed_rotation.iter_mut().zip(&pose.morph_rotation) {
+                if *morph != Quat::IDENTITY {
+                    *keyed = *morph * *keyed;
+                }
+            }
+        }
+        // The start state: every bone at rest until it deforms, no IK rotation.
+        pose.full_offset.copy_from_slice(&pose.keyed_offset);
+        pose.full_rotation.copy_from_slice(&pose.keyed_rotation);
+        pose.ik_rotation.fill(Quat::IDENTITY);
+        pose.rotation.fill(Quat::IDENTITY);
+        for (p, def) in pose.position.iter_mut().zip(&skeleton.bones) {
+            *p = def.rest;
+        }
+
+        let solve = self.options.solve_ik;
+        let variant = self.options.ik_variant;
+        let mut work = Work { skeleton, pose };
+        let mut start = 0;
+        for group in &skeleton.groups {
+            for &b in &skeleton.order[start..group.end as usize] {
+                work.update(b);
+            }
+            start = group.end as usize;
+            if solve {
+                for &k in &group.iks {
+                    if input.ik_enabled[k as usize] {
+                        ik::solve(
+                            &skeleton.iks[k as usize],
+                            &skeleton.bones,
+                            variant,
+                            &mut work,
+                        );
+                    }
+                }
+            }
+        }
+        let pose = work.pose;
+        for ((m, &r), &p) in pose
+            .matrix
+            .iter_mut()
+            .zip(&pose.rotation)
+            .zip(&pose.position)
+        {
+            *m = Mat4::from_rotation_translation(r, p);
+        }
+    }
+}
+
+/// A motion bound to a skeleton: [`Poser::pose_at`] samples the tracks and evaluates.
+///
+/// ```no_run
+/// use vmdkit::eval::MotionSampler;
+/// use vmdkit::model::Model;
+/// use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
+///
+/// let model = Model::read_file("miku.pmx")?;
+/// let motion = vmdkit::Motion::read_file("dance.vmd")?;
+/// let skeleton = Skeleton::new(&model);
+/// let sampler = MotionSampler::new(&motion);
+/// let binding = Binding::new(&skeleton, &sampler);
+/// let mut poser = Poser::new(&skeleton, &sampler, &binding);
+/// let mut pose = Pose::new(&skeleton);
+/// for frame in 0..=sampler.last_frame().unwrap_or(0) {
+///     poser.pose_at(frame, &mut pose);
+///     let head = pose.position(skeleton.bone_names().iter().position(|n| n == "頭").unwrap());
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Poser<'a> {
+    evaluator: PoseEvaluator<'a>,
+    sampler: &'a MotionSampler,
+    binding: &'a Binding,
+    input: PoseInput,
+    /// Per bound track: the last segment, so that playback steps instead of searching. Only a
+    /// speed-up: a sample never depends on it.
+    bone_cursors: Vec<Cursor>,
+    morph_cursors: Vec<Cursor>,
+    ik_cursors: Vec<Cursor>,
+}
+
+impl<'a> Poser<'a> {
+    pub fn new(skeleton: &'a Skeleton, sampler: &'a MotionSampler, binding: &'a Binding) -> Self {
+        Self::with_options(skeleton, sampler, binding, PoseOptions::default())
+    }
+
+    pub fn with_options(
+        skeleton: &'a Skeleton,
+        sampler: &'a MotionSampler,
+        binding: &'a Binding,
+        options: PoseOptions,
+    ) -> Self {
+        Poser {
+            evaluator: PoseEvaluator::with_options(skeleton, options),
+            sampler,
+            binding,
+            input: PoseInput::new(skeleton),
+            bone_cursors: vec![Cursor::default(); binding.bones.len()],
+            morph_cursors: vec![Cursor::default(); binding.morphs.len()],
+            ik_cursors: vec![Cursor::default(); binding.iks.len()],
+        }
+    }
+
+    pub fn skeleton(&self) -> &'a Skeleton {
+        self.evaluator.skeleton
+    }
+
+    /// Samples every bound track at frame `t` (30 fps, any fraction) into the input, which
+    /// [`Poser::input`] then shows. Unbound bones stay at rest, unswitched IK on.
+    pub fn sample(&mut self, t: impl Into<f64>) -> &PoseInput {
+        let t = t.into();
+        let tracks = self.sampler.bone_tracks();
+        for (&(track, bone), cursor) in self.binding.bones.iter().zip(&mut self.bone_cursors) {
+            self.input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
+        }
+        let tracks = self.sampler.morph_tracks();
+        for (&(track, morph), cursor) in self.binding.morphs.iter().zip(&mut self.morph_cursors) {
+            self.input.morphs[morph as usize] = tracks[track as usize].sample_with(cursor, t);
+        }
+        let tracks = self.sampler.ik_tracks();
+        for (&(track, k), cursor) in self.binding.iks.iter().zip(&mut self.ik_cursors) {
+            self.input.ik_enabled[k as usize] =
+                tracks[track as usize].track().sample_with(cursor, t);
+        }
+        &self.input
+    }
+
+    /// The input of the last [`Poser::sample`] or [`Poser::pose_at`].
+    pub fn input(&self) -> &PoseInput {
+        &self.input
+    }
+
+    /// Every bone at frame `t` into `pose`, without allocating.
+    pub fn pose_at(&mut self, t: impl Into<f64>, pose: &mut Pose) {
+        self.sample(t);
+        self.evaluator.evaluate(&self.input, pose);
+    }
+}

@@ -1,0 +1,64 @@
+//! Posing allocates nothing per frame: `Poser::pose_at` (sampling, morphs, append, IK) is run
+//! under a global allocator that counts this thread's allocations.
+
+mod skeleton_common;
+
+use skeleton_common::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use vmdkit::eval::MotionSampler;
+use vmdkit::skeleton::{Binding, Pose, PoseEvaluator, Poser, Skeleton};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the counter is a plain thread-local.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+#[test]
+fn skeleton_pose_at_does_not_allocate() {
+    let Some(manifest) = test_corpus::corpus_or_skip("skeleton_pose_at_does_not_allocate") else {
+        return;
+    };
+    for (model_path, motion_path) in [(MIKU, WAVEFILE), (TRACE, SAMPLE2)] {
+        let model = model(&manifest.dir.join(model_path));
+        let motion = motion(&manifest.dir.join(motion_path));
+        let skeleton = Skeleton::new(&model);
+        let sampler = MotionSampler::new(&motion);
+        let binding = Binding::new(&skeleton, &sampler);
+        let mut poser = Poser::new(&skeleton, &sampler, &binding);
+        let mut pose = Pose::new(&skeleton);
+        let evaluator = PoseEvaluator::new(&skeleton);
+        let before = allocations();
+        let last = sampler.last_frame().unwrap_or(0);
+        for f in (0..=last).step_by(7) {
+            poser.pose_at(f64::from(f) + 0.25, &mut pose);
+            evaluator.evaluate(poser.input(), &mut pose);
+        }
+        assert_eq!(allocations() - before, 0, "{model_path} + {motion_path}");
+    }
+}

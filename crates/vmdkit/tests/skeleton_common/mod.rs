@@ -1,0 +1,129 @@
+//! Shared by the `skeleton_*` tests: the corpus's (model, motions) pairs and small helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use test_corpus::Manifest;
+use vmdkit::model::Model;
+use vmdkit::Motion;
+
+pub const MIKU: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
+pub const MIKU_TEST: &str = "MMD-Blender__blender_mmd_tools/samples__vmd__test.vmd";
+pub const MEI: &str = "mmdagent__mmdagent-mirror/MMDAgent_Example__Model__mei__mei.pmd";
+pub const TRACE: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx";
+pub const BONE_TREE: &str = "miu200521358__mmd_base/tests__resources__ボーンツリーテストモデル.pmx";
+pub const WAVEFILE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
+pub const SAMPLE2: &str = "miu200521358__mmd_base/tests__resources__サンプルモーション2.vmd";
+
+/// A model and the motions made for it (or for its skeleton).
+pub struct Pair {
+    pub model: PathBuf,
+    pub motions: Vec<PathBuf>,
+}
+
+fn vmds(manifest: &Manifest, prefix: &str, contains: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = manifest
+        .of_kind("vmd")
+        .filter(|e| e.local_path.starts_with(prefix) && e.local_path.contains(contains))
+        .map(|e| e.path.clone())
+        .collect();
+    found.sort();
+    found
+}
+
+/// The corpus pairs the issue names, those present in this manifest.
+pub fn pairs(manifest: &Manifest) -> Vec<Pair> {
+    let at = |p: &str| manifest.dir.join(p);
+    let mut pairs = vec![
+        Pair {
+            model: at(MEI),
+            motions: vmds(manifest, "mmdagent__mmdagent-mirror/", "mei_"),
+        },
+        Pair {
+            model: at(TRACE),
+            motions: [
+                vmds(
+                    manifest,
+                    "wayne931121__3d-pose-baseline-vmd/",
+                    "test_json_3d_",
+                ),
+                vmds(manifest, "miu200521358__mmd-auto-trace-4/", "IK_step"),
+            ]
+            .concat(),
+        },
+        Pair {
+            model: at(BONE_TREE),
+            motions: [
+                vmds(manifest, "miu200521358__mmd_base/", "サンプルモーション_"),
+                vmds(manifest, "miu200521358__mmd_base/", "ボーン_左腕"),
+            ]
+            .concat(),
+        },
+        Pair {
+            model: at("miu200521358__mmd_base/tests__resources__平面3つ.pmx"),
+            motions: vmds(manifest, "miu200521358__mmd_base/", "平面3つ0"),
+        },
+        Pair {
+            model: at("miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx"),
+            motions: vmds(manifest, "miu200521358__mmd_base/", "曲げ柱tex0"),
+        },
+        Pair {
+            model: at(MIKU),
+            motions: vec![at(MIKU_TEST), at(WAVEFILE)],
+        },
+        Pair {
+            model: at("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
+            motions: vmds(manifest, "yohawing__three-mmd-loader/", "test_append_bone"),
+        },
+    ];
+    for model in ["bone_flag_test", "matcap_sample", "uv_morph_test"] {
+        pairs.push(Pair {
+            model: at(&format!("noname0310__babylon-mmd/res__model__{model}.pmx")),
+            motions: vmds(manifest, "noname0310__babylon-mmd/", "physics_toggle"),
+        });
+    }
+    pairs.retain(|p| p.model.exists() && p.motions.iter().all(|m| m.exists()));
+    pairs
+}
+
+pub fn model(path: &Path) -> Model {
+    Model::read_file(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A motion, read leniently: one of Mei's expression files has a damaged self-shadow count
+/// after its bone and morph sections, which lenient reading drops.
+pub fn motion(path: &Path) -> Motion {
+    Motion::read_file_with(path, vmdkit::ReadOptions::LENIENT)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .motion
+}
+
+pub fn short(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Up to `count` frames spread over 0..=last, with half frames, always including both ends.
+pub fn frames(last: u32, count: usize) -> Vec<f64> {
+    let last = f64::from(last);
+    let step = (last / count.max(1) as f64).max(0.5);
+    let mut out = Vec::new();
+    let mut t = 0.0;
+    while t <= last {
+        out.push(t);
+        t += step;
+        // Alternate onto half frames so that interpolated samples are covered too.
+        if out.len() % 2 == 1 {
+            t = t.floor() + 0.5;
+        }
+    }
+    out.push(last);
+    out
+}
+
+/// The bone named `name`.
+pub fn bone(model: &Model, name: &str) -> usize {
+    model
+        .bone_index(name)
+        .unwrap_or_else(|| panic!("{}: no bone {name}", model.name))
+}
