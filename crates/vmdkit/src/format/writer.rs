@@ -127,8 +127,6 @@ fn for_chunks<K, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn chunked_encoding_gives_the_same_bytes_at_any_chunk_size() {
         let mut motion = crate::example::example_motion();
