@@ -23,7 +23,9 @@
 //!    link has no keyed rotation (the usual knee) and the latter is the rotation the bone gets.
 //! 5. The bones from the link down to the effector are recomputed.
 //!
-//! The loop stops early when the effector is within 1e-4 of the goal (BM: distance² < 1e-8).
+//! The loop stops early when the effector is within 1e-4 of the goal (BM: distance² < 1e-8), or
+//! when no link moved in a whole iteration (every later one would skip them all again: the
+//! same result, sooner).
 //! After the solve, every bone already deformed that the links move (descendants, and bones
 //! that append from them) is recomputed.
 
