@@ -1,19 +1,22 @@
 //! vmdkit against mmd-anim-format 0.5.3 and a plain copy of the same bytes (the physical
-//! limit), in one run, on two inputs:
+//! limit), side by side in one run:
 //!
-//! * `200MB`: a ~200 MB motion built in memory from a corpus dance (see `common`);
-//! * `largest`: the largest corpus VMD (2.6 MB);
+//! * `200MB`: a ~200 MB motion built in memory from a corpus dance (see `common`). glibc serves
+//!   blocks this large with mmap, so every result lands in fresh pages from the kernel, which
+//!   is what a program that parses one big file pays;
+//! * `largest`: the largest corpus VMD (2.6 MB). Blocks this size are reused from the heap after
+//!   the first iteration, so these results land in memory the process already owns;
 //! * `200MB_warmheap`: the 200 MB motion again, after telling glibc's malloc to keep freed
-//!   memory (no mmap for large blocks, no trimming), so results land in pages the process
-//!   already owns. Every other group writes into fresh pages from the kernel, which is what a
-//!   program that parses one big file pays; this one separates the library's cost from the
-//!   kernel's page-fault cost.
+//!   memory (no mmap, no trimming), so results land in pages the process already owns. This
+//!   separates the library's cost from the kernel's page-fault cost.
+//!
+//! `scripts/bench-compare.sh` also reruns the `200MB` parse and write groups in a second process
+//! with glibc's transparent-huge-page tunable, and prints a table.
 //!
 //! Groups: `parse_*` (bytes -> owned motion), `write_*` (owned motion -> bytes), `view_*`
-//! (zero-copy validation, and a walk reading every bone key in place). Throughput is the
-//! file's size, so criterion prints GB/s. Results are dropped outside the timed region, for
-//! every contender alike. Run: `scripts/bench-compare.sh`, or
-//! `cargo bench -p vmdkit --bench compare -- [criterion options]`.
+//! (zero-copy validation, and a walk reading every bone key in place). Throughput is the file's
+//! size (criterion prints GiB/s). Results are dropped outside the timed region, for every
+//! contender alike. Run: `cargo bench -p vmdkit --bench compare -- [criterion options]`.
 
 mod common;
 
