@@ -27,13 +27,25 @@ fn walk(view: &MotionView<'_>, motion: &Motion) {
     for r in view.bones() {
         let _ = (r.name().bytes(), r.frame(), r.translation(), r.rotation(), r.interpolation());
     }
-    assert!(view.morphs().map(|r| r.to_key().encode()).eq(motion.morphs.iter().map(|k| k.encode())));
+    assert!(view
+        .morphs()
+        .map(|r| r.to_key().encode())
+        .eq(motion.morphs.iter().map(|k| k.encode())));
     for r in view.morphs() {
         let _ = (r.name().bytes(), r.frame(), r.weight());
     }
-    assert!(view.cameras().map(|r| r.to_key().encode()).eq(motion.cameras.iter().map(|k| k.encode())));
-    assert!(view.lights().map(|r| r.to_key().encode()).eq(motion.lights.iter().map(|k| k.encode())));
-    assert!(view.shadows().map(|r| r.to_key().encode()).eq(motion.shadows.iter().map(|k| k.encode())));
+    assert!(view
+        .cameras()
+        .map(|r| r.to_key().encode())
+        .eq(motion.cameras.iter().map(|k| k.encode())));
+    assert!(view
+        .lights()
+        .map(|r| r.to_key().encode())
+        .eq(motion.lights.iter().map(|k| k.encode())));
+    assert!(view
+        .shadows()
+        .map(|r| r.to_key().encode())
+        .eq(motion.shadows.iter().map(|k| k.encode())));
     assert!(view.properties().map(|r| r.to_key()).eq(motion.properties.iter().cloned()));
     for r in view.properties() {
         let _ = (r.frame(), r.visible_byte(), r.ik().count());

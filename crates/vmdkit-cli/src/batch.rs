@@ -29,14 +29,11 @@ where
     let result = std::thread::scope(|scope| {
         let (work, stop) = (&work, &stop);
         scope.spawn(move || {
-            inputs
-                .par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (i, input)| {
-                    if !stop.load(Ordering::Relaxed) {
-                        let _ = tx.send((i, work(input)));
-                    }
-                });
+            inputs.par_iter().enumerate().for_each_with(tx, |tx, (i, input)| {
+                if !stop.load(Ordering::Relaxed) {
+                    let _ = tx.send((i, work(input)));
+                }
+            });
         });
         let mut pending = BTreeMap::new();
         let mut next = 0;

@@ -43,9 +43,7 @@ impl Format {
             return Ok(format);
         }
         if is_stdio(path) {
-            return Err(crate::error::usage(format!(
-                "`-` needs {flag} vmd|json|csv"
-            )));
+            return Err(crate::error::usage(format!("`-` needs {flag} vmd|json|csv")));
         }
         Format::from_path(path).ok_or_else(|| {
             crate::error::usage(format!(
@@ -96,19 +94,15 @@ impl LoadError {
     fn from_format(err: vmdkit::Error, lenient: bool) -> Self {
         // The library's message says "try lenient reading"; our own hint names the flag.
         let message = err.to_string().replace(" (try lenient reading)", "");
-        LoadError {
-            message,
-            suggest_lenient: !lenient && err.lenient_may_help(),
-        }
+        LoadError { message, suggest_lenient: !lenient && err.lenient_may_help() }
     }
 
     fn from_read(err: ReadError, lenient: bool) -> Self {
         match err {
             ReadError::Format(err) => Self::from_format(err, lenient),
-            io @ ReadError::Io { .. } => LoadError {
-                message: io.to_string(),
-                suggest_lenient: false,
-            },
+            io @ ReadError::Io { .. } => {
+                LoadError { message: io.to_string(), suggest_lenient: false }
+            }
         }
     }
 }
@@ -150,12 +144,7 @@ pub fn parse_vmd(label: &str, data: &[u8], lenient: bool) -> Result<Loaded, Load
 pub fn example() -> Loaded {
     let motion = vmdkit::example::example_motion();
     let bytes = motion.encoded_len() as u64;
-    Loaded {
-        label: EXAMPLE_LABEL.to_string(),
-        motion,
-        repairs: Vec::new(),
-        bytes,
-    }
+    Loaded { label: EXAMPLE_LABEL.to_string(), motion, repairs: Vec::new(), bytes }
 }
 
 /// Reads a motion in any format from a file or `-` (stdin).
@@ -166,10 +155,7 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
     }
     let data = if is_stdio(path) {
         let mut data = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut data)
-            .context("cannot read stdin")?;
+        io::stdin().lock().read_to_end(&mut data).context("cannot read stdin")?;
         data
     } else {
         std::fs::read(path).with_context(|| format!("cannot read {label}"))?
@@ -189,12 +175,7 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
     for note in notes {
         eprintln!("warning: {label}: {note}");
     }
-    Ok(Loaded {
-        label,
-        motion,
-        repairs: Vec::new(),
-        bytes,
-    })
+    Ok(Loaded { label, motion, repairs: Vec::new(), bytes })
 }
 
 /// Writes `motion` in `format`.
@@ -219,9 +200,7 @@ pub fn write_output(
     if is_stdio(path) {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
-        fill(&mut out)
-            .and_then(|()| out.flush())
-            .context("cannot write stdout")?;
+        fill(&mut out).and_then(|()| out.flush()).context("cannot write stdout")?;
         return Ok(());
     }
     vmdkit::io::write_atomic_with(path, |w| fill(w))
@@ -258,9 +237,7 @@ fn collect_vmds(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         let path = entry.path();
         // The entry's own type: symlinked folders are not followed, so a link loop cannot
         // recurse forever; symlinked files are read.
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let kind = entry.file_type().with_context(|| format!("cannot read {}", path.display()))?;
         if kind.is_dir() {
             collect_vmds(&path, out)?;
         } else if Format::from_path(&path) == Some(Format::Vmd) && path.is_file() {

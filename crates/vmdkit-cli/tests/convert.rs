@@ -10,40 +10,21 @@ fn example_in_every_format_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for name in ["e.vmd", "e.json", "e.csv"] {
-        vmdkit()
-            .current_dir(d)
-            .args(["example", name])
-            .assert()
-            .success();
+        vmdkit().current_dir(d).args(["example", name]).assert().success();
     }
     assert_eq!(std::fs::read(d.join("e.vmd")).unwrap(), example_bytes());
     for text in ["e.json", "e.csv"] {
         let back = format!("{text}.vmd");
-        vmdkit()
-            .current_dir(d)
-            .args(["convert", text, &back])
-            .assert()
-            .success();
-        assert_eq!(
-            std::fs::read(d.join(&back)).unwrap(),
-            example_bytes(),
-            "{text}"
-        );
+        vmdkit().current_dir(d).args(["convert", text, &back]).assert().success();
+        assert_eq!(std::fs::read(d.join(&back)).unwrap(), example_bytes(), "{text}");
     }
     // --pretty indents; the compact form is one line.
-    vmdkit()
-        .current_dir(d)
-        .args(["convert", "--pretty", "e.vmd", "p.json"])
-        .assert()
-        .success();
+    vmdkit().current_dir(d).args(["convert", "--pretty", "e.vmd", "p.json"]).assert().success();
     let pretty = std::fs::read_to_string(d.join("p.json")).unwrap();
     assert!(pretty.lines().count() > 10);
     let compact = std::fs::read_to_string(d.join("e.json")).unwrap();
     let same: serde_json::Value = serde_json::from_str(&pretty).unwrap();
-    assert_eq!(
-        same,
-        serde_json::from_str::<serde_json::Value>(&compact).unwrap()
-    );
+    assert_eq!(same, serde_json::from_str::<serde_json::Value>(&compact).unwrap());
 }
 
 #[test]
@@ -54,21 +35,13 @@ fn stdin_and_stdout_with_from_and_to() {
         .output()
         .unwrap();
     assert_no_panic(&json);
-    assert!(
-        json.status.success(),
-        "{}",
-        String::from_utf8_lossy(&json.stderr)
-    );
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
     let vmd = vmdkit()
         .args(["convert", "--from", "json", "--to", "vmd", "-", "-"])
         .write_stdin(json.stdout)
         .output()
         .unwrap();
-    assert!(
-        vmd.status.success(),
-        "{}",
-        String::from_utf8_lossy(&vmd.stderr)
-    );
+    assert!(vmd.status.success(), "{}", String::from_utf8_lossy(&vmd.stderr));
     assert_eq!(vmd.stdout, example_bytes());
     // Extensions can be overridden: a VMD in a file called .bin.
     let dir = tempfile::tempdir().unwrap();
@@ -121,39 +94,21 @@ fn a_failing_convert_leaves_no_partial_output_and_keeps_an_existing_one() {
     assert_eq!(std::fs::read(d.join("out.vmd")).unwrap(), b"precious");
 
     // IN == OUT: a damaged file is left as it was; a good one is rewritten identically.
-    let output = vmdkit()
-        .current_dir(d)
-        .args(["convert", "cut.vmd", "cut.vmd"])
-        .output()
-        .unwrap();
+    let output = vmdkit().current_dir(d).args(["convert", "cut.vmd", "cut.vmd"]).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert_eq!(
-        std::fs::read(d.join("cut.vmd")).unwrap(),
-        &example_bytes()[..500]
-    );
+    assert_eq!(std::fs::read(d.join("cut.vmd")).unwrap(), &example_bytes()[..500]);
     write(d, "good.vmd", &example_bytes());
-    vmdkit()
-        .current_dir(d)
-        .args(["convert", "good.vmd", "good.vmd"])
-        .assert()
-        .success();
+    vmdkit().current_dir(d).args(["convert", "good.vmd", "good.vmd"]).assert().success();
     assert_eq!(std::fs::read(d.join("good.vmd")).unwrap(), example_bytes());
 
     // An output folder that does not exist: exit 1, naming the output.
-    let output = vmdkit()
-        .current_dir(d)
-        .args(["convert", "good.vmd", "missing/out.json"])
-        .output()
-        .unwrap();
+    let output =
+        vmdkit().current_dir(d).args(["convert", "good.vmd", "missing/out.json"]).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write missing/out.json"));
 
     // A successful convert replaces an existing output and leaves nothing else behind.
-    vmdkit()
-        .current_dir(d)
-        .args(["convert", "good.vmd", "out.json"])
-        .assert()
-        .success();
+    vmdkit().current_dir(d).args(["convert", "good.vmd", "out.json"]).assert().success();
     assert_ne!(std::fs::read(d.join("out.json")).unwrap(), b"precious");
     let mut expected = before.clone();
     expected.push("good.vmd".into());

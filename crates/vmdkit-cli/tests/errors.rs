@@ -15,11 +15,7 @@ fn run(args: &[&str], dir: &std::path::Path) -> (Option<i32>, String, String) {
     let output = vmdkit().current_dir(dir).args(args).output().unwrap();
     assert_no_panic(&output);
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        output.status.code(),
-        text(&output.stdout),
-        text(&output.stderr),
-    )
+    (output.status.code(), text(&output.stdout), text(&output.stderr))
 }
 
 #[test]
@@ -61,15 +57,9 @@ fn lenient_reading_keeps_the_complete_records_and_says_so() {
     assert_eq!(info["warnings"][0]["kind"], "repaired");
     assert_eq!(info["warnings"][0]["section"], "bone");
 
-    let (code, _, stderr) = run(
-        &["convert", "--lenient", "cut.vmd", "fixed.vmd"],
-        dir.path(),
-    );
+    let (code, _, stderr) = run(&["convert", "--lenient", "cut.vmd", "fixed.vmd"], dir.path());
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(
-        stderr.contains("cut.vmd: repaired by lenient reading: bone section"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("cut.vmd: repaired by lenient reading: bone section"), "{stderr}");
     let fixed = vmdkit::Motion::read_file(dir.path().join("fixed.vmd"))
         .expect("the repaired file reads strictly");
     assert_eq!(fixed.bones, vmdkit::example::example_motion().bones[..3]);
@@ -133,10 +123,7 @@ fn absurd_counts_fail_without_allocating() {
     write(dir.path(), "ik.vmd", &bytes);
     let (code, _, stderr) = run(&["info", "ik.vmd"], dir.path());
     assert_eq!(code, Some(1));
-    assert!(
-        stderr.contains("ik.vmd: property section, record 0"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("ik.vmd: property section, record 0"), "{stderr}");
 }
 
 #[test]
@@ -148,26 +135,15 @@ fn missing_files_and_folders() {
     std::fs::create_dir(dir.path().join("empty")).unwrap();
     let (code, _, stderr) = run(&["check", "empty"], dir.path());
     assert_eq!(code, Some(1));
-    assert!(
-        stderr.contains("empty: no .vmd files in this folder"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("empty: no .vmd files in this folder"), "{stderr}");
     // One bad file among good ones: the others are still reported, in order, and the run fails.
     write(dir.path(), "a.vmd", &example_bytes());
     write(dir.path(), "c.vmd", &example_bytes());
-    let (code, stdout, stderr) = run(
-        &["info", "--json", "a.vmd", "nope.vmd", "c.vmd"],
-        dir.path(),
-    );
+    let (code, stdout, stderr) = run(&["info", "--json", "a.vmd", "nope.vmd", "c.vmd"], dir.path());
     assert_eq!(code, Some(1));
     let paths: Vec<String> = stdout
         .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["path"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["path"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(paths, ["a.vmd", "nope.vmd", "c.vmd"]);
     assert!(stderr.contains("nope.vmd"));

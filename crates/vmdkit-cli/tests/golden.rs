@@ -13,10 +13,7 @@ const CASES: [(&str, &[&str]); 6] = [
     ("dump.txt", &["dump", "example.vmd"]),
     ("dump-euler.txt", &["dump", "--euler", "example.vmd"]),
     ("dump.json", &["dump", "--json", "example.vmd"]),
-    (
-        "dump-euler-name.json",
-        &["dump", "--json", "--euler", "--name", "右腕", "example.vmd"],
-    ),
+    ("dump-euler-name.json", &["dump", "--json", "--euler", "--name", "右腕", "example.vmd"]),
 ];
 
 #[test]
@@ -27,16 +24,8 @@ fn info_and_dump_of_the_example_match_the_golden_files() {
     let mut mismatches = Vec::new();
     for (file, args) in CASES {
         // Run inside the folder so the output names the file `example.vmd`, not a temp path.
-        let output = vmdkit()
-            .current_dir(dir.path())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let output = vmdkit().current_dir(dir.path()).args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
         let actual = String::from_utf8(output.stdout).expect("UTF-8 output");
         let path = golden_dir.join(file);
         if update {
@@ -44,10 +33,7 @@ fn info_and_dump_of_the_example_match_the_golden_files() {
             continue;
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (run with UPDATE_GOLDEN=1 to create it)",
-                path.display()
-            )
+            panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", path.display())
         });
         if actual != expected {
             mismatches.push(format!(
@@ -55,26 +41,16 @@ fn info_and_dump_of_the_example_match_the_golden_files() {
             ));
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "golden mismatch:\n{}",
-        mismatches.join("\n")
-    );
+    assert!(mismatches.is_empty(), "golden mismatch:\n{}", mismatches.join("\n"));
 }
 
 #[test]
 fn the_built_in_example_flag_matches_the_written_file() {
     // `info --example` is README's main command: it must agree with the file `example` writes.
     let (dir, _) = example_dir();
-    let from_file = vmdkit()
-        .current_dir(dir.path())
-        .args(["info", "--json", "example.vmd"])
-        .output()
-        .unwrap();
-    let built_in = vmdkit()
-        .args(["info", "--json", "--example"])
-        .output()
-        .unwrap();
+    let from_file =
+        vmdkit().current_dir(dir.path()).args(["info", "--json", "example.vmd"]).output().unwrap();
+    let built_in = vmdkit().args(["info", "--json", "--example"]).output().unwrap();
     let strip_path = |out: &[u8]| {
         let mut v: serde_json::Value = serde_json::from_slice(out).unwrap();
         v.as_object_mut().unwrap().remove("path");
@@ -83,7 +59,5 @@ fn the_built_in_example_flag_matches_the_written_file() {
     assert_eq!(strip_path(&from_file.stdout), strip_path(&built_in.stdout));
     let dump = vmdkit().args(["dump", "--example"]).output().unwrap();
     assert!(dump.status.success());
-    assert!(String::from_utf8(dump.stdout)
-        .unwrap()
-        .starts_with("<example>: version 2"));
+    assert!(String::from_utf8(dump.stdout).unwrap().starts_with("<example>: version 2"));
 }

@@ -45,9 +45,17 @@ fn compare(c: &mut Criterion, label: &str, bytes: &[u8]) {
     // Both readers must accept the input and agree on it; vmdkit must write it back exactly.
     let motion = Motion::parse(bytes).expect("vmdkit parses");
     let peer = mmd_anim_format::parse_vmd_animation(bytes).expect("mmd-anim-format parses");
-    assert_eq!((peer.bone_frames.len(), peer.morph_frames.len()), (motion.bones.len(), motion.morphs.len()));
+    assert_eq!(
+        (peer.bone_frames.len(), peer.morph_frames.len()),
+        (motion.bones.len(), motion.morphs.len())
+    );
     assert!(motion.to_bytes() == bytes, "vmdkit round trip");
-    eprintln!("{label}: {} bytes, {} bone keys, {} morph keys", bytes.len(), motion.bones.len(), motion.morphs.len());
+    eprintln!(
+        "{label}: {} bytes, {} bone keys, {} morph keys",
+        bytes.len(),
+        motion.bones.len(),
+        motion.morphs.len()
+    );
 
     let mut g = group(c, &format!("parse_{label}"), bytes);
     g.bench_function("vmdkit", |b| time(b, || Motion::parse(black_box(bytes)).unwrap()));

@@ -26,14 +26,8 @@ use vmdkit::Motion;
 
 const DANCE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
 const MODELS: [(&str, &str); 2] = [
-    (
-        "miku",
-        "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx",
-    ),
-    (
-        "semi_standard",
-        "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx",
-    ),
+    ("miku", "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx"),
+    ("semi_standard", "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx"),
 ];
 
 fn peer(pmx: &[u8], vmd: &[u8]) -> (RuntimeInstance, AnimationClip) {
@@ -61,9 +55,8 @@ fn posing(c: &mut Criterion) {
     let last = sampler.last_frame().unwrap();
     // Frames spread over the dance, visited in a scrambled order so that neither side benefits
     // from the previous call.
-    let frames: Vec<f32> = (0..257u32)
-        .map(|i| ((i * 617) % (last + 1)) as f32 + 0.5 * (i % 2) as f32)
-        .collect();
+    let frames: Vec<f32> =
+        (0..257u32).map(|i| ((i * 617) % (last + 1)) as f32 + 0.5 * (i % 2) as f32).collect();
 
     for (label, path) in MODELS {
         let pmx = std::fs::read(manifest.dir.join(path)).unwrap();
@@ -112,17 +105,14 @@ fn posing(c: &mut Criterion) {
                 black_box(rt.world_matrices()[1].w_axis)
             })
         });
-        group.bench_function(
-            "mmd-anim-runtime/reset_ik_history+evaluate_clip_frame",
-            |b| {
-                b.iter(|| {
-                    k = (k + 1) % frames.len();
-                    rt.reset_ik_history();
-                    rt.evaluate_clip_frame(&clip, frames[k]);
-                    black_box(rt.world_matrices()[1].w_axis)
-                })
-            },
-        );
+        group.bench_function("mmd-anim-runtime/reset_ik_history+evaluate_clip_frame", |b| {
+            b.iter(|| {
+                k = (k + 1) % frames.len();
+                rt.reset_ik_history();
+                rt.evaluate_clip_frame(&clip, frames[k]);
+                black_box(rt.world_matrices()[1].w_axis)
+            })
+        });
         group.finish();
 
         let mut group = c.benchmark_group("bake_dance");

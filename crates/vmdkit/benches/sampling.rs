@@ -36,9 +36,7 @@ fn peer_clip(bytes: &[u8]) -> AnimationClip {
         let next = BoneIndex(ids.len() as u32);
         ids.entry(k.bone_name_normalized.clone()).or_insert(next);
     }
-    let bones = (0..ids.len().max(1))
-        .map(|_| BoneInit::new(None, Default::default()))
-        .collect();
+    let bones = (0..ids.len().max(1)).map(|_| BoneInit::new(None, Default::default())).collect();
     let model = ModelArena::new(bones).unwrap();
     build_mmd_registered_pair_clip(&model, &import, &ids, &HashMap::new(), &HashMap::new(), 0)
         .unwrap()

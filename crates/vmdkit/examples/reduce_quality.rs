@@ -23,11 +23,8 @@ fn main() {
     let mut given = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .and_then(|v| v.parse::<f64>().ok())
-                .expect("a number after the flag")
-        };
+        let mut value =
+            || args.next().and_then(|v| v.parse::<f64>().ok()).expect("a number after the flag");
         given = true;
         match arg.as_str() {
             "--position" => tolerance.position = value(),
@@ -37,26 +34,14 @@ fn main() {
         }
     }
     // Without flags: the default tolerance and a tight one.
-    let tight = Tolerance {
-        position: 0.01,
-        angle_degrees: 0.1,
-        morph: 0.002,
-    };
-    let settings = if given {
-        vec![tolerance]
-    } else {
-        vec![tolerance, tight]
-    };
+    let tight = Tolerance { position: 0.01, angle_degrees: 0.1, morph: 0.002 };
+    let settings = if given { vec![tolerance] } else { vec![tolerance, tight] };
     let Some(manifest) = test_corpus::corpus_or_skip("reduce_quality") else {
         return;
     };
     let mut inputs: Vec<(String, Motion)> = Vec::new();
     for entry in manifest.of_kind("vmd") {
-        let file = entry
-            .local_path
-            .rsplit('/')
-            .next()
-            .unwrap_or(&entry.local_path);
+        let file = entry.local_path.rsplit('/').next().unwrap_or(&entry.local_path);
         // Long capture file names shortened for the table.
         let chars: Vec<char> = file.chars().collect();
         let name = if chars.len() > 44 {
@@ -79,10 +64,7 @@ fn main() {
         let motion = Motion::parse(&entry.bytes()).expect("parse_ok files parse");
         // Pose estimates also baked: one key per frame, as capture tools write them.
         if pose || dance {
-            inputs.push((
-                format!("{name} (baked 30 fps)"),
-                bake(&motion, 30.0).expect("bakes"),
-            ));
+            inputs.push((format!("{name} (baked 30 fps)"), bake(&motion, 30.0).expect("bakes")));
         }
         if !dance {
             inputs.push((name, motion));
@@ -102,10 +84,7 @@ fn table(inputs: &[(String, Motion)], tolerance: Tolerance) {
     println!("|---|---:|---:|---|---:|---:|---|---:|---:|");
     let (mut sum_in, mut sum_ours, mut sum_base) = (0, 0, 0);
     for (name, motion) in inputs {
-        let options = ReduceOptions {
-            tolerance,
-            ..ReduceOptions::default()
-        };
+        let options = ReduceOptions { tolerance, ..ReduceOptions::default() };
         let run = |method| {
             let start = Instant::now();
             let (out, report) = reduce(motion, &ReduceOptions { method, ..options });

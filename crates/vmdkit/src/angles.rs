@@ -64,11 +64,7 @@ pub fn dquat_to_mmd_euler_rad(q: DQuat) -> DVec3 {
         return DVec3::new(FRAC_PI_2.copysign(sin_x), neg_wrapped(yb), 0.0);
     }
     let x_ang = sin_x.atan2(cos_x);
-    DVec3::new(
-        x_ang,
-        neg_wrapped(m02.atan2(m22)),
-        neg_wrapped(m10.atan2(m11)),
-    )
+    DVec3::new(x_ang, neg_wrapped(m02.atan2(m22)), neg_wrapped(m10.atan2(m11)))
 }
 
 /// −a for a in (−π, π], kept in (−π, π] and without a signed zero (the panel shows 180, not
@@ -132,25 +128,17 @@ mod tests {
 
     /// Largest angle difference in degrees, modulo 360.
     fn deg_diff(a: DVec3, b: DVec3) -> f64 {
-        let d = (a - b)
-            .to_array()
-            .map(|v| (v + 180.0).rem_euclid(360.0) - 180.0);
+        let d = (a - b).to_array().map(|v| (v + 180.0).rem_euclid(360.0) - 180.0);
         d.iter().fold(0.0_f64, |m, v| m.max(v.abs()))
     }
 
     /// §8 worked examples: stored quaternion (x, y, z, w) and the MMD panel angles.
     const WORKED: [([f64; 4], [f64; 3]); 5] = [
-        (
-            [0.176789, -0.061290, 0.747712, 0.637114],
-            [18.4770, -11.3266, -100.9806],
-        ),
+        ([0.176789, -0.061290, 0.747712, 0.637114], [18.4770, -11.3266, -100.9806]),
         ([0.258819, 0.0, 0.0, 0.965926], [30.0, 0.0, 0.0]),
         ([0.0, -0.382683, 0.0, 0.923880], [0.0, 45.0, 0.0]),
         ([0.0, 0.0, -0.5, 0.866025], [0.0, 0.0, 60.0]),
-        (
-            [0.391904, -0.200562, -0.360423, 0.822363],
-            [30.0, 45.0, 60.0],
-        ),
+        ([0.391904, -0.200562, -0.360423, 0.822363], [30.0, 45.0, 60.0]),
     ];
 
     #[test]
@@ -171,14 +159,8 @@ mod tests {
     #[test]
     fn identity_zero_and_unnormalised() {
         assert_eq!(quat_to_mmd_euler_deg(Quat::IDENTITY), Vec3::ZERO);
-        assert_eq!(
-            quat_to_mmd_euler_deg(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
-            Vec3::ZERO
-        );
-        assert_eq!(
-            quat_to_mmd_euler_deg(Quat::from_xyzw(0.0, 0.0, 0.0, -3.0)),
-            Vec3::ZERO
-        );
+        assert_eq!(quat_to_mmd_euler_deg(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)), Vec3::ZERO);
+        assert_eq!(quat_to_mmd_euler_deg(Quat::from_xyzw(0.0, 0.0, 0.0, -3.0)), Vec3::ZERO);
         assert_eq!(mmd_euler_deg_to_quat(Vec3::ZERO), Quat::IDENTITY);
         let e = quat_to_mmd_euler_deg(Quat::from_xyzw(0.0, 0.0, -5.0, 8.660254));
         assert!((e - Vec3::new(0.0, 0.0, 60.0)).abs().max_element() < 1e-3);
@@ -212,13 +194,8 @@ mod tests {
     #[test]
     fn gimbal_lock_keeps_the_rotation_and_puts_yaw_in_y() {
         for x in [90.0, -90.0_f32] {
-            for (y, z) in [
-                (0.0, 0.0),
-                (30.0, 20.0),
-                (-75.0, 60.0),
-                (170.0, -30.0),
-                (180.0, 180.0),
-            ] {
+            for (y, z) in [(0.0, 0.0), (30.0, 20.0), (-75.0, 60.0), (170.0, -30.0), (180.0, 180.0)]
+            {
                 let input = Vec3::new(x, y, z);
                 let q = mmd_euler_deg_to_quat(input);
                 let e = quat_to_mmd_euler_deg(q);
@@ -228,10 +205,7 @@ mod tests {
                 assert!(deg_diff(e.as_dvec3(), want) < 1e-4, "{input} -> {e}");
                 assert!(e.is_finite() && e.z == 0.0 && e.y > -180.0 && e.y <= 180.0);
                 let q2 = mmd_euler_deg_to_quat(e);
-                assert!(
-                    rot_diff(q2.as_dquat(), q.as_dquat()) < 1e-6,
-                    "{input} -> {e}"
-                );
+                assert!(rot_diff(q2.as_dquat(), q.as_dquat()) < 1e-6, "{input} -> {e}");
                 assert_eq!(quat_to_mmd_euler_deg(q2), e, "stable on a second trip");
                 // f64 path too.
                 let qd = mmd_euler_deg_to_dquat(input.as_dvec3());

@@ -91,10 +91,7 @@ impl Curve {
     /// The curve point (X(s), Y(s)) in unit coordinates. `s` is not clamped (fitting code may
     /// probe outside [0, 1]); the control points are.
     pub fn eval_xy(&self, s: f64) -> (f64, f64) {
-        (
-            bez(unit(self.x1), unit(self.x2), s),
-            bez(unit(self.y1), unit(self.y2), s),
-        )
+        (bez(unit(self.x1), unit(self.x2), s), bez(unit(self.y1), unit(self.y2), s))
     }
 
     /// The parameter s* in [0, 1] with X(s*) = p, to |s − s*| ≤ 1e-10 (so |X(s) − p| ≤ 3e-10).
@@ -221,10 +218,7 @@ mod tests {
         ] {
             let c = Curve::new(x1, y1, x2, y2);
             let pf = p as f32;
-            assert!(
-                near(c.solve_s(p), s) && near(c.weight_f64(p), w),
-                "{c:?} {p}"
-            );
+            assert!(near(c.solve_s(p), s) && near(c.weight_f64(p), w), "{c:?} {p}");
             assert!(near(c.weight(pf).into(), w), "{c:?} {p}");
             assert!(near(c.weight_bisect15(pf).into(), b15), "{c:?} {p}");
         }
@@ -249,18 +243,12 @@ mod tests {
     fn ends_are_exact_and_inputs_are_clamped() {
         for (x1, x2) in grid2().chain([(255, 200)]) {
             let c = Curve::new(x1, 127 - x1.min(127), x2, 255);
-            assert_eq!(
-                [c.weight(0.0), c.weight(-3.0), c.weight(f32::NAN)],
-                [0.0; 3]
-            );
+            assert_eq!([c.weight(0.0), c.weight(-3.0), c.weight(f32::NAN)], [0.0; 3]);
             assert_eq!([c.weight(1.0), c.weight(f32::INFINITY)], [1.0; 2]);
             assert_eq!([c.eval_xy(0.0), c.eval_xy(1.0)], [(0.0, 0.0), (1.0, 1.0)]);
         }
         // Damaged bytes evaluate as 127.
-        let (bad, good) = (
-            Curve::new(255, 130, 128, 255),
-            Curve::new(127, 127, 127, 127),
-        );
+        let (bad, good) = (Curve::new(255, 130, 128, 255), Curve::new(127, 127, 127, 127));
         for p in (0..=20).map(|k| k as f32 / 20.0) {
             assert_eq!(bad.weight(p), good.weight(p));
         }
@@ -291,10 +279,7 @@ mod tests {
             assert!((flat0.solve_s(p) - s0).abs() < 1e-9, "{p}");
             assert!((flat1.solve_s(p) - s1).abs() < 1e-9, "{p}");
             // Y = 1 − (1 − s)³ on flat0: a vertical tangent at p = 0.
-            assert!(
-                (flat0.weight_f64(p) - (1.0 - (1.0 - s0).powi(3))).abs() < 1e-9,
-                "{p}"
-            );
+            assert!((flat0.weight_f64(p) - (1.0 - (1.0 - s0).powi(3))).abs() < 1e-9, "{p}");
         }
         // Triple root: X(s) − 1/2 = 4(s − 1/2)³, where plain Newton crawls.
         let ease = Curve::new(127, 0, 0, 127);

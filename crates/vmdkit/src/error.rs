@@ -31,14 +31,12 @@ impl fmt::Display for ErrorKind {
             ErrorKind::TruncatedCount { available } => {
                 write!(f, "file ends inside the section count ({available} of 4 bytes)")
             }
-            ErrorKind::CountTooLarge { count, needed, available } => write!(
-                f,
-                "count {count} needs {needed} bytes but only {available} remain"
-            ),
-            ErrorKind::TruncatedRecord { needed, available } => write!(
-                f,
-                "record cut off: it needs {needed} bytes but only {available} remain"
-            ),
+            ErrorKind::CountTooLarge { count, needed, available } => {
+                write!(f, "count {count} needs {needed} bytes but only {available} remain")
+            }
+            ErrorKind::TruncatedRecord { needed, available } => {
+                write!(f, "record cut off: it needs {needed} bytes but only {available} remain")
+            }
         }
     }
 }

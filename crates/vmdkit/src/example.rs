@@ -49,7 +49,8 @@ pub fn example_motion() -> Motion {
         direction: Vec3::new(-0.5, -1.0, 0.5),
     });
     motion.shadows.push(ShadowKey { frame: 0, mode: 1, distance: (10000.0 - 8875.0) / 100000.0 });
-    let ik = |text: &str, on: bool| IkState { name: LongName::encode(text).0, enabled_byte: on as u8 };
+    let ik =
+        |text: &str, on: bool| IkState { name: LongName::encode(text).0, enabled_byte: on as u8 };
     motion.properties.push(PropertyKey {
         frame: 0,
         visible_byte: 1,

@@ -18,7 +18,10 @@ pub fn write_atomic_with(
         _ => Path::new("."),
     };
     let name = path.file_name().ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a file path", path.display()))
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a file path", path.display()),
+        )
     })?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);

@@ -16,10 +16,10 @@
 pub mod angles;
 pub mod convert;
 pub mod curve;
-pub mod eval;
-pub mod error;
-pub mod example;
 pub mod edit;
+pub mod error;
+pub mod eval;
+pub mod example;
 pub mod format;
 pub mod io;
 pub mod lint;

@@ -138,16 +138,8 @@ pub fn analyse(motion: &Motion, repairs: &[Repair]) -> Analysis {
     );
     let bad_weight = motion.morphs.iter().find(|k| !k.weight.is_finite());
     if let Some(first) = bad_weight {
-        let n = motion
-            .morphs
-            .iter()
-            .filter(|k| !k.weight.is_finite())
-            .count();
-        let example = format!(
-            "{:?} at frame {}",
-            first.name.decode(encoding).text,
-            first.frame
-        );
+        let n = motion.morphs.iter().filter(|k| !k.weight.is_finite()).count();
+        let example = format!("{:?} at frame {}", first.name.decode(encoding).text, first.frame);
         warnings.push(non_finite(Section::Morph, n, &example));
     }
 
@@ -181,13 +173,7 @@ pub fn analyse(motion: &Motion, repairs: &[Repair]) -> Analysis {
     if !motion.trailing.is_empty() {
         warnings.push(trailing_warning(&motion.trailing));
     }
-    Analysis {
-        encoding,
-        bones,
-        morphs,
-        frame_range: frames.0,
-        warnings,
-    }
+    Analysis { encoding, bones, morphs, frame_range: frames.0, warnings }
 }
 
 /// Only the warnings of [`analyse`].
@@ -238,30 +224,16 @@ fn model_name_warnings(motion: &Motion, encoding: TextEncoding, out: &mut Vec<Wa
             WarningKind::NameCutMidCharacter,
             format!("was cut mid-character at {} bytes", field.len()),
         ),
-        DecodeStatus::Invalid => (
-            WarningKind::NameUndecodable,
-            format!("is not valid {}", encoding.label()),
-        ),
+        DecodeStatus::Invalid => {
+            (WarningKind::NameUndecodable, format!("is not valid {}", encoding.label()))
+        }
     };
-    let message = format!(
-        "model name {:?} {what} (bytes {})",
-        decoded.text,
-        hex(&field[..len])
-    );
-    out.push(Warning {
-        kind,
-        section: None,
-        count: 1,
-        message,
-    });
+    let message = format!("model name {:?} {what} (bytes {})", decoded.text, hex(&field[..len]));
+    out.push(Warning { kind, section: None, count: 1, message });
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
 }
 
 /// Accumulates one name's keys in file order.
@@ -287,12 +259,7 @@ fn named_section<'a>(
     for (name, frame) in keys {
         frames.add(frame);
         let i = *index.entry(name.bytes()).or_insert_with(|| {
-            tracks.push(TrackAcc {
-                name,
-                frames: Vec::new(),
-                backwards: 0,
-                first_backwards: None,
-            });
+            tracks.push(TrackAcc { name, frames: Vec::new(), backwards: 0, first_backwards: None });
             tracks.len() - 1
         });
         let track = &mut tracks[i];
@@ -316,9 +283,8 @@ fn named_section<'a>(
         match track.name.decode(encoding).status {
             DecodeStatus::Ok => {}
             DecodeStatus::CutMidCharacter => cut.add(keys, || text(track.name)),
-            DecodeStatus::Invalid => invalid.add(keys, || {
-                format!("{} (bytes {})", text(track.name), hex(track.name.bytes()))
-            }),
+            DecodeStatus::Invalid => invalid
+                .add(keys, || format!("{} (bytes {})", text(track.name), hex(track.name.bytes()))),
         }
         if let Some((frame, prev)) = track.first_backwards {
             unsorted.add(track.backwards, || {
@@ -339,11 +305,8 @@ fn named_section<'a>(
         if let Some(frame) = first_dup {
             duplicates.add(dup_keys, || {
                 // Distinct long names cut to the same 15 bytes collide; say so when it may be that.
-                let cut = if track.name.fills_field() {
-                    ", a name filling its whole field"
-                } else {
-                    ""
-                };
+                let cut =
+                    if track.name.fills_field() { ", a name filling its whole field" } else { "" };
                 format!("{} at frame {frame}{cut}", text(track.name))
             });
         }
@@ -352,12 +315,7 @@ fn named_section<'a>(
             (Some(&lo), Some(&hi)) => (lo, hi),
             _ => (0, 0),
         };
-        result.push(Track {
-            name: *track.name,
-            keys: track.frames.len(),
-            first_frame,
-            last_frame,
-        });
+        result.push(Track { name: *track.name, keys: track.frames.len(), first_frame, last_frame });
     }
 
     let s = section.name();
@@ -379,17 +337,15 @@ fn named_section<'a>(
             t.example
         )
     }));
-    out.extend(
-        duplicates.warning(WarningKind::DuplicateKeys, section, |t| {
-            format!(
-                "{s} section: {} a name and frame already keyed ({}, e.g. {}); players \
+    out.extend(duplicates.warning(WarningKind::DuplicateKeys, section, |t| {
+        format!(
+            "{s} section: {} a name and frame already keyed ({}, e.g. {}); players \
              disagree on which key wins",
-                plural(t.keys, "key repeats", "keys repeat"),
-                plural(t.items, "name", "names"),
-                t.example
-            )
-        }),
-    );
+            plural(t.keys, "key repeats", "keys repeat"),
+            plural(t.items, "name", "names"),
+            t.example
+        )
+    }));
     out.extend(unsorted.warning(WarningKind::UnsortedKeys, section, |t| {
         format!(
             "{s} section: {} out of frame order ({}, e.g. {}); players sort them",
@@ -443,13 +399,7 @@ fn bone_value_warnings(motion: &Motion, encoding: TextEncoding, out: &mut Vec<Wa
     let mut bad = Tally::default();
     let mut curves = Tally::default();
     for key in &motion.bones {
-        let example = || {
-            format!(
-                "{:?} at frame {}",
-                key.name.decode(encoding).text,
-                key.frame
-            )
-        };
+        let example = || format!("{:?} at frame {}", key.name.decode(encoding).text, key.frame);
         if key.interpolation.physics() == PhysicsToggle::Off {
             physics_off.add(1, example);
             physics_names.insert(key.name.bytes(), ());
@@ -466,12 +416,7 @@ fn bone_value_warnings(motion: &Motion, encoding: TextEncoding, out: &mut Vec<Wa
                 non_unit.add(1, example);
             }
         }
-        if key
-            .interpolation
-            .curves()
-            .iter()
-            .any(|c| c.x1.max(c.y1).max(c.x2).max(c.y2) > 127)
-        {
+        if key.interpolation.curves().iter().any(|c| c.x1.max(c.y1).max(c.x2).max(c.y2) > 127) {
             curves.add(1, example);
         }
     }
@@ -591,16 +536,14 @@ fn unnamed_value_warnings(motion: &Motion, out: &mut Vec<Warning>) {
     if bad.items > 0 {
         out.push(non_finite(Section::Camera, bad.keys as usize, &bad.example));
     }
-    out.extend(
-        range.warning(WarningKind::OutOfRange, Section::Camera, |t| {
-            format!(
-                "camera section: {} interpolation points above 127 or a perspective byte above 1 \
+    out.extend(range.warning(WarningKind::OutOfRange, Section::Camera, |t| {
+        format!(
+            "camera section: {} interpolation points above 127 or a perspective byte above 1 \
              (e.g. {})",
-                plural(t.keys, "key has", "keys have"),
-                t.example
-            )
-        }),
-    );
+            plural(t.keys, "key has", "keys have"),
+            t.example
+        )
+    }));
 
     let mut bad = Tally::default();
     for k in &motion.lights {
@@ -623,22 +566,16 @@ fn unnamed_value_warnings(motion: &Motion, out: &mut Vec<Warning>) {
         }
     }
     if bad.items > 0 {
-        out.push(non_finite(
-            Section::SelfShadow,
-            bad.keys as usize,
-            &bad.example,
-        ));
+        out.push(non_finite(Section::SelfShadow, bad.keys as usize, &bad.example));
     }
-    out.extend(
-        mode.warning(WarningKind::OutOfRange, Section::SelfShadow, |t| {
-            format!(
-                "self_shadow section: {} a mode other than 0, 1 or 2 (e.g. {}); some readers stop \
+    out.extend(mode.warning(WarningKind::OutOfRange, Section::SelfShadow, |t| {
+        format!(
+            "self_shadow section: {} a mode other than 0, 1 or 2 (e.g. {}); some readers stop \
              there",
-                plural(t.keys, "key has", "keys have"),
-                t.example
-            )
-        }),
-    );
+            plural(t.keys, "key has", "keys have"),
+            t.example
+        )
+    }));
 }
 
 /// IK names in property keys: cut or undecodable, counted per distinct name.
@@ -664,25 +601,21 @@ fn ik_name_warnings(motion: &Motion, encoding: TextEncoding, out: &mut Vec<Warni
             DecodeStatus::Invalid => invalid.add(uses, example),
         }
     }
-    out.extend(
-        cut.warning(WarningKind::NameCutMidCharacter, Section::Property, |t| {
-            format!(
-                "property section: {} cut mid-character at the 20-byte field width, e.g. {}",
-                plural(t.items, "IK name", "IK names"),
-                t.example
-            )
-        }),
-    );
-    out.extend(
-        invalid.warning(WarningKind::NameUndecodable, Section::Property, |t| {
-            format!(
-                "property section: {} not valid {}, e.g. {}",
-                plural(t.items, "IK name is", "IK names are"),
-                encoding.label(),
-                t.example
-            )
-        }),
-    );
+    out.extend(cut.warning(WarningKind::NameCutMidCharacter, Section::Property, |t| {
+        format!(
+            "property section: {} cut mid-character at the 20-byte field width, e.g. {}",
+            plural(t.items, "IK name", "IK names"),
+            t.example
+        )
+    }));
+    out.extend(invalid.warning(WarningKind::NameUndecodable, Section::Property, |t| {
+        format!(
+            "property section: {} not valid {}, e.g. {}",
+            plural(t.items, "IK name is", "IK names are"),
+            encoding.label(),
+            t.example
+        )
+    }));
 }
 
 fn trailing_warning(trailing: &[u8]) -> Warning {
@@ -693,11 +626,7 @@ fn trailing_warning(trailing: &[u8]) -> Warning {
     } else {
         hex(&head[..head.len().min(16)])
     };
-    let more = if trailing.len() > head.len() {
-        "…"
-    } else {
-        ""
-    };
+    let more = if trailing.len() > head.len() { "…" } else { "" };
     Warning {
         kind: WarningKind::TrailingBytes,
         section: None,
@@ -717,10 +646,7 @@ mod tests {
     use glam::Quat;
 
     fn kinds(warnings: &[Warning]) -> Vec<(WarningKind, Option<Section>, u64)> {
-        warnings
-            .iter()
-            .map(|w| (w.kind, w.section, w.count))
-            .collect()
+        warnings.iter().map(|w| (w.kind, w.section, w.count)).collect()
     }
 
     #[test]
@@ -731,12 +657,7 @@ mod tests {
         assert_eq!(a.encoding, TextEncoding::ShiftJis);
         let arm = &a.bones[0];
         assert_eq!(
-            (
-                arm.name.to_string_lossy().as_str(),
-                arm.keys,
-                arm.first_frame,
-                arm.last_frame
-            ),
+            (arm.name.to_string_lossy().as_str(), arm.keys, arm.first_frame, arm.last_frame),
             ("右腕", 5, 0, 60)
         );
         assert_eq!(a.morphs.len(), 1);
@@ -756,19 +677,9 @@ mod tests {
         long.interpolation =
             BoneInterpolation::canonical(BoneInterpolation::DEFAULT.curves(), PhysicsToggle::Off);
         motion.bones.extend([zero, long]);
-        motion.cameras.push(CameraKey {
-            frame: 3,
-            ..crate::example::example_motion().cameras[0]
-        });
-        motion.cameras.push(CameraKey {
-            frame: 3,
-            ..crate::example::example_motion().cameras[0]
-        });
-        motion.shadows.push(ShadowKey {
-            frame: 0,
-            mode: 7,
-            distance: f32::NAN,
-        });
+        motion.cameras.push(CameraKey { frame: 3, ..crate::example::example_motion().cameras[0] });
+        motion.cameras.push(CameraKey { frame: 3, ..crate::example::example_motion().cameras[0] });
+        motion.shadows.push(ShadowKey { frame: 0, mode: 7, distance: f32::NAN });
         motion.trailing = b"Nuthouse01".to_vec();
         let a = analyse(&motion, &[]);
         assert_eq!(
@@ -785,21 +696,9 @@ mod tests {
                 (WarningKind::TrailingBytes, None, 10),
             ]
         );
-        assert!(
-            a.warnings[0].message.contains("\"右腕\" at frame 10"),
-            "{}",
-            a.warnings[0]
-        );
-        assert!(
-            a.warnings[1].message.contains("frame 0 after frame 10"),
-            "{}",
-            a.warnings[1]
-        );
-        assert!(
-            a.warnings[8].message.contains("\"Nuthouse01\""),
-            "{}",
-            a.warnings[8]
-        );
+        assert!(a.warnings[0].message.contains("\"右腕\" at frame 10"), "{}", a.warnings[0]);
+        assert!(a.warnings[1].message.contains("frame 0 after frame 10"), "{}", a.warnings[1]);
+        assert!(a.warnings[8].message.contains("\"Nuthouse01\""), "{}", a.warnings[8]);
         assert_eq!(a.frame_range, Some((0, 20)));
         assert_eq!(a.bones[0].keys, 4);
     }
@@ -813,11 +712,7 @@ mod tests {
             cut[2 * i + 1] = 0x5a;
         }
         for frame in [0, 1] {
-            motion.morphs.push(MorphKey {
-                name: RawName(cut),
-                frame,
-                weight: 0.5,
-            });
+            motion.morphs.push(MorphKey { name: RawName(cut), frame, weight: 0.5 });
         }
         let a = analyse(&motion, &[]);
         assert_eq!(
@@ -827,31 +722,16 @@ mod tests {
                 (WarningKind::NameCutMidCharacter, Some(Section::Morph), 2),
             ]
         );
-        assert!(
-            a.warnings[0].message.contains("83 5a ff"),
-            "{}",
-            a.warnings[0]
-        );
-        assert!(
-            a.warnings[1].message.contains("\"セセセセセセセ\""),
-            "{}",
-            a.warnings[1]
-        );
+        assert!(a.warnings[0].message.contains("83 5a ff"), "{}", a.warnings[0]);
+        assert!(a.warnings[1].message.contains("\"セセセセセセセ\""), "{}", a.warnings[1]);
     }
 
     #[test]
     fn repairs_come_first() {
         let motion = Motion::default();
-        let repair = Repair::CutCount {
-            section: Section::Light,
-            offset: 99,
-            dropped_bytes: 2,
-        };
+        let repair = Repair::CutCount { section: Section::Light, offset: 99, dropped_bytes: 2 };
         let warnings = lint(&motion, &[repair]);
-        assert_eq!(
-            kinds(&warnings),
-            vec![(WarningKind::Repaired, Some(Section::Light), 1)]
-        );
+        assert_eq!(kinds(&warnings), vec![(WarningKind::Repaired, Some(Section::Light), 1)]);
         assert!(warnings[0].message.contains("byte 99"));
     }
 }

@@ -100,9 +100,7 @@ impl TextEncoding {
 
 fn is_incomplete_tail(encoding: TextEncoding, tail: &[u8]) -> bool {
     match encoding {
-        TextEncoding::ShiftJis => {
-            tail.len() == 1 && matches!(tail[0], 0x81..=0x9F | 0xE0..=0xFC)
-        }
+        TextEncoding::ShiftJis => tail.len() == 1 && matches!(tail[0], 0x81..=0x9F | 0xE0..=0xFC),
         TextEncoding::Gbk => tail.iter().all(|&b| b >= 0x30) && tail[0] >= 0x81,
         TextEncoding::Utf8 => std::str::from_utf8(tail).is_err_and(|e| e.error_len().is_none()),
     }

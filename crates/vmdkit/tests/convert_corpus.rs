@@ -23,7 +23,11 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
 
         let value: Value = serde_json::from_str(&text).unwrap();
         let errors = schema.validate(&value);
-        assert!(errors.is_empty(), "{path}: JSON does not match the schema:\n{}", errors.join("\n"));
+        assert!(
+            errors.is_empty(),
+            "{path}: JSON does not match the schema:\n{}",
+            errors.join("\n")
+        );
         check_structure(&value, &motion, path);
         count_raw_fields(&value, &mut raw_fields);
 
@@ -35,7 +39,9 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
     assert!(checked >= 100, "only {checked} corpus VMDs were readable");
     let mut raw_fields: Vec<_> = raw_fields.into_iter().collect();
     raw_fields.sort();
-    println!("{checked} corpus VMDs round-tripped through JSON and CSV; raw fields used: {raw_fields:?}");
+    println!(
+        "{checked} corpus VMDs round-tripped through JSON and CSV; raw fields used: {raw_fields:?}"
+    );
 }
 
 /// What the schema cannot say: the arrays hold every key, and names are decoded text.
@@ -57,7 +63,11 @@ fn check_structure(doc: &Value, motion: &Motion, path: &str) {
         assert_eq!(bone["frame"], motion.bones[0].frame, "{path}");
         if bone.get("name_raw").is_none() {
             assert_eq!(
-                vmdkit::text::KeyName::encode_as(bone["name"].as_str().unwrap(), motion.detect_encoding()).0,
+                vmdkit::text::KeyName::encode_as(
+                    bone["name"].as_str().unwrap(),
+                    motion.detect_encoding()
+                )
+                .0,
                 motion.bones[0].name
             );
         }
@@ -141,8 +151,9 @@ impl Schema {
     }
 
     fn resolve<'a>(&'a self, reference: &str) -> &'a Value {
-        let name =
-            reference.strip_prefix("#/$defs/").unwrap_or_else(|| panic!("unsupported $ref {reference}"));
+        let name = reference
+            .strip_prefix("#/$defs/")
+            .unwrap_or_else(|| panic!("unsupported $ref {reference}"));
         &self.root["$defs"][name]
     }
 
@@ -171,7 +182,9 @@ impl Schema {
                     }
                 }
                 "const" if v != rule => fail!("{v} is not {rule}"),
-                "enum" if !rule.as_array().unwrap().contains(v) => fail!("{v} is not one of {rule}"),
+                "enum" if !rule.as_array().unwrap().contains(v) => {
+                    fail!("{v} is not one of {rule}")
+                }
                 "required" => {
                     for key in rule.as_array().unwrap() {
                         if v.as_object().is_some_and(|o| !o.contains_key(key.as_str().unwrap())) {
@@ -187,7 +200,11 @@ impl Schema {
                     }
                 }
                 "additionalProperties" => {
-                    assert_eq!(rule, &Value::Bool(false), "only additionalProperties: false is supported");
+                    assert_eq!(
+                        rule,
+                        &Value::Bool(false),
+                        "only additionalProperties: false is supported"
+                    );
                     let known = schema["properties"].as_object().unwrap();
                     for key in v.as_object().into_iter().flat_map(|o| o.keys()) {
                         if !known.contains_key(key) {
@@ -201,9 +218,11 @@ impl Schema {
                     }
                 }
                 "minItems" | "maxItems" => {
-                    let (len, bound) = (v.as_array().map_or(0, Vec::len) as u64, rule.as_u64().unwrap());
+                    let (len, bound) =
+                        (v.as_array().map_or(0, Vec::len) as u64, rule.as_u64().unwrap());
                     if v.is_array()
-                        && (keyword == "minItems" && len < bound || keyword == "maxItems" && len > bound)
+                        && (keyword == "minItems" && len < bound
+                            || keyword == "maxItems" && len > bound)
                     {
                         fail!("{len} items breaks {keyword} {bound}");
                     }

@@ -19,7 +19,12 @@ fn assert_counts_match(entry: &Entry, motion: &Motion) {
         let expected = entry.count(column);
         let present = (section as usize) < motion.sections_present;
         assert_eq!(present, expected.is_some(), "{}: {section} presence", entry.local_path);
-        assert_eq!(motion.count(section) as u64, expected.unwrap_or(0), "{}: {section}", entry.local_path);
+        assert_eq!(
+            motion.count(section) as u64,
+            expected.unwrap_or(0),
+            "{}: {section}",
+            entry.local_path
+        );
     }
     assert_eq!(motion.trailing.len() as u64, entry.count("trailing_bytes").unwrap_or(0));
     let version = motion.header.version() as u8;
@@ -61,7 +66,11 @@ fn damaged_and_quirky_files_fail_strictly_and_are_recovered_leniently() {
         println!("{}: strict: {err}", entry.local_path);
         match Motion::parse_with(&data, ReadOptions::LENIENT) {
             Ok(parsed) => {
-                assert!(!parsed.repairs.is_empty(), "{}: lenient read repaired nothing", entry.local_path);
+                assert!(
+                    !parsed.repairs.is_empty(),
+                    "{}: lenient read repaired nothing",
+                    entry.local_path
+                );
                 for repair in &parsed.repairs {
                     println!("  lenient: {repair}");
                 }
@@ -72,7 +81,10 @@ fn damaged_and_quirky_files_fail_strictly_and_are_recovered_leniently() {
             }
             Err(lenient) => {
                 assert!(
-                    matches!(lenient.kind, ErrorKind::NotVmd { .. } | ErrorKind::TruncatedHeader { .. }),
+                    matches!(
+                        lenient.kind,
+                        ErrorKind::NotVmd { .. } | ErrorKind::TruncatedHeader { .. }
+                    ),
                     "{}: lenient reading failed: {lenient}",
                     entry.local_path
                 );
@@ -89,7 +101,11 @@ fn check_recovery(entry: &Entry, motion: &Motion, repairs: &[Repair], len: usize
         match repair {
             Repair::Undercounted { section, declared: 0, recovered, .. } => {
                 let wanted = format!("{} count 0 but {recovered} records follow", section.name());
-                assert!(quirk.contains(&wanted), "{}: {repair} vs manifest {quirk:?}", entry.local_path);
+                assert!(
+                    quirk.contains(&wanted),
+                    "{}: {repair} vs manifest {quirk:?}",
+                    entry.local_path
+                );
             }
             Repair::Truncated { section, declared, kept, dropped_bytes, .. } => {
                 let fits = motion.encoded_len() as u64 + dropped_bytes;
@@ -104,7 +120,9 @@ fn check_recovery(entry: &Entry, motion: &Motion, repairs: &[Repair], len: usize
     let first_repaired = repairs
         .iter()
         .filter_map(|r| match r {
-            Repair::Undercounted { section, .. } | Repair::Truncated { section, .. } => Some(*section),
+            Repair::Undercounted { section, .. } | Repair::Truncated { section, .. } => {
+                Some(*section)
+            }
             _ => None,
         })
         .min()

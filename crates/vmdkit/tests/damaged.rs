@@ -69,7 +69,10 @@ fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// any input: no panic; a strict success round-trips to the input; a lenient success rewrites
 /// to bytes that parse strictly to the same motion; lenient reading only fails in the header;
 /// errors point inside the input and say where they are.
-fn check_any(what: &str, data: &[u8]) -> (Result<Motion, Error>, Result<vmdkit::format::Parsed, Error>) {
+fn check_any(
+    what: &str,
+    data: &[u8],
+) -> (Result<Motion, Error>, Result<vmdkit::format::Parsed, Error>) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         let strict = Motion::parse(data);
         let lenient = Motion::parse_with(data, ReadOptions::LENIENT);
@@ -78,12 +81,20 @@ fn check_any(what: &str, data: &[u8]) -> (Result<Motion, Error>, Result<vmdkit::
         (strict, lenient, strict_view.map(|v| walk(&v)), lenient_view.map(|v| walk(&v)))
     }));
     let Ok((strict, lenient, strict_walk, lenient_walk)) = result else {
-        panic!("{what}: reading {} bytes panicked: {:02x?}", data.len(), &data[..data.len().min(200)]);
+        panic!(
+            "{what}: reading {} bytes panicked: {:02x?}",
+            data.len(),
+            &data[..data.len().min(200)]
+        );
     };
     match &strict {
         Ok(motion) => {
             assert!(motion.to_bytes() == data, "{what}: strict read does not round-trip");
-            assert_eq!(strict_walk.as_ref().ok(), Some(&total_records(motion)), "{what}: view record count");
+            assert_eq!(
+                strict_walk.as_ref().ok(),
+                Some(&total_records(motion)),
+                "{what}: view record count"
+            );
         }
         Err(err) => {
             assert_eq!(strict_walk.as_ref().err(), Some(err), "{what}: view and motion disagree");
@@ -93,12 +104,19 @@ fn check_any(what: &str, data: &[u8]) -> (Result<Motion, Error>, Result<vmdkit::
     match &lenient {
         Ok(parsed) => {
             let rewritten = parsed.motion.to_bytes();
-            let reparsed = Motion::parse(&rewritten)
-                .unwrap_or_else(|e| panic!("{what}: lenient result rewritten does not parse strictly: {e}"));
+            let reparsed = Motion::parse(&rewritten).unwrap_or_else(|e| {
+                panic!("{what}: lenient result rewritten does not parse strictly: {e}")
+            });
             assert!(reparsed.to_bytes() == rewritten, "{what}: lenient rewrite is not stable");
-            assert!(same(&reparsed, &parsed.motion), "{what}: lenient rewrite parses to a different motion");
+            assert!(
+                same(&reparsed, &parsed.motion),
+                "{what}: lenient rewrite parses to a different motion"
+            );
             if !has_nan(&parsed.motion) {
-                assert_eq!(reparsed, parsed.motion, "{what}: lenient rewrite parses to a different motion");
+                assert_eq!(
+                    reparsed, parsed.motion,
+                    "{what}: lenient rewrite parses to a different motion"
+                );
             }
             assert_eq!(lenient_walk.as_ref().ok(), Some(&total_records(&parsed.motion)), "{what}");
             if let Ok(motion) = &strict {
@@ -124,14 +142,26 @@ fn walk(view: &MotionView<'_>) -> usize {
     let mut n = 0;
     for b in view.bones() {
         let key = b.to_key();
-        assert_eq!((b.name(), b.frame(), b.interpolation()), (&key.name, key.frame, &key.interpolation.0));
-        assert_eq!(b.translation().to_array().map(f32::to_bits), key.translation.to_array().map(f32::to_bits));
-        assert_eq!(b.rotation().to_array().map(f32::to_bits), key.rotation.to_array().map(f32::to_bits));
+        assert_eq!(
+            (b.name(), b.frame(), b.interpolation()),
+            (&key.name, key.frame, &key.interpolation.0)
+        );
+        assert_eq!(
+            b.translation().to_array().map(f32::to_bits),
+            key.translation.to_array().map(f32::to_bits)
+        );
+        assert_eq!(
+            b.rotation().to_array().map(f32::to_bits),
+            key.rotation.to_array().map(f32::to_bits)
+        );
         n += 1;
     }
     for m in view.morphs() {
         let key = m.to_key();
-        assert_eq!((m.name(), m.frame(), m.weight().to_bits()), (&key.name, key.frame, key.weight.to_bits()));
+        assert_eq!(
+            (m.name(), m.frame(), m.weight().to_bits()),
+            (&key.name, key.frame, key.weight.to_bits())
+        );
         n += 1;
     }
     for c in view.cameras() {
@@ -148,7 +178,10 @@ fn walk(view: &MotionView<'_>) -> usize {
     }
     for p in view.properties() {
         let key = p.to_key();
-        assert_eq!((p.frame(), p.visible_byte(), p.ik().len()), (key.frame, key.visible_byte, key.ik.len()));
+        assert_eq!(
+            (p.frame(), p.visible_byte(), p.ik().len()),
+            (key.frame, key.visible_byte, key.ik.len())
+        );
         assert_eq!(p.0.len(), key.encoded_len());
         n += 1;
     }
@@ -186,11 +219,18 @@ fn has_nan(m: &Motion) -> bool {
 
 /// The error's offset lies in the input, and its message names the section, record and offset.
 fn check_error_location(what: &str, err: &Error, data: &[u8]) {
-    assert!(err.offset <= data.len() as u64, "{what}: offset {} past the end ({})", err.offset, data.len());
+    assert!(
+        err.offset <= data.len() as u64,
+        "{what}: offset {} past the end ({})",
+        err.offset,
+        data.len()
+    );
     let text = err.to_string();
     assert!(text.contains(&format!("byte offset {}", err.offset)), "{what}: {text}");
     match err.section {
-        Some(section) => assert!(text.contains(&format!("{} section", section.name())), "{what}: {text}"),
+        Some(section) => {
+            assert!(text.contains(&format!("{} section", section.name())), "{what}: {text}")
+        }
         None => assert!(text.starts_with("header"), "{what}: {text}"),
     }
     if let Some(record) = err.record {
@@ -237,7 +277,10 @@ fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mu
             assert!(matches!(err.kind, ErrorKind::NotVmd { .. }), "{what}: {err}");
         } else {
             assert!(matches!(err.kind, ErrorKind::TruncatedHeader { .. }), "{what}: {err}");
-            assert!(matches!(lenient_err.kind, ErrorKind::TruncatedHeader { .. }), "{what}: {lenient_err}");
+            assert!(
+                matches!(lenient_err.kind, ErrorKind::TruncatedHeader { .. }),
+                "{what}: {lenient_err}"
+            );
         }
         return;
     }
@@ -268,7 +311,11 @@ fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mu
     let parsed = lenient.unwrap_or_else(|e| panic!("{what}: lenient: {e}"));
     if len < span.start {
         // Inside the 4-byte count: the sections before it are kept, nothing else.
-        assert_eq!(err.kind, ErrorKind::TruncatedCount { available: len - span.count_offset }, "{what}");
+        assert_eq!(
+            err.kind,
+            ErrorKind::TruncatedCount { available: len - span.count_offset },
+            "{what}"
+        );
         assert_eq!((err.offset, err.record), (span.count_offset as u64, None), "{what}");
         let cut_count = Repair::CutCount {
             section,
@@ -277,7 +324,10 @@ fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mu
         };
         if parsed.repairs == [cut_count.clone()] {
             assert_eq!(parsed.motion.sections_present, index, "{what}");
-            assert!(parsed.motion.to_bytes() == full[..span.count_offset], "{what}: lenient result");
+            assert!(
+                parsed.motion.to_bytes() == full[..span.count_offset],
+                "{what}: lenient result"
+            );
             stats.cut_count += 1;
         } else {
             assert_reinterpreted(&what, section, &parsed.repairs, &cut_count);
@@ -312,9 +362,13 @@ fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mu
     };
     // Expected lenient result: the file up to the last complete record, with that count.
     let mut expected = full[..complete_end].to_vec();
-    expected[span.count_offset..span.count_offset + 4].copy_from_slice(&(complete as u32).to_le_bytes());
+    expected[span.count_offset..span.count_offset + 4]
+        .copy_from_slice(&(complete as u32).to_le_bytes());
     if parsed.repairs == [truncated.clone()] {
-        assert!(parsed.motion.to_bytes() == expected, "{what}: lenient result is not the complete records");
+        assert!(
+            parsed.motion.to_bytes() == expected,
+            "{what}: lenient result is not the complete records"
+        );
         assert_eq!(parsed.motion.count(section), complete, "{what}");
         stats.truncated += 1;
         return;
@@ -397,7 +451,9 @@ fn first_5000_prefixes_of_a_mid_size_file() {
 
 #[test]
 fn prefixes_through_the_property_section_and_trailing_bytes() {
-    let Some(manifest) = corpus_or_skip("prefixes with properties and trailing bytes") else { return };
+    let Some(manifest) = corpus_or_skip("prefixes with properties and trailing bytes") else {
+        return;
+    };
     // The smallest readable files with IK entries and with trailing bytes: their last 1000
     // prefixes cut the property section and the trailing bytes.
     for column in ["ik_entries", "trailing_bytes"] {
@@ -567,7 +623,10 @@ fn a_count_of_zero_before_records_is_recovered_exactly() {
         }
     }
     println!("{recovered} zeroed counts recovered exactly, {ambiguous} read another way");
-    assert!(recovered >= 20 && ambiguous * 10 <= recovered, "{recovered} recovered, {ambiguous} ambiguous");
+    assert!(
+        recovered >= 20 && ambiguous * 10 <= recovered,
+        "{recovered} recovered, {ambiguous} ambiguous"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,7 +667,10 @@ fn a_huge_count_is_rejected_before_any_large_allocation() {
         let fit = if section == 5 { 0 } else { (46 - 4 * section) / [111, 23, 61, 28, 9][section] };
         assert_eq!(parsed.motion.count(Section::ALL[section]), fit, "{what}");
         if section < 5 {
-            assert!(matches!(err.kind, ErrorKind::CountTooLarge { count: u32::MAX, .. }), "{what}: {err}");
+            assert!(
+                matches!(err.kind, ErrorKind::CountTooLarge { count: u32::MAX, .. }),
+                "{what}: {err}"
+            );
         }
     }
 
@@ -619,12 +681,15 @@ fn a_huge_count_is_rejected_before_any_large_allocation() {
     data.extend_from_slice(&[0, 0, 0, 0, 1]);
     data.extend_from_slice(&u32::MAX.to_le_bytes());
     data.resize(100, 0x22);
-    let ((strict, lenient), largest) =
-        largest_allocation(|| (Motion::parse(&data), Motion::parse_with(&data, ReadOptions::LENIENT)));
+    let ((strict, lenient), largest) = largest_allocation(|| {
+        (Motion::parse(&data), Motion::parse_with(&data, ReadOptions::LENIENT))
+    });
     assert!(largest < 1 << 20, "IK count 0xFFFFFFFF: an allocation of {largest} bytes");
     let err = strict.unwrap_err();
     assert_eq!((err.section, err.record), (Some(Section::Property), Some(0)));
-    assert!(matches!(err.kind, ErrorKind::TruncatedRecord { needed, .. } if needed == 9 + 21 * u32::MAX as u64));
+    assert!(
+        matches!(err.kind, ErrorKind::TruncatedRecord { needed, .. } if needed == 9 + 21 * u32::MAX as u64)
+    );
     assert_eq!(lenient.unwrap().motion.properties.len(), 0);
 }
 
@@ -656,7 +721,9 @@ fn placeholders_say_what_they_look_like() {
     assert!(not_vmd(html).to_lowercase().contains("html"), "{}", not_vmd(html));
 
     // A page with non-ASCII text near its start (a Japanese title) is still text.
-    let html_ja = "<html><head><meta charset=\"utf-8\"><title>モーション配布ページ</title></head><body>".as_bytes();
+    let html_ja =
+        "<html><head><meta charset=\"utf-8\"><title>モーション配布ページ</title></head><body>"
+            .as_bytes();
     let what = not_vmd(html_ja);
     assert!(what.to_lowercase().contains("html"), "{what}");
     assert!(what.contains("text"), "{what}");
@@ -705,7 +772,9 @@ fn error_display_names_section_record_and_offset() {
     // Three bone keys declared, two and a half present.
     let mut motion = Motion::default();
     for frame in 0..3 {
-        motion.bones.push(vmdkit::format::BoneKey::new(vmdkit::text::KeyName::encode("センター").0, frame));
+        motion
+            .bones
+            .push(vmdkit::format::BoneKey::new(vmdkit::text::KeyName::encode("センター").0, frame));
     }
     let bytes = motion.to_bytes();
     let cut = &bytes[..50 + 4 + 111 * 2 + 60];
@@ -717,7 +786,10 @@ fn error_display_names_section_record_and_offset() {
     assert!(text.contains("record 2"), "{text}");
     assert!(text.contains("byte offset 276"), "{text}");
     let with_path = err.clone().with_path("dance/motion.vmd").to_string();
-    assert!(with_path.starts_with("dance/motion.vmd: bone section, record 2, byte offset 276"), "{with_path}");
+    assert!(
+        with_path.starts_with("dance/motion.vmd: bone section, record 2, byte offset 276"),
+        "{with_path}"
+    );
 
     // A cut property record.
     let mut motion = vmdkit::example::example_motion();
@@ -734,7 +806,10 @@ fn error_display_names_section_record_and_offset() {
     let bytes = motion.to_bytes();
     let err = Motion::parse(&bytes[..bytes.len() - 1]).unwrap_err();
     assert_eq!(err.kind, ErrorKind::TruncatedCount { available: 3 });
-    assert_eq!(err.to_string(), "morph section, byte offset 54: file ends inside the section count (3 of 4 bytes)");
+    assert_eq!(
+        err.to_string(),
+        "morph section, byte offset 54: file ends inside the section count (3 of 4 bytes)"
+    );
 
     // A cut header names the header.
     let err = Motion::parse(&bytes[..40]).unwrap_err();

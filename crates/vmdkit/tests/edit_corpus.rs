@@ -26,12 +26,7 @@ fn corpus(test: &str) -> Vec<(String, Motion)> {
     manifest
         .of_kind("vmd")
         .filter(|e| e.parse_ok())
-        .map(|e| {
-            (
-                e.local_path.clone(),
-                Motion::parse(&e.bytes()).expect("parse_ok files parse"),
-            )
-        })
+        .map(|e| (e.local_path.clone(), Motion::parse(&e.bytes()).expect("parse_ok files parse")))
         .collect()
 }
 
@@ -73,13 +68,8 @@ fn reduce_corpus(frames: Option<u32>) -> (usize, usize, usize) {
             dense.cameras.retain(|k| k.frame <= cut);
         }
         let (fitted, report) = reduce(&dense, &options);
-        let (base, base_report) = reduce(
-            &dense,
-            &ReduceOptions {
-                method: Method::Baseline,
-                ..options
-            },
-        );
+        let (base, base_report) =
+            reduce(&dense, &ReduceOptions { method: Method::Baseline, ..options });
         for (out, what) in [(&fitted, "fitted"), (&base, "baseline")] {
             let e = measure(&dense, out);
             assert!(e.within(&options.tolerance), "{name} ({what}): {e:?}");

@@ -16,16 +16,8 @@ use vmdkit::format::{
 };
 use vmdkit::text::{KeyName, LongName};
 
-const BONES: &[&str] = &[
-    "センター",
-    "右腕",
-    "左腕",
-    "右足ＩＫ",
-    "左足IK親",
-    "上半身",
-    "RightHand",
-    "arm_L",
-];
+const BONES: &[&str] =
+    &["センター", "右腕", "左腕", "右足ＩＫ", "左足IK親", "上半身", "RightHand", "arm_L"];
 const MORPHS: &[&str] = &["まばたき", "ウィンク", "ウィンク右", "あ"];
 
 fn curve() -> impl Strategy<Value = Curve> {
@@ -34,9 +26,7 @@ fn curve() -> impl Strategy<Value = Curve> {
 
 fn rotation() -> impl Strategy<Value = Quat> {
     (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
-        .prop_filter("non-zero", |(x, y, z, w)| {
-            x * x + y * y + z * z + w * w > 0.01
-        })
+        .prop_filter("non-zero", |(x, y, z, w)| x * x + y * y + z * z + w * w > 0.01)
         .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w).normalize())
 }
 
@@ -60,11 +50,7 @@ fn bone_key(max_frame: u32) -> impl Strategy<Value = BoneKey> {
             rotation,
             interpolation: BoneInterpolation::canonical(
                 curves,
-                if off {
-                    PhysicsToggle::Off
-                } else {
-                    PhysicsToggle::On
-                },
+                if off { PhysicsToggle::Off } else { PhysicsToggle::On },
             ),
         })
 }
@@ -78,17 +64,15 @@ fn camera_key(max_frame: u32) -> impl Strategy<Value = CameraKey> {
         [curve(), curve(), curve(), curve(), curve(), curve()],
         10u32..60,
     )
-        .prop_map(
-            |(frame, distance, target, rotation, curves, view_angle)| CameraKey {
-                frame,
-                distance,
-                target,
-                rotation,
-                interpolation: CameraInterpolation::new(curves),
-                view_angle,
-                perspective_byte: 0,
-            },
-        )
+        .prop_map(|(frame, distance, target, rotation, curves, view_angle)| CameraKey {
+            frame,
+            distance,
+            target,
+            rotation,
+            interpolation: CameraInterpolation::new(curves),
+            view_angle,
+            perspective_byte: 0,
+        })
 }
 
 /// A motion with bones, morphs, camera, light and property keys at frames up to `max_frame`.
@@ -114,11 +98,7 @@ fn motion(max_frame: u32) -> impl Strategy<Value = Motion> {
             m.cameras = cameras;
             m.lights = lights
                 .into_iter()
-                .map(|(frame, direction)| LightKey {
-                    frame,
-                    color: Vec3::splat(0.6),
-                    direction,
-                })
+                .map(|(frame, direction)| LightKey { frame, color: Vec3::splat(0.6), direction })
                 .collect();
             m.properties = props
                 .into_iter()
@@ -137,23 +117,20 @@ fn motion(max_frame: u32) -> impl Strategy<Value = Motion> {
 
 /// A dense motion: one key per frame for a few bones following smooth random paths.
 fn dense(frames: u32) -> impl Strategy<Value = Motion> {
-    prop::collection::vec(
-        (vec3(2.0), vec3(2.0), rotation(), rotation(), 0.5f32..4.0),
-        1..4,
-    )
-    .prop_map(move |paths| {
-        let mut m = Motion::new(LongName::encode("dense").0);
-        for (i, (a, b, qa, qb, speed)) in paths.into_iter().enumerate() {
-            for f in 0..frames {
-                let t = (f as f32 / frames as f32 * speed).sin() * 0.5 + 0.5;
-                let mut key = BoneKey::new(KeyName::encode(BONES[i]).0, f);
-                key.translation = a.lerp(b, t * t);
-                key.rotation = qa.slerp(qb, t);
-                m.bones.push(key);
+    prop::collection::vec((vec3(2.0), vec3(2.0), rotation(), rotation(), 0.5f32..4.0), 1..4)
+        .prop_map(move |paths| {
+            let mut m = Motion::new(LongName::encode("dense").0);
+            for (i, (a, b, qa, qb, speed)) in paths.into_iter().enumerate() {
+                for f in 0..frames {
+                    let t = (f as f32 / frames as f32 * speed).sin() * 0.5 + 0.5;
+                    let mut key = BoneKey::new(KeyName::encode(BONES[i]).0, f);
+                    key.translation = a.lerp(b, t * t);
+                    key.rotation = qa.slerp(qb, t);
+                    m.bones.push(key);
+                }
             }
-        }
-        m
-    })
+            m
+        })
 }
 
 proptest! {

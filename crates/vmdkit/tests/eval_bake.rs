@@ -59,9 +59,7 @@ fn bakes_the_example_at_30_60_and_24_fps() {
     let baked = MotionSampler::new(&bake(&motion, 60.0).unwrap());
     assert_eq!(baked.last_frame(), src.last_frame().map(|f| 2 * f));
     // Bones get a key at every output frame of their range.
-    let arm = baked
-        .bone_track(vmdkit::text::KeyName::encode("右腕").0.bytes())
-        .unwrap();
+    let arm = baked.bone_track(vmdkit::text::KeyName::encode("右腕").0.bytes()).unwrap();
     assert_eq!(arm.frames(), (0..=120).collect::<Vec<u32>>().as_slice());
 }
 
@@ -86,15 +84,9 @@ fn camera_cuts_stay_cuts() {
         // The jump lies between two adjacent output keys (a cut), at the first output frame at
         // or after source frame 11, and every key before it is at most the pre-cut value.
         let jump = (11.0 * fps / 30.0_f64).ceil() as usize;
-        let xs: Vec<f32> = (0..track.frames().len())
-            .map(|i| track.key(i).target.x)
-            .collect();
+        let xs: Vec<f32> = (0..track.frames().len()).map(|i| track.key(i).target.x).collect();
         assert_eq!(track.frames()[jump], jump as u32);
-        assert!(
-            xs[jump - 1] <= 10.0 && xs[jump] >= 100.0,
-            "{fps}: {:?}",
-            &xs[jump - 2..=jump]
-        );
+        assert!(xs[jump - 1] <= 10.0 && xs[jump] >= 100.0, "{fps}: {:?}", &xs[jump - 2..=jump]);
         assert!(track.is_cut(jump - 1));
         // Between the two keys the baked camera holds the pre-cut value, as the source does.
         let half = f64::from(jump as u32) - 0.5;
@@ -106,22 +98,11 @@ fn camera_cuts_stay_cuts() {
 fn property_changes_land_at_or_after_their_frame() {
     let mut motion = Motion::new(LongName::encode("test").0);
     let ik = |on: bool| {
-        vec![IkState {
-            name: LongName::encode("右足ＩＫ").0,
-            enabled_byte: u8::from(on),
-        }]
+        vec![IkState { name: LongName::encode("右足ＩＫ").0, enabled_byte: u8::from(on) }]
     };
     motion.properties = vec![
-        PropertyKey {
-            frame: 0,
-            visible_byte: 1,
-            ik: ik(true),
-        },
-        PropertyKey {
-            frame: 31,
-            visible_byte: 0,
-            ik: ik(false),
-        },
+        PropertyKey { frame: 0, visible_byte: 1, ik: ik(true) },
+        PropertyKey { frame: 31, visible_byte: 0, ik: ik(false) },
     ];
     let at = |fps: f64| {
         let baked = bake(&motion, fps).unwrap();
@@ -142,10 +123,7 @@ fn property_changes_land_at_or_after_their_frame() {
 fn bad_rates_and_overflowing_frames_are_errors() {
     let motion = vmdkit::example::example_motion();
     for fps in [0.0, -24.0, f64::NAN, f64::INFINITY] {
-        assert!(
-            matches!(bake(&motion, fps), Err(BakeError::BadFrameRate(_))),
-            "{fps}"
-        );
+        assert!(matches!(bake(&motion, fps), Err(BakeError::BadFrameRate(_))), "{fps}");
     }
     let mut far = motion.clone();
     far.bones[0].frame = u32::MAX - 5;

@@ -59,12 +59,7 @@ fn angle(a: [f32; 4], b: [f32; 4]) -> f64 {
     if (0..4).map(|i| a[i] * b[i]).sum::<f64>() < 0.0 {
         b = b.map(|c| -c);
     }
-    let norm = |s: f64| {
-        (0..4)
-            .map(|i| (b[i] + s * a[i]).powi(2))
-            .sum::<f64>()
-            .sqrt()
-    };
+    let norm = |s: f64| (0..4).map(|i| (b[i] + s * a[i]).powi(2)).sum::<f64>().sqrt();
     4.0 * norm(-1.0).atan2(norm(1.0))
 }
 
@@ -122,16 +117,8 @@ fn check_bone(
     for (((o, p), a), b) in axes {
         check_axis(stats, o, p, a, b, what);
     }
-    let peer_q = [
-        peer.rotation.x,
-        peer.rotation.y,
-        peer.rotation.z,
-        peer.rotation.w,
-    ];
-    let (theta, err) = (
-        angle(arr(a.rotation), arr(b.rotation)),
-        angle(arr(ours.rotation), peer_q),
-    );
+    let peer_q = [peer.rotation.x, peer.rotation.y, peer.rotation.z, peer.rotation.w];
+    let (theta, err) = (angle(arr(a.rotation), arr(b.rotation)), angle(arr(ours.rotation), peer_q));
     let tol = (W + EPS_ROT_REL) * theta + EPS_ROT;
     assert!(err <= tol, "{}: rotation {:?} vs oracle {peer_q:?}: {err:e} rad (segment {theta} rad, tolerance {tol:e})", what(), ours.rotation);
     stats.rot_err = stats.rot_err.max(err);
@@ -167,11 +154,8 @@ fn index_names<'a>(
     ours: impl Iterator<Item = &'a [u8]>,
     sampler_names: Vec<&[u8]>,
 ) -> (HashMap<Vec<u8>, u32>, HashMap<u32, usize>) {
-    let ours_index: HashMap<&[u8], usize> = sampler_names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (*n, i))
-        .collect();
+    let ours_index: HashMap<&[u8], usize> =
+        sampler_names.iter().enumerate().map(|(i, n)| (*n, i)).collect();
     let mut ids: HashMap<Vec<u8>, u32> = HashMap::new();
     let mut map: HashMap<u32, usize> = HashMap::new();
     let mut bad = HashSet::new();
@@ -197,42 +181,25 @@ fn peer_for(bytes: &[u8], motion: &Motion, sampler: &MotionSampler) -> Option<Pe
         return None;
     }
     let (bone_ids, bone_track) = index_names(
-        import
-            .bone_keyframes
-            .iter()
-            .map(|k| k.bone_name_normalized.clone()),
+        import.bone_keyframes.iter().map(|k| k.bone_name_normalized.clone()),
         motion.bones.iter().map(|k| k.name.bytes()),
         sampler.bone_names().collect(),
     );
     let (morph_ids, morph_track) = index_names(
-        import
-            .morph_keyframes
-            .iter()
-            .map(|k| normalize_vmd_name(&k.0)),
+        import.morph_keyframes.iter().map(|k| normalize_vmd_name(&k.0)),
         motion.morphs.iter().map(|k| k.name.bytes()),
         sampler.morph_names().collect(),
     );
-    let bone_ids: HashMap<Vec<u8>, BoneIndex> = bone_ids
-        .into_iter()
-        .map(|(n, i)| (n, BoneIndex(i)))
-        .collect();
-    let morph_ids = morph_ids
-        .into_iter()
-        .map(|(n, i)| (n, MorphIndex(i)))
-        .collect();
-    let bones = (0..sampler.bone_count().max(1))
-        .map(|_| BoneInit::new(None, Default::default()))
-        .collect();
+    let bone_ids: HashMap<Vec<u8>, BoneIndex> =
+        bone_ids.into_iter().map(|(n, i)| (n, BoneIndex(i))).collect();
+    let morph_ids = morph_ids.into_iter().map(|(n, i)| (n, MorphIndex(i))).collect();
+    let bones =
+        (0..sampler.bone_count().max(1)).map(|_| BoneInit::new(None, Default::default())).collect();
     let model = ModelArena::new(bones).unwrap();
     let clip =
         build_mmd_registered_pair_clip(&model, &import, &bone_ids, &morph_ids, &HashMap::new(), 0)
             .unwrap();
-    Some(Peer {
-        clip,
-        bone_ids,
-        bone_track,
-        morph_track,
-    })
+    Some(Peer { clip, bone_ids, bone_track, morph_track })
 }
 
 /// What the peer computes in a segment into a duplicated frame: from the last key at the start
@@ -270,11 +237,7 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
         .map(|(_, t)| *t.name());
     for name in merged.chain(merged_morphs) {
         let status = name.decode(TextEncoding::ShiftJis).status;
-        assert_eq!(
-            status,
-            DecodeStatus::CutMidCharacter,
-            "{path}: {name:?} merged by the peer"
-        );
+        assert_eq!(status, DecodeStatus::CutMidCharacter, "{path}: {name:?} merged by the peer");
         stats.unmapped_tracks += 1;
     }
     let Some(last) = sampler.last_frame() else {
@@ -282,11 +245,8 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
     };
     let bone_keys = keys_by_name_frame(motion.bones.iter().map(|k| (k.name.bytes(), k.frame)));
     let morph_keys = keys_by_name_frame(motion.morphs.iter().map(|k| (k.name.bytes(), k.frame)));
-    let dup_frames: HashSet<(Section, Vec<u8>, u32)> = sampler
-        .duplicates()
-        .iter()
-        .map(|d| (d.section, d.name.clone(), d.frame))
-        .collect();
+    let dup_frames: HashSet<(Section, Vec<u8>, u32)> =
+        sampler.duplicates().iter().map(|d| (d.section, d.name.clone(), d.frame)).collect();
 
     let mut playhead = sampler.playhead();
     let mut ours = sampler.new_sample();
@@ -301,12 +261,7 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
             };
             let track = &sampler.bone_tracks()[k];
             let name = track.name().bytes();
-            let what = || {
-                format!(
-                    "{path}: bone {} at frame {t}",
-                    track.name().to_string_lossy()
-                )
-            };
+            let what = || format!("{path}: bone {} at frame {t}", track.name().to_string_lossy());
             stats.samples += 1;
             match track.timeline().locate(t) {
                 Segment::Key(i) => {
@@ -343,10 +298,7 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
                         // Linear towards the first key at the duplicated frame.
                         let b = motion.morphs[morph_keys[&(name.to_vec(), f2)][0]].weight;
                         stats.duplicate_samples += 1;
-                        (
-                            (f64::from(a) + (f64::from(b) - f64::from(a)) * p) as f32,
-                            (a, b),
-                        )
+                        ((f64::from(a) + (f64::from(b) - f64::from(a)) * p) as f32, (a, b))
                     } else {
                         (ours.morphs[k], (a, track.weights()[i + 1]))
                     }
@@ -459,11 +411,7 @@ fn row0_decoder_reads_the_physics_bytes_as_curve_handles() {
         return;
     };
     let entry = manifest.largest("vmd");
-    assert!(
-        entry.local_path.contains("サンプルモーション2"),
-        "{}",
-        entry.local_path
-    );
+    assert!(entry.local_path.contains("サンプルモーション2"), "{}", entry.local_path);
     let bytes = entry.bytes();
     let motion = Motion::parse(&bytes).unwrap();
     let sampler = MotionSampler::new(&motion);
@@ -474,23 +422,14 @@ fn row0_decoder_reads_the_physics_bytes_as_curve_handles() {
     // 右腕捩, frames 5051 → 5060: the rows hold R = (90, 0, 62, 126) but bytes 2–3 are the
     // physics flag (0, 0), so row 0 reads R = (0, 0, 62, 126).
     let name = KeyName::encode("右腕捩").0;
-    let k = sampler
-        .bone_names()
-        .position(|n| n == name.bytes())
-        .unwrap();
+    let k = sampler.bone_names().position(|n| n == name.bytes()).unwrap();
     let track = &sampler.bone_tracks()[k];
     let i = track.frames().iter().position(|&f| f == 5060).unwrap();
     assert_eq!(track.frames()[i - 1], 5051);
     assert_eq!(track.curves(i)[3], Curve::new(90, 0, 62, 126));
-    let key = motion
-        .bones
-        .iter()
-        .find(|b| b.name.bytes() == name.bytes() && b.frame == 5060)
-        .unwrap();
-    assert_eq!(
-        [3, 7, 11, 15].map(|b| key.interpolation.0[b]),
-        [0, 0, 62, 126]
-    );
+    let key =
+        motion.bones.iter().find(|b| b.name.bytes() == name.bytes() && b.frame == 5060).unwrap();
+    assert_eq!([3, 7, 11, 15].map(|b| key.interpolation.0[b]), [0, 0, 62, 126]);
 
     let t = 5051.0 + 0.4 * 9.0;
     let (a, b) = (track.key(i - 1).rotation, track.key(i).rotation);
@@ -524,11 +463,8 @@ fn camera_peer_reads_curve_bytes_in_the_wrong_order() {
         return;
     };
     // Vmd2XML's camera.vmd was saved by MMD: its linear curves are stored 20, 107, 20, 107.
-    let mmd_saved = manifest
-        .entries
-        .iter()
-        .find(|e| e.local_path.ends_with("camera__camera.vmd"))
-        .unwrap();
+    let mmd_saved =
+        manifest.entries.iter().find(|e| e.local_path.ends_with("camera__camera.vmd")).unwrap();
     let bytes = mmd_saved.bytes();
     let motion = Motion::parse(&bytes).unwrap();
     assert_eq!(&motion.cameras[0].interpolation.0[..4], &[20, 107, 20, 107]);
@@ -570,31 +506,17 @@ fn camera_peer_reads_curve_bytes_in_the_wrong_order() {
             let ours = track.sample(t);
             let theirs = sample_vmd_camera_frames(&anim.camera_frames, t as f32).unwrap();
             let Segment::Between { i, .. } = track.timeline().locate(t) else {
-                assert_eq!(
-                    ours.target.to_array(),
-                    theirs.position,
-                    "{} at {t}",
-                    entry.local_path
-                );
+                assert_eq!(ours.target.to_array(), theirs.position, "{} at {t}", entry.local_path);
                 continue;
             };
             let (a, b) = (track.key(i), track.key(i + 1));
             let check = |o: f32, p: f32, a: f32, b: f32| {
                 let tol =
                     W * f64::from(b - a).abs() + EPS_REL * (1.0 + f64::from(a.abs() + b.abs()));
-                assert!(
-                    f64::from(o - p).abs() <= tol,
-                    "{} at {t}: {o} vs {p}",
-                    entry.local_path
-                );
+                assert!(f64::from(o - p).abs() <= tol, "{} at {t}: {o} vs {p}", entry.local_path);
             };
             for axis in 0..3 {
-                check(
-                    ours.target[axis],
-                    theirs.position[axis],
-                    a.target[axis],
-                    b.target[axis],
-                );
+                check(ours.target[axis], theirs.position[axis], a.target[axis], b.target[axis]);
                 check(
                     ours.rotation[axis],
                     theirs.rotation[axis],
@@ -621,10 +543,8 @@ fn fixed_axes_are_a_model_rule_the_peer_applies_when_building_clips() {
     motion.bones.push(key);
     let bytes = motion.to_bytes();
     let import = import_vmd_motion(&bytes).unwrap();
-    let ids = HashMap::from([(
-        import.bone_keyframes[0].bone_name_normalized.clone(),
-        BoneIndex(0),
-    )]);
+    let ids =
+        HashMap::from([(import.bone_keyframes[0].bone_name_normalized.clone(), BoneIndex(0))]);
     let model = ModelArena::new(vec![
         BoneInit::new(None, Default::default()).with_fixed_axis([1.0, 0.0, 0.0].into())
     ])
@@ -633,9 +553,7 @@ fn fixed_axes_are_a_model_rule_the_peer_applies_when_building_clips() {
         build_mmd_registered_pair_clip(&model, &import, &ids, &HashMap::new(), &HashMap::new(), 0)
             .unwrap();
     let theirs = clip.sample_at(0.0).bone_samples()[0].rotation;
-    let ours = MotionSampler::new(&motion).bone_tracks()[0]
-        .sample(0.0)
-        .rotation;
+    let ours = MotionSampler::new(&motion).bone_tracks()[0].sample(0.0).rotation;
     // vmdkit returns the keyed rotation; the peer's has its vector part moved onto the axis.
     assert!(angle(arr(ours), arr(key.rotation)) < 1e-6);
     assert!(theirs.y.abs() < 1e-7 && theirs.z.abs() < 1e-7 && theirs.x > 0.3);

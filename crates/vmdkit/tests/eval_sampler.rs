@@ -71,11 +71,7 @@ fn worked_numbers_of_the_reference() {
     ] {
         let sampler = ramp(Curve::new(x1, y1, x2, y2));
         let x = sampler.bone_tracks()[0].sample(100.0 * p).translation.x;
-        assert!(
-            (f64::from(x) - w).abs() < 6e-7,
-            "{:?} at {p}: {x}",
-            (x1, y1, x2, y2)
-        );
+        assert!((f64::from(x) - w).abs() < 6e-7, "{:?} at {p}: {x}", (x1, y1, x2, y2));
     }
 }
 
@@ -94,28 +90,18 @@ fn curve_edge_cases_through_a_track() {
     // x1 = x2 = 127: X(s) = 1 − (1 − s)³; with y1 = y2 = 0, Y = s³ (vertical tangent at p = 1).
     for p in [0.1, 0.5, 0.9, 1.0 - 1e-6] {
         let s = 1.0 - f64::cbrt(1.0 - p);
-        assert!(
-            (at(Curve::new(127, 0, 127, 0), p) - s.powi(3)).abs() < 1e-6,
-            "{p}"
-        );
+        assert!((at(Curve::new(127, 0, 127, 0), p) - s.powi(3)).abs() < 1e-6, "{p}");
     }
     // Both handles at one corner: linear curves whatever the corner.
     for c in [Curve::new(0, 0, 0, 0), Curve::new(127, 127, 127, 127)] {
         assert!((at(c, 0.3) - 0.3).abs() < 1e-7);
     }
     // Every curve passes exactly through its keys and rises monotonically between them.
-    for c in [
-        Curve::new(0, 127, 0, 127),
-        Curve::new(127, 0, 0, 127),
-        Curve::new(127, 0, 127, 0),
-    ] {
+    for c in [Curve::new(0, 127, 0, 127), Curve::new(127, 0, 0, 127), Curve::new(127, 0, 127, 0)] {
         let sampler = ramp(c);
         let track = &sampler.bone_tracks()[0];
         assert_eq!(
-            (
-                track.sample(0.0).translation.x,
-                track.sample(100.0).translation.x
-            ),
+            (track.sample(0.0).translation.x, track.sample(100.0).translation.x),
             (0.0, 1.0)
         );
         let mut prev = 0.0;
@@ -147,10 +133,7 @@ fn tracks_group_by_raw_name_and_keep_the_last_duplicate() {
         key(name("右腕"), 5, 9.0),
     ];
     let sampler = MotionSampler::new(&motion);
-    assert_eq!(
-        sampler.bone_names().collect::<Vec<_>>(),
-        vec![mmd.bytes(), name("右腕").bytes()]
-    );
+    assert_eq!(sampler.bone_names().collect::<Vec<_>>(), vec![mmd.bytes(), name("右腕").bytes()]);
     let track = sampler.bone_track(mmd.bytes()).unwrap();
     assert_eq!(track.frames(), &[0, 10, 20]);
     // Frame 10 holds keys 2 and 3 in file order: the later one (x = 7) wins and is reported.
@@ -168,16 +151,10 @@ fn tracks_group_by_raw_name_and_keep_the_last_duplicate() {
 #[test]
 fn property_keys_are_steps_per_ik_name() {
     let mut motion = Motion::new(LongName::encode("test").0);
-    let ik = |n: &str, on: bool| IkState {
-        name: LongName::encode(n).0,
-        enabled_byte: u8::from(on),
-    };
+    let ik =
+        |n: &str, on: bool| IkState { name: LongName::encode(n).0, enabled_byte: u8::from(on) };
     motion.properties = vec![
-        PropertyKey {
-            frame: 30,
-            visible_byte: 0,
-            ik: vec![ik("右足ＩＫ", false)],
-        },
+        PropertyKey { frame: 30, visible_byte: 0, ik: vec![ik("右足ＩＫ", false)] },
         PropertyKey {
             frame: 10,
             visible_byte: 1,
@@ -185,12 +162,8 @@ fn property_keys_are_steps_per_ik_name() {
         },
     ];
     let sampler = MotionSampler::new(&motion);
-    let right = sampler
-        .ik_track(LongName::encode("右足ＩＫ").0.bytes())
-        .unwrap();
-    let left = sampler
-        .ik_track(LongName::encode("左足ＩＫ").0.bytes())
-        .unwrap();
+    let right = sampler.ik_track(LongName::encode("右足ＩＫ").0.bytes()).unwrap();
+    let left = sampler.ik_track(LongName::encode("左足ＩＫ").0.bytes()).unwrap();
     let visible = sampler.visibility_track().unwrap();
     // Before the first key the first key's value applies; each key holds until the next.
     assert_eq!(
@@ -198,10 +171,7 @@ fn property_keys_are_steps_per_ik_name() {
         [true, true, true, false, false]
     );
     assert_eq!([0.0, 30.0, 99.0].map(|t: f64| left.sample(t)), [false; 3]);
-    assert_eq!(
-        [0.0, 29.5, 30.0].map(|t: f64| visible.sample(t)),
-        [true, true, false]
-    );
+    assert_eq!([0.0, 29.5, 30.0].map(|t: f64| visible.sample(t)), [true, true, false]);
     let mut playhead = sampler.playhead();
     let mut out = sampler.new_sample();
     sampler.sample_into(&mut playhead, 31.0f32, &mut out);
@@ -231,25 +201,12 @@ fn camera_through_the_sampler_gives_the_reference_view() {
     // Halfway on linear curves: T = (1, 10, 2), angles (0.3, 0.5, 0.2), the §7 example.
     let view = sampler.sample_camera(5.0).unwrap().view();
     assert!(
-        (view.eye - Vec3::new(21.6106, -3.2984, -35.7274))
-            .abs()
-            .max_element()
-            < 1e-4,
+        (view.eye - Vec3::new(21.6106, -3.2984, -35.7274)).abs().max_element() < 1e-4,
         "{view:?}"
     );
-    assert!(
-        (view.forward - Vec3::new(-0.4580, 0.2955, 0.8384))
-            .abs()
-            .max_element()
-            < 1e-4
-    );
-    assert!(MotionSampler::new(&Motion::default())
-        .sample_camera(0.0)
-        .is_none());
-    assert_eq!(
-        CameraSample::MMD_DEFAULT.view().eye,
-        Vec3::new(0.0, 10.0, -45.0)
-    );
+    assert!((view.forward - Vec3::new(-0.4580, 0.2955, 0.8384)).abs().max_element() < 1e-4);
+    assert!(MotionSampler::new(&Motion::default()).sample_camera(0.0).is_none());
+    assert_eq!(CameraSample::MMD_DEFAULT.view().eye, Vec3::new(0.0, 10.0, -45.0));
 }
 
 #[test]
@@ -349,17 +306,9 @@ fn duplicates_in_real_files_are_reported() {
             *seen.entry((k.name.bytes(), k.frame)).or_default() += 1;
         }
         let expected: usize = seen.values().map(|n| n - 1).sum();
-        let reported = sampler
-            .duplicates()
-            .iter()
-            .filter(|d| d.section == Section::Bone)
-            .count();
+        let reported = sampler.duplicates().iter().filter(|d| d.section == Section::Bone).count();
         assert_eq!(reported, expected, "{}", entry.local_path);
-        for d in sampler
-            .duplicates()
-            .iter()
-            .filter(|d| d.section == Section::Bone)
-        {
+        for d in sampler.duplicates().iter().filter(|d| d.section == Section::Bone) {
             // The kept key is the last in file order and is what sampling returns at that frame.
             let kept = &motion.bones[d.kept];
             assert!(
@@ -372,11 +321,7 @@ fn duplicates_in_real_files_are_reported() {
                 .any(|k| k.name.bytes() == d.name.as_slice() && k.frame == d.frame);
             assert!(!later);
             assert_eq!(
-                sampler
-                    .bone_track(&d.name)
-                    .unwrap()
-                    .sample(d.frame)
-                    .translation,
+                sampler.bone_track(&d.name).unwrap().sample(d.frame).translation,
                 kept.translation
             );
         }
@@ -390,23 +335,12 @@ fn duplicates_in_real_files_are_reported() {
 fn morphs_are_linear_in_the_sampler() {
     let mut motion = Motion::new(LongName::encode("test").0);
     motion.morphs = vec![
-        MorphKey {
-            name: name("あ"),
-            frame: 0,
-            weight: 0.0,
-        },
-        MorphKey {
-            name: name("あ"),
-            frame: 4,
-            weight: 1.0,
-        },
+        MorphKey { name: name("あ"), frame: 0, weight: 0.0 },
+        MorphKey { name: name("あ"), frame: 4, weight: 1.0 },
     ];
     let sampler = MotionSampler::new(&motion);
     let mut out = [0.0f32];
     sampler.sample_morphs(1.0f32, &mut out);
     assert_eq!(out, [0.25]);
-    assert_eq!(
-        sampler.morph_track(name("あ").bytes()).unwrap().sample(3.0),
-        0.75
-    );
+    assert_eq!(sampler.morph_track(name("あ").bytes()).unwrap().sample(3.0), 0.75);
 }

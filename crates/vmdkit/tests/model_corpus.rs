@@ -59,7 +59,9 @@ fn check_references(path: &str, model: &Model) {
     }
     for (i, m) in model.morphs.iter().enumerate() {
         match &m.kind {
-            MorphKind::Bone(offsets) => assert!(offsets.iter().all(|o| o.bone < n), "{path}: morph {i}"),
+            MorphKind::Bone(offsets) => {
+                assert!(offsets.iter().all(|o| o.bone < n), "{path}: morph {i}")
+            }
             MorphKind::Group(members) => assert!(
                 members.iter().all(|g| matches!(model.morphs[g.morph].kind, MorphKind::Bone(_))),
                 "{path}: morph {i}"
@@ -76,7 +78,11 @@ fn model_corpus_every_model_reads_with_references_in_range() {
         let path = entry.local_path.as_str();
         if path.ends_with(MALFORMED) {
             let e = Model::parse(&entry.bytes()).unwrap_err();
-            assert_eq!((e.section, e.record, e.offset), (ModelSection::Vertices, Some(13), 683), "{e}");
+            assert_eq!(
+                (e.section, e.record, e.offset),
+                (ModelSection::Vertices, Some(13), 683),
+                "{e}"
+            );
             assert_eq!(e.kind, ModelErrorKind::UnknownKind { what: "weight type", value: 63 });
             let from_file = Model::read_file(&entry.path).unwrap_err();
             assert_eq!(from_file.format_error(), Some(&e));
@@ -85,8 +91,10 @@ fn model_corpus_every_model_reads_with_references_in_range() {
         let model = Model::read_file(&entry.path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(model, Model::parse(&entry.bytes()).unwrap());
         check_references(path, &model);
-        let facts =
-            BONE_FACTS.iter().find(|f| path.ends_with(f.0)).unwrap_or_else(|| panic!("{path}: no facts"));
+        let facts = BONE_FACTS
+            .iter()
+            .find(|f| path.ends_with(f.0))
+            .unwrap_or_else(|| panic!("{path}: no facts"));
         let count = |f: fn(&Bone) -> bool| model.bones.iter().filter(|b| f(b)).count();
         let found = (
             model.bones.len(),
@@ -113,7 +121,10 @@ fn model_corpus_standard_legs_and_pmd_conversion() {
     let links: Vec<&str> = ik.links.iter().map(|l| miku.bones[l.bone].name.as_str()).collect();
     assert_eq!(links, ["左ひざ", "左足"]);
     let (min, max) = ik.links[0].limits.unwrap();
-    assert!((min.x + std::f32::consts::PI).abs() < 1e-6 && (max.x - (-0.5f32).to_radians()).abs() < 1e-6);
+    assert!(
+        (min.x + std::f32::consts::PI).abs() < 1e-6
+            && (max.x - (-0.5f32).to_radians()).abs() < 1e-6
+    );
     // Its one bone morph and the group morph that drives it; the other 17 morphs move no bones.
     let names: Vec<&str> = miku.morphs.iter().map(|m| m.name.as_str()).collect();
     assert_eq!((names.as_slice(), miku.counts.morphs), (["TestBone", "TestGroup"].as_slice(), 19));
@@ -129,7 +140,10 @@ fn model_corpus_standard_legs_and_pmd_conversion() {
     let (min, max) = knee.limits.unwrap();
     assert_eq!(
         (min, max),
-        (glam::Vec3::new(-std::f32::consts::PI, 0.0, 0.0), glam::Vec3::new((-0.5f32).to_radians(), 0.0, 0.0))
+        (
+            glam::Vec3::new(-std::f32::consts::PI, 0.0, 0.0),
+            glam::Vec3::new((-0.5f32).to_radians(), 0.0, 0.0)
+        )
     );
     // Bone types in mei.pmd: 2 under-rotate (5), 12 follow-rotate (9), 4 twist (8).
     let of_type = |t: u8| mei.bones.iter().filter(|b| b.pmd_type == Some(t)).count();
@@ -224,8 +238,10 @@ fn model_corpus_poses_read_and_rewrite_as_mmd_writes_them() {
         assert_eq!(pose.bones.len() as u64, entry.count("bone").unwrap(), "{}", entry.local_path);
         assert!(pose.bones.iter().all(|b| !b.name.contains('\u{FFFD}')));
         // The stored files have LF line endings; with CRLF they are exactly what we write.
-        let crlf: Vec<u8> =
-            data.iter().flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] }).collect();
+        let crlf: Vec<u8> = data
+            .iter()
+            .flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] })
+            .collect();
         assert!(pose.to_bytes() == crlf, "{}: rewrite differs", entry.local_path);
         assert_eq!(Pose::parse(&pose.to_bytes()).unwrap(), pose);
         for len in 0..data.len().min(2000) {

@@ -141,34 +141,58 @@ fn bone() -> impl Strategy<Value = BoneKey> {
 }
 
 fn morph() -> impl Strategy<Value = MorphKey> {
-    (raw_name::<15>(), any::<u32>(), float())
-        .prop_map(|(name, frame, weight)| MorphKey { name, frame, weight })
+    (raw_name::<15>(), any::<u32>(), float()).prop_map(|(name, frame, weight)| MorphKey {
+        name,
+        frame,
+        weight,
+    })
 }
 
 fn camera() -> impl Strategy<Value = CameraKey> {
     (any::<u32>(), float(), vec3(), vec3(), camera_interpolation(), any::<u32>(), any::<u8>())
-        .prop_map(|(frame, distance, target, rotation, interpolation, view_angle, perspective_byte)| {
-            CameraKey { frame, distance, target, rotation, interpolation, view_angle, perspective_byte }
-        })
+        .prop_map(
+            |(frame, distance, target, rotation, interpolation, view_angle, perspective_byte)| {
+                CameraKey {
+                    frame,
+                    distance,
+                    target,
+                    rotation,
+                    interpolation,
+                    view_angle,
+                    perspective_byte,
+                }
+            },
+        )
 }
 
 fn light() -> impl Strategy<Value = LightKey> {
-    (any::<u32>(), vec3(), vec3()).prop_map(|(frame, color, direction)| LightKey { frame, color, direction })
+    (any::<u32>(), vec3(), vec3()).prop_map(|(frame, color, direction)| LightKey {
+        frame,
+        color,
+        direction,
+    })
 }
 
 fn shadow() -> impl Strategy<Value = ShadowKey> {
-    (any::<u32>(), any::<u8>(), float()).prop_map(|(frame, mode, distance)| ShadowKey { frame, mode, distance })
+    (any::<u32>(), any::<u8>(), float()).prop_map(|(frame, mode, distance)| ShadowKey {
+        frame,
+        mode,
+        distance,
+    })
 }
 
 fn property() -> impl Strategy<Value = PropertyKey> {
-    let ik = (raw_name::<20>(), any::<u8>()).prop_map(|(name, enabled_byte)| IkState { name, enabled_byte });
+    let ik = (raw_name::<20>(), any::<u8>())
+        .prop_map(|(name, enabled_byte)| IkState { name, enabled_byte });
     (any::<u32>(), any::<u8>(), prop::collection::vec(ik, 0..6))
         .prop_map(|(frame, visible_byte, ik)| PropertyKey { frame, visible_byte, ik })
 }
 
 /// Keys for each of the six sections; a section is often empty so that every combination of
 /// present, absent and empty sections comes up.
-fn keys<T: std::fmt::Debug + Clone>(strategy: impl Strategy<Value = T>) -> impl Strategy<Value = Vec<T>> {
+fn keys<T: std::fmt::Debug + Clone>(
+    strategy: impl Strategy<Value = T>,
+) -> impl Strategy<Value = Vec<T>> {
     prop_oneof![
         2 => Just(Vec::new()),
         3 => prop::collection::vec(strategy, 1..8),
@@ -200,28 +224,42 @@ fn header_v1() -> impl Strategy<Value = Header> {
 fn motion(header: impl Strategy<Value = Header>) -> impl Strategy<Value = Motion> {
     (
         header,
-        (keys(bone()), keys(morph()), keys(camera()), keys(light()), keys(shadow()), keys(property())),
+        (
+            keys(bone()),
+            keys(morph()),
+            keys(camera()),
+            keys(light()),
+            keys(shadow()),
+            keys(property()),
+        ),
         0usize..=6,
         prop::collection::vec(any::<u8>(), 0..40),
     )
-        .prop_map(|(header, (bones, morphs, cameras, lights, shadows, properties), sections_present, trailing)| {
-            let mut motion = Motion {
+        .prop_map(
+            |(
                 header,
-                bones,
-                morphs,
-                cameras,
-                lights,
-                shadows,
-                properties,
+                (bones, morphs, cameras, lights, shadows, properties),
                 sections_present,
                 trailing,
-            };
-            // Bytes after fewer than six sections would be read as the next count.
-            if motion.sections_to_write() < 6 {
-                motion.trailing.clear();
-            }
-            motion
-        })
+            )| {
+                let mut motion = Motion {
+                    header,
+                    bones,
+                    morphs,
+                    cameras,
+                    lights,
+                    shadows,
+                    properties,
+                    sections_present,
+                    trailing,
+                };
+                // Bytes after fewer than six sections would be read as the next count.
+                if motion.sections_to_write() < 6 {
+                    motion.trailing.clear();
+                }
+                motion
+            },
+        )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,11 +285,23 @@ fn assert_fields_equal(actual: &Motion, expected: &Motion) {
     assert_eq!(actual.sections_present, expected.sections_present, "sections_present");
     assert_eq!(actual.trailing, expected.trailing, "trailing");
     let bone = |k: &BoneKey| {
-        (k.name, k.frame, bits3(k.translation), k.rotation.to_array().map(f32::to_bits), k.interpolation)
+        (
+            k.name,
+            k.frame,
+            bits3(k.translation),
+            k.rotation.to_array().map(f32::to_bits),
+            k.interpolation,
+        )
     };
-    assert_eq!(actual.bones.iter().map(bone).collect::<Vec<_>>(), expected.bones.iter().map(bone).collect::<Vec<_>>());
+    assert_eq!(
+        actual.bones.iter().map(bone).collect::<Vec<_>>(),
+        expected.bones.iter().map(bone).collect::<Vec<_>>()
+    );
     let morph = |k: &MorphKey| (k.name, k.frame, k.weight.to_bits());
-    assert_eq!(actual.morphs.iter().map(morph).collect::<Vec<_>>(), expected.morphs.iter().map(morph).collect::<Vec<_>>());
+    assert_eq!(
+        actual.morphs.iter().map(morph).collect::<Vec<_>>(),
+        expected.morphs.iter().map(morph).collect::<Vec<_>>()
+    );
     let camera = |k: &CameraKey| {
         (
             k.frame,
@@ -268,7 +318,10 @@ fn assert_fields_equal(actual: &Motion, expected: &Motion) {
         expected.cameras.iter().map(camera).collect::<Vec<_>>()
     );
     let light = |k: &LightKey| (k.frame, bits3(k.color), bits3(k.direction));
-    assert_eq!(actual.lights.iter().map(light).collect::<Vec<_>>(), expected.lights.iter().map(light).collect::<Vec<_>>());
+    assert_eq!(
+        actual.lights.iter().map(light).collect::<Vec<_>>(),
+        expected.lights.iter().map(light).collect::<Vec<_>>()
+    );
     let shadow = |k: &ShadowKey| (k.frame, k.mode, k.distance.to_bits());
     assert_eq!(
         actual.shadows.iter().map(shadow).collect::<Vec<_>>(),
@@ -285,7 +338,8 @@ fn check_round_trip(motion: &Motion) -> Result<(), TestCaseError> {
     motion.encode_into(&mut appended);
     prop_assert_eq!(&appended[1..], &bytes[..]);
 
-    let parsed = Motion::parse(&bytes).map_err(|e| TestCaseError::fail(format!("strict parse: {e}")))?;
+    let parsed =
+        Motion::parse(&bytes).map_err(|e| TestCaseError::fail(format!("strict parse: {e}")))?;
     prop_assert!(parsed.to_bytes() == bytes, "bytes differ after write → read → write");
 
     let mut expected = motion.clone();
@@ -296,7 +350,8 @@ fn check_round_trip(motion: &Motion) -> Result<(), TestCaseError> {
     }
 
     // Lenient reading of a valid file changes nothing and repairs nothing.
-    let lenient = Motion::parse_with(&bytes, ReadOptions::LENIENT).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let lenient = Motion::parse_with(&bytes, ReadOptions::LENIENT)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert!(lenient.repairs.is_empty(), "repairs on a valid file: {:?}", lenient.repairs);
     prop_assert!(lenient.motion.to_bytes() == bytes);
 
@@ -312,17 +367,35 @@ fn check_round_trip(motion: &Motion) -> Result<(), TestCaseError> {
         prop_assert_eq!(r.name(), &k.name);
         prop_assert_eq!(r.frame(), k.frame);
         prop_assert_eq!(bits3(r.translation()), bits3(k.translation));
-        prop_assert_eq!(r.rotation().to_array().map(f32::to_bits), k.rotation.to_array().map(f32::to_bits));
+        prop_assert_eq!(
+            r.rotation().to_array().map(f32::to_bits),
+            k.rotation.to_array().map(f32::to_bits)
+        );
         prop_assert_eq!(r.interpolation(), &k.interpolation.0);
         prop_assert_eq!(r.to_key().encode(), k.encode());
     }
     for (r, k) in view.morphs().zip(&expected.morphs) {
-        prop_assert_eq!((r.name(), r.frame(), r.weight().to_bits()), (&k.name, k.frame, k.weight.to_bits()));
+        prop_assert_eq!(
+            (r.name(), r.frame(), r.weight().to_bits()),
+            (&k.name, k.frame, k.weight.to_bits())
+        );
     }
-    prop_assert!(view.cameras().map(|r| r.to_key().encode()).eq(expected.cameras.iter().map(|k| k.encode())));
-    prop_assert!(view.lights().map(|r| r.to_key().encode()).eq(expected.lights.iter().map(|k| k.encode())));
-    prop_assert!(view.shadows().map(|r| r.to_key().encode()).eq(expected.shadows.iter().map(|k| k.encode())));
-    prop_assert_eq!(view.properties().map(|r| r.to_key()).collect::<Vec<_>>(), expected.properties.clone());
+    prop_assert!(view
+        .cameras()
+        .map(|r| r.to_key().encode())
+        .eq(expected.cameras.iter().map(|k| k.encode())));
+    prop_assert!(view
+        .lights()
+        .map(|r| r.to_key().encode())
+        .eq(expected.lights.iter().map(|k| k.encode())));
+    prop_assert!(view
+        .shadows()
+        .map(|r| r.to_key().encode())
+        .eq(expected.shadows.iter().map(|k| k.encode())));
+    prop_assert_eq!(
+        view.properties().map(|r| r.to_key()).collect::<Vec<_>>(),
+        expected.properties.clone()
+    );
     Ok(())
 }
 

@@ -21,10 +21,7 @@ fn posed(skeleton: &Skeleton, input: &PoseInput, options: PoseOptions) -> Pose {
     pose
 }
 
-const FK: PoseOptions = PoseOptions {
-    ik_variant: IkVariant::Mmd,
-    solve_ik: false,
-};
+const FK: PoseOptions = PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: false };
 
 #[test]
 fn skeleton_rest_pose_reproduces_the_model() {
@@ -99,12 +96,7 @@ fn offset_bones(model: &Model) -> HashSet<usize> {
         .collect();
     for m in &model.morphs {
         if let MorphKind::Bone(offsets) = &m.kind {
-            set.extend(
-                offsets
-                    .iter()
-                    .filter(|o| o.translation != Vec3::ZERO)
-                    .map(|o| o.bone),
-            );
+            set.extend(offsets.iter().filter(|o| o.translation != Vec3::ZERO).map(|o| o.bone));
         }
     }
     set
@@ -178,18 +170,12 @@ fn skeleton_mei_and_trace_motions_bind_their_models() {
     let pairs = pairs(&manifest);
     // The files at the mirror's current commit (no commit prefix) go with this mei.pmd; older
     // versions of some motions drove a Mei with hair and skirt bones.
-    let (mut current, mut older) = (
-        std::collections::BTreeSet::new(),
-        std::collections::BTreeSet::new(),
-    );
+    let (mut current, mut older) =
+        (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
     for path in &pairs[0].motions {
         let sampler = MotionSampler::new(&motion(path));
         let binding = Binding::new(&mei, &sampler);
-        let names = binding
-            .report()
-            .unbound_bone_tracks
-            .iter()
-            .map(|n| n.to_string_lossy());
+        let names = binding.report().unbound_bone_tracks.iter().map(|n| n.to_string_lossy());
         if short(path).starts_with("MMDAgent_Example__") {
             current.extend(names)
         } else {
@@ -211,10 +197,7 @@ fn skeleton_mei_and_trace_motions_bind_their_models() {
     let sampler = MotionSampler::new(&motion(wayne));
     let binding = Binding::new(&trace, &sampler);
     let report = binding.report();
-    println!(
-        "trace + 3d-pose-baseline: {} bone tracks, all bound",
-        binding.bone_tracks().len()
-    );
+    println!("trace + 3d-pose-baseline: {} bone tracks, all bound", binding.bone_tracks().len());
     assert!(
         report.unbound_bone_tracks.is_empty() && binding.bone_tracks().len() >= 10,
         "{report:?}"
@@ -233,28 +216,17 @@ fn skeleton_reachable_ik_goal_is_reached() {
     for path in [MEI, TRACE, MIKU, BONE_TREE] {
         let model = model(&manifest.dir.join(path));
         let skeleton = Skeleton::new(&model);
-        let (ik, ankle, knee) = (
-            bone(&model, "左足ＩＫ"),
-            bone(&model, "左足首"),
-            bone(&model, "左ひざ"),
-        );
+        let (ik, ankle, knee) =
+            (bone(&model, "左足ＩＫ"), bone(&model, "左足首"), bone(&model, "左ひざ"));
         let rest_knee = model.bones[knee].position;
         for variant in [IkVariant::Mmd, IkVariant::Plain] {
-            for offset in [
-                Vec3::new(0.3, 1.5, 0.2),
-                Vec3::new(0.0, 3.0, -2.0),
-                Vec3::new(-0.5, 2.0, -1.0),
-            ] {
+            for offset in
+                [Vec3::new(0.3, 1.5, 0.2), Vec3::new(0.0, 3.0, -2.0), Vec3::new(-0.5, 2.0, -1.0)]
+            {
                 let mut input = PoseInput::new(&skeleton);
                 input.bones[ik].translation = offset;
-                let pose = posed(
-                    &skeleton,
-                    &input,
-                    PoseOptions {
-                        ik_variant: variant,
-                        solve_ik: true,
-                    },
-                );
+                let pose =
+                    posed(&skeleton, &input, PoseOptions { ik_variant: variant, solve_ik: true });
                 let goal = model.bones[ik].position + offset;
                 let miss = (pose.position(ankle) - goal).length();
                 println!(
@@ -328,18 +300,10 @@ fn skeleton_ik_switched_off_by_property_keys_leaves_the_fk_pose() {
             .collect();
         for path in pair.motions.iter().take(3) {
             let mut motion = motion(path);
-            motion.properties = vec![PropertyKey {
-                frame: 0,
-                visible_byte: 1,
-                ik: off.clone(),
-            }];
+            motion.properties = vec![PropertyKey { frame: 0, visible_byte: 1, ik: off.clone() }];
             let sampler = MotionSampler::new(&motion);
             let binding = Binding::new(&skeleton, &sampler);
-            assert!(
-                binding.report().unswitched_iks.is_empty(),
-                "{}",
-                short(&pair.model)
-            );
+            assert!(binding.report().unswitched_iks.is_empty(), "{}", short(&pair.model));
             let mut switched = Poser::new(&skeleton, &sampler, &binding);
             let mut fk = Poser::with_options(&skeleton, &sampler, &binding, FK);
             let mut on = Poser::new(&skeleton, &sampler, &binding);
@@ -397,18 +361,10 @@ fn skeleton_poses_do_not_depend_on_playback_order() {
         // Backwards, with a fresh poser per frame and the same one reused.
         for (i, &t) in times.iter().enumerate().rev() {
             poser.pose_at(t, &mut pose);
-            assert_eq!(
-                pose.positions(),
-                forward[i].as_slice(),
-                "{model_path} at {t}"
-            );
+            assert_eq!(pose.positions(), forward[i].as_slice(), "{model_path} at {t}");
             let mut fresh = Pose::new(&skeleton);
             Poser::new(&skeleton, &sampler, &binding).pose_at(t, &mut fresh);
-            assert_eq!(
-                fresh.positions(),
-                forward[i].as_slice(),
-                "{model_path} at {t}"
-            );
+            assert_eq!(fresh.positions(), forward[i].as_slice(), "{model_path} at {t}");
         }
     }
 }

@@ -40,11 +40,7 @@ fn crc32(data: &[u8]) -> u32 {
     for &byte in data {
         c ^= u32::from(byte);
         for _ in 0..8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
         }
     }
     !c
@@ -54,11 +50,8 @@ fn crc32(data: &[u8]) -> u32 {
 fn unzip(zip: &[u8]) -> HashMap<String, Vec<u8>> {
     let end = zip.len() - 22;
     assert_eq!(u32_at(zip, end), 0x0605_4b50, "end of central directory");
-    let (count, cd_size, cd_at) = (
-        u16_at(zip, end + 10),
-        u32_at(zip, end + 12),
-        u32_at(zip, end + 16),
-    );
+    let (count, cd_size, cd_at) =
+        (u16_at(zip, end + 10), u32_at(zip, end + 12), u32_at(zip, end + 16));
     assert_eq!(cd_at + cd_size, end);
     let mut members = HashMap::new();
     let mut at = cd_at;
@@ -89,21 +82,8 @@ fn npy(bytes: &[u8]) -> (String, Vec<usize>, &[u8]) {
     assert_eq!((10 + len) % 64, 0, "data aligned to 64 bytes");
     let header = std::str::from_utf8(&bytes[10..10 + len]).unwrap();
     assert!(header.ends_with('\n') && header.contains("'fortran_order': False"));
-    let descr = header
-        .split("'descr': '")
-        .nth(1)
-        .unwrap()
-        .split('\'')
-        .next()
-        .unwrap()
-        .to_string();
-    let shape = header
-        .split("'shape': (")
-        .nth(1)
-        .unwrap()
-        .split(')')
-        .next()
-        .unwrap();
+    let descr = header.split("'descr': '").nth(1).unwrap().split('\'').next().unwrap().to_string();
+    let shape = header.split("'shape': (").nth(1).unwrap().split(')').next().unwrap();
     let shape = shape
         .split(',')
         .map(str::trim)
@@ -114,28 +94,19 @@ fn npy(bytes: &[u8]) -> (String, Vec<usize>, &[u8]) {
 }
 
 fn f32s(data: &[u8]) -> Vec<f32> {
-    data.chunks(4)
-        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    data.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 #[test]
 fn skeleton_export_npz_structure() {
-    let Some(bake) = bake(BakeSettings {
-        fps: 60.0,
-        ..BakeSettings::default()
-    }) else {
+    let Some(bake) = bake(BakeSettings { fps: 60.0, ..BakeSettings::default() }) else {
         return;
     };
     let mut zip = Vec::new();
     bake.write_npz(&mut zip).unwrap();
     let members = unzip(&zip);
     let (f, b) = (bake.frame_count(), bake.bone_count());
-    assert_eq!(
-        f,
-        2 * 24 + 1,
-        "test.vmd ends at frame 24: 49 samples at 60 fps"
-    );
+    assert_eq!(f, 2 * 24 + 1, "test.vmd ends at frame 24: 49 samples at 60 fps");
     let (descr, shape, data) = npy(&members["positions.npy"]);
     assert_eq!((descr.as_str(), shape), ("<f4", vec![f, b, 3]));
     assert_eq!(f32s(data), bake.positions);
@@ -144,10 +115,8 @@ fn skeleton_export_npz_structure() {
     assert_eq!(f32s(data), bake.rotations);
     let (descr, shape, data) = npy(&members["parents.npy"]);
     assert_eq!((descr.as_str(), shape), ("<i4", vec![b]));
-    let parents: Vec<i32> = data
-        .chunks(4)
-        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let parents: Vec<i32> =
+        data.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
     assert_eq!(parents, bake.parents);
     let (descr, shape, data) = npy(&members["names.npy"]);
     assert_eq!(shape, vec![b]);
@@ -176,10 +145,7 @@ fn skeleton_export_npz_structure() {
 }
 
 fn numpy_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import numpy"])
-        .output()
-        .is_ok_and(|o| o.status.success())
+    Command::new("python3").args(["-c", "import numpy"]).output().is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -212,33 +178,18 @@ assert float(d["fps"]) == 30.0 and str(d["units"]) == "metres" and str(d["axes"]
 c = list(n).index("センター")
 print(p.shape[0], p.shape[1], repr(float(p[0, c, 0])), repr(float(p[0, c, 1])), repr(float(p[0, c, 2])), n[c], int(par[c]))
 "#;
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = Command::new("python3").arg("-c").arg(script).arg(&path).output().unwrap();
     let _ = std::fs::remove_file(&path);
-    assert!(
-        out.status.success(),
-        "numpy: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "numpy: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let fields: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(fields[0].parse::<usize>().unwrap(), bake.frame_count());
     assert_eq!(fields[1].parse::<usize>().unwrap(), bake.bone_count());
     let c = bake.names.iter().position(|n| n == "センター").unwrap();
     for axis in 0..3 {
-        assert_eq!(
-            fields[2 + axis].parse::<f32>().unwrap(),
-            bake.positions[c * 3 + axis]
-        );
+        assert_eq!(fields[2 + axis].parse::<f32>().unwrap(), bake.positions[c * 3 + axis]);
     }
-    assert_eq!(
-        (fields[5], fields[6].parse::<i32>().unwrap()),
-        ("センター", bake.parents[c])
-    );
+    assert_eq!((fields[5], fields[6].parse::<i32>().unwrap()), ("センター", bake.parents[c]));
     // センター rests 8 units up: 0.64 m, on Blender's Z axis.
     assert!((bake.positions[c * 3 + 2] - 0.64).abs() < 1e-6);
     println!("numpy read {} × {} bones", fields[0], fields[1]);
@@ -275,10 +226,7 @@ fn skeleton_export_csv_and_json_read_back() {
     assert_eq!(doc["bones"].as_array().unwrap().len(), bake.bone_count());
     assert_eq!(doc["bones"][1]["parent"], bake.parents[1]);
     let p = &doc["positions"][3][5];
-    assert_eq!(
-        p[1].as_f64().unwrap() as f32,
-        bake.positions[(3 * bake.bone_count() + 5) * 3 + 1]
-    );
+    assert_eq!(p[1].as_f64().unwrap() as f32, bake.positions[(3 * bake.bone_count() + 5) * 3 + 1]);
     assert_eq!(doc["rotations"][3][5].as_array().unwrap().len(), 4);
 }
 
@@ -296,16 +244,10 @@ fn skeleton_export_units_and_axes() {
     };
     for (a, b) in mmd.positions.chunks(3).zip(rh.positions.chunks(3)) {
         let want = [a[0] * 0.08, a[1] * 0.08, -a[2] * 0.08];
-        assert!(
-            (0..3).all(|i| (b[i] - want[i]).abs() < 1e-6),
-            "{a:?} → {b:?}"
-        );
+        assert!((0..3).all(|i| (b[i] - want[i]).abs() < 1e-6), "{a:?} → {b:?}");
     }
     for (a, b) in mmd.rotations.chunks(4).zip(rh.rotations.chunks(4)) {
-        assert_eq!(
-            [-a[0] + 0.0, -a[1] + 0.0, a[2], a[3]],
-            [b[0], b[1], b[2], b[3]]
-        );
+        assert_eq!([-a[0] + 0.0, -a[1] + 0.0, a[2], a[3]], [b[0], b[1], b[2], b[3]]);
     }
     assert_eq!(rh.units(), "metres");
 }

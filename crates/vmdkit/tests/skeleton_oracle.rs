@@ -78,13 +78,9 @@ fn peer_arena(model: &Model) -> ModelArena {
         .bones
         .iter()
         .map(|b| {
-            let parent_rest = b
-                .parent
-                .map_or(glam::Vec3::ZERO, |p| model.bones[p].position);
-            let mut init = BoneInit::new(
-                b.parent.map(|p| BoneIndex(p as u32)),
-                v3(b.position - parent_rest),
-            );
+            let parent_rest = b.parent.map_or(glam::Vec3::ZERO, |p| model.bones[p].position);
+            let mut init =
+                BoneInit::new(b.parent.map(|p| BoneIndex(p as u32)), v3(b.position - parent_rest));
             init.transform_order = b.deform_layer;
             init.transform_after_physics = b.after_physics;
             // As the peer's PMX import: the axis constrains CCD steps; keys arrive projected.
@@ -153,10 +149,7 @@ fn peer_arena(model: &Model) -> ModelArena {
             MorphKind::Group(members) => group_offsets.extend(members.iter().map(|g| {
                 (
                     MorphIndex(m as u32),
-                    GroupMorphOffset {
-                        child_morph: MorphIndex(g.morph as u32),
-                        ratio: g.ratio,
-                    },
+                    GroupMorphOffset { child_morph: MorphIndex(g.morph as u32), ratio: g.ratio },
                 )
             })),
         }
@@ -174,11 +167,7 @@ fn project(q: glam::Quat, axis: glam::Vec3) -> glam::Quat {
     if s < 1e-12 {
         return glam::Quat::IDENTITY;
     }
-    let half = if v.dot(axis) < 0.0 {
-        -s.atan2(q.w)
-    } else {
-        s.atan2(q.w)
-    };
+    let half = if v.dot(axis) < 0.0 { -s.atan2(q.w) } else { s.atan2(q.w) };
     glam::Quat::from_axis_angle(axis, 2.0 * half)
 }
 
@@ -226,20 +215,13 @@ fn classes(model: &Model, skeleton: &Skeleton) -> Vec<Class> {
     let mut class = vec![Class::Fk; model.bones.len()];
     for b in skeleton.deform_order() {
         let mut c = seed[b];
-        let local = model.bones[b].append.map(|a| {
-            if a.local {
-                Class::LocalAppend
-            } else {
-                Class::Append
-            }
-        });
+        let local =
+            model.bones[b].append.map(|a| if a.local { Class::LocalAppend } else { Class::Append });
         if let Some(a) = local.filter(|&a| a > c) {
             c = a;
         }
-        let inherited = skeleton
-            .parent(b)
-            .into_iter()
-            .chain(model.bones[b].append.map(|a| a.parent));
+        let inherited =
+            skeleton.parent(b).into_iter().chain(model.bones[b].append.map(|a| a.parent));
         for from in inherited {
             if class[from] > c {
                 c = class[from];
@@ -312,9 +294,8 @@ fn compare(model: &Model, motion_path: &Path, count: usize, matched: bool) -> St
         let p = rt.pose_mut();
         p.reset_local_pose();
         for (b, (key, bone)) in input.bones.iter().zip(&model.bones).enumerate() {
-            let rotation = bone
-                .fixed_axis
-                .map_or(key.rotation, |a| project(key.rotation, a.normalize()));
+            let rotation =
+                bone.fixed_axis.map_or(key.rotation, |a| project(key.rotation, a.normalize()));
             p.set_local_position_offset(BoneIndex(b as u32), v3(key.translation));
             p.set_local_rotation(BoneIndex(b as u32), quat(rotation));
         }
@@ -459,14 +440,8 @@ fn skeleton_oracle_against_mmd_anim_runtime() {
             && covered.contains(&short(&at(TRACE)))
     );
     let matched = &total[1];
-    assert!(
-        matched.ours_at_least_as_close as f64 >= 0.95 * matched.solves as f64,
-        "{matched:?}"
-    );
-    assert!(
-        matched.both_reached > 100 && matched.effector_when_reached < 1e-2,
-        "{matched:?}"
-    );
+    assert!(matched.ours_at_least_as_close as f64 >= 0.95 * matched.solves as f64, "{matched:?}");
+    assert!(matched.both_reached > 100 && matched.effector_when_reached < 1e-2, "{matched:?}");
 }
 
 /// §12 row 16 on test_append_bone.pmx. Its one local-append bone (C) follows a root, where the
@@ -479,16 +454,10 @@ fn skeleton_oracle_local_append_reads_the_world_rotation() {
         return;
     };
     let mut model = model(
-        &manifest
-            .dir
-            .join("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
+        &manifest.dir.join("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
     );
     let (a_parent, a, b) = (bone(&model, "A親"), bone(&model, "A"), bone(&model, "B"));
-    model.bones[b]
-        .append
-        .as_mut()
-        .expect("B appends from A")
-        .local = true;
+    model.bones[b].append.as_mut().expect("B appends from A").local = true;
     let skeleton = Skeleton::new(&model);
     let mut input = vmdkit::skeleton::PoseInput::new(&skeleton);
     input.bones[a_parent].rotation = glam::Quat::from_rotation_x(std::f32::consts::FRAC_PI_4);
@@ -523,19 +492,13 @@ fn skeleton_oracle_pipeline_through_the_peer_reader() {
     let Some(manifest) = test_corpus::corpus_or_skip("skeleton_oracle_pipeline") else {
         return;
     };
-    for (model_path, motion_path, count) in [
-        (MIKU, MIKU_TEST, 200),
-        (MIKU, WAVEFILE, 150),
-        (TRACE, SAMPLE2, 150),
-    ] {
-        let (model_path, motion_path) = (
-            manifest.dir.join(model_path),
-            manifest.dir.join(motion_path),
-        );
-        let (pmx, vmd) = (
-            std::fs::read(&model_path).unwrap(),
-            std::fs::read(&motion_path).unwrap(),
-        );
+    for (model_path, motion_path, count) in
+        [(MIKU, MIKU_TEST, 200), (MIKU, WAVEFILE, 150), (TRACE, SAMPLE2, 150)]
+    {
+        let (model_path, motion_path) =
+            (manifest.dir.join(model_path), manifest.dir.join(motion_path));
+        let (pmx, vmd) =
+            (std::fs::read(&model_path).unwrap(), std::fs::read(&motion_path).unwrap());
         let peer = import_pmx_runtime(&pmx).unwrap();
         let import = import_vmd_motion(&vmd).unwrap();
         let clip = build_mmd_registered_pair_clip(
@@ -621,14 +584,7 @@ fn skeleton_oracle_peer_pmd_reader_is_not_usable() {
     );
     assert!(wrong > model.bones.len() / 2);
     assert!(
-        (limit * 4.0
-            - model
-                .bones
-                .iter()
-                .find_map(|b| b.ik.as_ref())
-                .unwrap()
-                .limit_angle)
-            .abs()
+        (limit * 4.0 - model.bones.iter().find_map(|b| b.ik.as_ref()).unwrap().limit_angle).abs()
             < 1e-6
     );
 }

@@ -38,10 +38,7 @@ pub struct BakeArgs {
 
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
-        return Err(usage(format!(
-            "--fps must be a positive number, not {}",
-            args.fps
-        )));
+        return Err(usage(format!("--fps must be a positive number, not {}", args.fps)));
     }
     let format = Format::from_path(&args.output).ok_or_else(|| {
         usage(format!(
@@ -52,10 +49,7 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let input_format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(&args.file, input_format, args.lenient)?;
     for repair in &loaded.repairs {
-        eprintln!(
-            "warning: {}: repaired by lenient reading: {repair}",
-            loaded.label
-        );
+        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
     }
     let sampler = MotionSampler::new(&loaded.motion);
     if !sampler.duplicates().is_empty() {
@@ -66,18 +60,12 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         );
     }
     let baked = bake_sampler(&sampler, loaded.motion.header, args.fps)?;
-    io::write_output(&args.output, |w| {
-        io::write_motion(&baked, format, args.pretty, w)
-    })?;
+    io::write_output(&args.output, |w| io::write_motion(&baked, format, args.pretty, w))?;
     let keys = baked.bones.len()
         + baked.morphs.len()
         + baked.cameras.len()
         + baked.lights.len()
         + baked.shadows.len();
-    eprintln!(
-        "{}: {keys} keys; frame numbers count at {} fps",
-        args.output.display(),
-        args.fps
-    );
+    eprintln!("{}: {keys} keys; frame numbers count at {} fps", args.output.display(), args.fps);
     Ok(())
 }

@@ -60,12 +60,7 @@ impl WorldBakeOptions {
             (Some(UpAxis::Y), _) | (None, true) => Axes::RightHandedYUp,
             (None, false) => Axes::Mmd,
         };
-        Ok(BakeSettings {
-            fps,
-            scale,
-            axes,
-            pose: self.ik.options(),
-        })
+        Ok(BakeSettings { fps, scale, axes, pose: self.ik.options() })
     }
 }
 
@@ -77,10 +72,7 @@ enum Output {
 }
 
 fn output_format(out: &Path) -> anyhow::Result<Output> {
-    let ext = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
+    let ext = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("npz") => Ok(Output::Npz),
         Some("csv") => Ok(Output::Csv),
@@ -102,9 +94,7 @@ pub fn run(
     opts: &WorldBakeOptions,
 ) -> anyhow::Result<()> {
     if !(fps.is_finite() && fps > 0.0) {
-        return Err(crate::error::usage(format!(
-            "--fps must be a positive number, not {fps}"
-        )));
+        return Err(crate::error::usage(format!("--fps must be a positive number, not {fps}")));
     }
     let format = output_format(out)?;
     let settings = opts.settings(fps)?;

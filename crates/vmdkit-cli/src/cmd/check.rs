@@ -76,17 +76,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     writeln!(
         out,
         "{} checked: {ok} ok, {failed} damaged or unreadable, {warned} with warnings",
-        if files.len() == 1 {
-            "1 file".to_string()
-        } else {
-            format!("{} files", files.len())
-        }
+        if files.len() == 1 { "1 file".to_string() } else { format!("{} files", files.len()) }
     )?;
     out.flush()?;
     let fails = failed > 0 || (args.strict_warnings && warned > 0);
-    Ok(if fails {
-        Outcome::Failed
-    } else {
-        Outcome::Success
-    })
+    Ok(if fails { Outcome::Failed } else { Outcome::Success })
 }

@@ -109,10 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         _ => io::example(),
     };
     for repair in &loaded.repairs {
-        eprintln!(
-            "warning: {}: repaired by lenient reading: {repair}",
-            loaded.label
-        );
+        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
     }
     let ctx = Context {
         encoding: loaded.motion.detect_encoding(),
@@ -124,10 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let sections: Vec<Section> = if explicit {
         sections
     } else {
-        Section::ALL
-            .into_iter()
-            .filter(|&s| loaded.motion.count(s) > 0)
-            .collect()
+        Section::ALL.into_iter().filter(|&s| loaded.motion.count(s) > 0).collect()
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let shown = if args.json {
@@ -137,10 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     out.flush()?;
     if let (Some(name), 0) = (&args.name, shown) {
-        eprintln!(
-            "note: no bone or morph keys named {name:?} in {}",
-            loaded.label
-        );
+        eprintln!("note: no bone or morph keys named {name:?} in {}", loaded.label);
     }
     Ok(Outcome::Success)
 }
@@ -157,9 +148,7 @@ impl Context {
     }
 
     fn keep(&self, name: &KeyName) -> bool {
-        self.name
-            .as_deref()
-            .is_none_or(|wanted| self.text(name) == wanted)
+        self.name.as_deref().is_none_or(|wanted| self.text(name) == wanted)
     }
 }
 
@@ -169,9 +158,7 @@ fn filtered<'a, K>(
     ctx: &'a Context,
     name: impl Fn(&K) -> &KeyName + 'a,
 ) -> impl Iterator<Item = (usize, &'a K)> + 'a {
-    keys.iter()
-        .enumerate()
-        .filter(move |(_, k)| ctx.keep(name(k)))
+    keys.iter().enumerate().filter(move |(_, k)| ctx.keep(name(k)))
 }
 
 fn write_text(
@@ -227,10 +214,7 @@ fn write_text(
             }
             Section::Camera => {
                 writeln!(out, "{section}: {}", plural_keys(total))?;
-                lines(
-                    out,
-                    &mut m.cameras.iter().map(|k| camera_text(k, ctx)).enumerate(),
-                )?;
+                lines(out, &mut m.cameras.iter().map(|k| camera_text(k, ctx)).enumerate())?;
             }
             Section::Light => {
                 writeln!(out, "{section}: {}", plural_keys(total))?;
@@ -242,14 +226,7 @@ fn write_text(
             }
             Section::Property => {
                 writeln!(out, "{section}: {}", plural_keys(total))?;
-                lines(
-                    out,
-                    &mut m
-                        .properties
-                        .iter()
-                        .map(|k| property_text(k, ctx))
-                        .enumerate(),
-                )?;
+                lines(out, &mut m.properties.iter().map(|k| property_text(k, ctx)).enumerate())?;
             }
         }
     }
@@ -328,29 +305,17 @@ fn physics_bytes(p: PhysicsToggle) -> (u8, u8) {
 }
 
 fn morph_text(k: &MorphKey, ctx: &Context) -> String {
-    format!(
-        "frame {} {:?} weight {}",
-        k.frame,
-        ctx.text(&k.name),
-        k.weight
-    )
+    format!("frame {} {:?} weight {}", k.frame, ctx.text(&k.name), k.weight)
 }
 
 fn camera_text(k: &CameraKey, ctx: &Context) -> String {
     let rot = if ctx.euler {
-        format!(
-            "rot° {}",
-            deg3(k.rotation.as_dvec3().to_array().map(f64::to_degrees))
-        )
+        format!("rot° {}", deg3(k.rotation.as_dvec3().to_array().map(f64::to_degrees)))
     } else {
         format!("rot {}", v3(k.rotation))
     };
     let [x, y, z, r, d, v] = k.interpolation.curves().map(curve);
-    let projection = if k.is_perspective() {
-        "perspective"
-    } else {
-        "orthographic"
-    };
+    let projection = if k.is_perspective() { "perspective" } else { "orthographic" };
     format!(
         "frame {} distance {} target {} {rot} view_angle {} {projection} X {x} Y {y} Z {z} R {r} D {d} V {v}",
         k.frame,
@@ -383,18 +348,12 @@ fn shadow_text(k: &ShadowKey) -> String {
     };
     // Stored as (10000 − L) / 100000 for the UI's shadow range L.
     let range = 10000.0 - k.distance as f64 * 100000.0;
-    format!(
-        "frame {} {mode} distance {} (range {:.0})",
-        k.frame, k.distance, range
-    )
+    format!("frame {} {mode} distance {} (range {:.0})", k.frame, k.distance, range)
 }
 
 fn property_text(k: &PropertyKey, ctx: &Context) -> String {
-    let mut line = format!(
-        "frame {} {}",
-        k.frame,
-        if k.is_visible() { "visible" } else { "hidden" }
-    );
+    let mut line =
+        format!("frame {} {}", k.frame, if k.is_visible() { "visible" } else { "hidden" });
     for ik in &k.ik {
         let state = if ik.is_enabled() { "on" } else { "off" };
         line += &format!(" {:?} {state}", ik.name.decode(ctx.encoding).text);
@@ -537,12 +496,7 @@ fn write_json(
                         translation: k.translation.to_array(),
                         rotation: [q.x, q.y, q.z, q.w],
                         euler_deg: ctx.euler.then(|| euler_of(q)),
-                        curves: Curves4 {
-                            x,
-                            y,
-                            z,
-                            rotation: r,
-                        },
+                        curves: Curves4 { x, y, z, rotation: r },
                         physics: k.interpolation.physics(),
                     };
                     item(out, &json)?;
@@ -571,20 +525,10 @@ fn write_json(
                         distance: k.distance,
                         target: k.target.to_array(),
                         rotation: k.rotation.to_array(),
-                        rotation_deg: ctx.euler.then(|| {
-                            k.rotation
-                                .as_dvec3()
-                                .to_array()
-                                .map(|r| deg(r.to_degrees()))
-                        }),
-                        curves: CameraCurves {
-                            x,
-                            y,
-                            z,
-                            rotation,
-                            distance,
-                            view_angle,
-                        },
+                        rotation_deg: ctx
+                            .euler
+                            .then(|| k.rotation.as_dvec3().to_array().map(|r| deg(r.to_degrees()))),
+                        curves: CameraCurves { x, y, z, rotation, distance, view_angle },
                         view_angle: k.view_angle,
                         perspective: k.is_perspective(),
                     };
@@ -606,12 +550,7 @@ fn write_json(
                 for (index, k) in m.shadows.iter().enumerate() {
                     item(
                         out,
-                        &ShadowJson {
-                            index,
-                            frame: k.frame,
-                            mode: k.mode,
-                            distance: k.distance,
-                        },
+                        &ShadowJson { index, frame: k.frame, mode: k.mode, distance: k.distance },
                     )?;
                 }
             }
@@ -626,12 +565,7 @@ fn write_json(
                             .collect();
                     item(
                         out,
-                        &PropertyJson {
-                            index,
-                            frame: k.frame,
-                            visible: k.is_visible(),
-                            ik,
-                        },
+                        &PropertyJson { index, frame: k.frame, visible: k.is_visible(), ik },
                     )?;
                 }
             }

@@ -52,12 +52,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.example {
-        emit(
-            &mut out,
-            &Ok(summarise(crate::io::example())),
-            args.json,
-            true,
-        )?;
+        emit(&mut out, &Ok(summarise(crate::io::example())), args.json, true)?;
         out.flush()?;
         return Ok(Outcome::Success);
     }
@@ -67,9 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     for_each_ordered(
         &files,
         |path| {
-            load_vmd(path, args.lenient)
-                .map(summarise)
-                .map_err(|e| (path.display().to_string(), e))
+            load_vmd(path, args.lenient).map(summarise).map_err(|e| (path.display().to_string(), e))
         },
         |_, result| {
             if result.is_err() {
@@ -134,20 +127,12 @@ fn track_info(track: &Track, encoding: TextEncoding) -> TrackInfo {
 const FPS: f64 = 30.0;
 
 pub fn summarise(loaded: Loaded) -> Info {
-    let Loaded {
-        label,
-        motion,
-        repairs,
-        bytes,
-    } = loaded;
+    let Loaded { label, motion, repairs, bytes } = loaded;
     let analysis = analyse(&motion, &repairs);
     let encoding = analysis.encoding;
     let field = motion.header.model_name_field();
     let name_len = field.iter().position(|&b| b == 0).unwrap_or(field.len());
-    let model_name = encoding
-        .decode(&field[..name_len], name_len == field.len())
-        .text
-        .into_owned();
+    let model_name = encoding.decode(&field[..name_len], name_len == field.len()).text.into_owned();
     let count = |s| motion.count(s);
     Info {
         path: label,
@@ -171,16 +156,8 @@ pub fn summarise(loaded: Loaded) -> Info {
         frame_range: analysis.frame_range.map(|(a, b)| [a, b]),
         duration_seconds: analysis.frame_range.map(|(_, last)| last as f64 / FPS),
         trailing_bytes: motion.trailing.len(),
-        bones: analysis
-            .bones
-            .iter()
-            .map(|t| track_info(t, encoding))
-            .collect(),
-        morphs: analysis
-            .morphs
-            .iter()
-            .map(|t| track_info(t, encoding))
-            .collect(),
+        bones: analysis.bones.iter().map(|t| track_info(t, encoding)).collect(),
+        morphs: analysis.morphs.iter().map(|t| track_info(t, encoding)).collect(),
         warnings: analysis.warnings,
     }
 }
@@ -217,16 +194,8 @@ fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> a
 fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
     writeln!(out, "{}", info.path)?;
     writeln!(out, "  version   {} ({} bytes)", info.version, info.bytes)?;
-    let camera = if info.camera_motion {
-        ", a camera/light motion"
-    } else {
-        ""
-    };
-    writeln!(
-        out,
-        "  model     {:?} ({}{camera})",
-        info.model_name, info.encoding
-    )?;
+    let camera = if info.camera_motion { ", a camera/light motion" } else { "" };
+    writeln!(out, "  model     {:?} ({}{camera})", info.model_name, info.encoding)?;
     let c = &info.counts;
     let counts = [
         ("bone", c.bone),
@@ -240,18 +209,12 @@ fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
         .iter()
         .map(|(name, n)| format!("{name} {n}"))
         .collect();
-    let absent: Vec<&str> = counts[info.sections_present.len()..]
-        .iter()
-        .map(|(name, _)| *name)
-        .collect();
+    let absent: Vec<&str> =
+        counts[info.sections_present.len()..].iter().map(|(name, _)| *name).collect();
     write!(
         out,
         "  keys      {}",
-        if present.is_empty() {
-            "none".to_string()
-        } else {
-            present.join(", ")
-        }
+        if present.is_empty() { "none".to_string() } else { present.join(", ") }
     )?;
     if absent.is_empty() {
         writeln!(out)?;

@@ -72,9 +72,13 @@ pub struct BakeCommand {
 impl BakeCommand {
     fn run(&self) -> anyhow::Result<()> {
         match &self.model {
-            Some(model) => {
-                bake_world::run(&self.keys.file, model, self.keys.fps, &self.keys.output, &self.world)
-            }
+            Some(model) => bake_world::run(
+                &self.keys.file,
+                model,
+                self.keys.fps,
+                &self.keys.output,
+                &self.world,
+            ),
             None => bake::run(&self.keys),
         }
     }

@@ -35,18 +35,9 @@ pub enum IkMode {
 impl IkMode {
     pub fn options(self) -> PoseOptions {
         match self {
-            IkMode::Mmd => PoseOptions {
-                ik_variant: IkVariant::Mmd,
-                solve_ik: true,
-            },
-            IkMode::Plain => PoseOptions {
-                ik_variant: IkVariant::Plain,
-                solve_ik: true,
-            },
-            IkMode::Off => PoseOptions {
-                solve_ik: false,
-                ..PoseOptions::default()
-            },
+            IkMode::Mmd => PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: true },
+            IkMode::Plain => PoseOptions { ik_variant: IkVariant::Plain, solve_ik: true },
+            IkMode::Off => PoseOptions { solve_ik: false, ..PoseOptions::default() },
         }
     }
 }
@@ -106,19 +97,12 @@ pub fn warn_binding(label: &str, skeleton: &Skeleton, binding: &Binding) {
         format!(
             "{}{}",
             shown.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
+            if more > 0 { format!(" and {more} more") } else { String::new() }
         )
     };
     if !report.unbound_bone_tracks.is_empty() {
-        let names = report
-            .unbound_bone_tracks
-            .iter()
-            .map(|n| n.to_string_lossy())
-            .collect::<Vec<_>>();
+        let names =
+            report.unbound_bone_tracks.iter().map(|n| n.to_string_lossy()).collect::<Vec<_>>();
         eprintln!(
             "warning: {label}: {} bone tracks name no bone of the model: {}",
             names.len(),
@@ -126,16 +110,9 @@ pub fn warn_binding(label: &str, skeleton: &Skeleton, binding: &Binding) {
         );
     }
     if !report.unbound_ik_tracks.is_empty() {
-        let names = report
-            .unbound_ik_tracks
-            .iter()
-            .map(|n| n.to_string_lossy())
-            .collect::<Vec<_>>();
-        eprintln!(
-            "warning: {label}: {} IK switches name no IK bone: {}",
-            names.len(),
-            list(names)
-        );
+        let names =
+            report.unbound_ik_tracks.iter().map(|n| n.to_string_lossy()).collect::<Vec<_>>();
+        eprintln!("warning: {label}: {} IK switches name no IK bone: {}", names.len(), list(names));
     }
     if !report.shadowed_bone_tracks.is_empty() {
         eprintln!(
@@ -147,19 +124,13 @@ pub fn warn_binding(label: &str, skeleton: &Skeleton, binding: &Binding) {
 
 pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     if !args.frame.is_finite() {
-        return Err(crate::error::usage(format!(
-            "--frame must be a number, not {}",
-            args.frame
-        )));
+        return Err(crate::error::usage(format!("--frame must be a number, not {}", args.frame)));
     }
     let model = read_model(&args.model)?;
     let format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(&args.file, format, args.lenient)?;
     for repair in &loaded.repairs {
-        eprintln!(
-            "warning: {}: repaired by lenient reading: {repair}",
-            loaded.label
-        );
+        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
     }
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);

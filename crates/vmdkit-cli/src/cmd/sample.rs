@@ -50,18 +50,12 @@ pub struct SampleArgs {
 
 pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     if !args.frame.is_finite() {
-        return Err(crate::error::usage(format!(
-            "--frame must be a number, not {}",
-            args.frame
-        )));
+        return Err(crate::error::usage(format!("--frame must be a number, not {}", args.frame)));
     }
     let format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(&args.file, format, args.lenient)?;
     for repair in &loaded.repairs {
-        eprintln!(
-            "warning: {}: repaired by lenient reading: {repair}",
-            loaded.label
-        );
+        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
     }
     let motion = &loaded.motion;
     let sampler = MotionSampler::new(motion);
@@ -72,9 +66,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
             sampler.duplicates().len()
         );
     }
-    let names = Names {
-        encoding: motion.detect_encoding(),
-    };
+    let names = Names { encoding: motion.detect_encoding() };
     let t = args.frame;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -84,10 +76,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
             .find(sampler.bone_tracks().iter().map(|t| t.name()), name)
             .map(|i| &sampler.bone_tracks()[i])
             .with_context(|| {
-                format!(
-                    "{}: no bone named {name:?} (`vmdkit info` lists them)",
-                    loaded.label
-                )
+                format!("{}: no bone named {name:?} (`vmdkit info` lists them)", loaded.label)
             })?;
         let s = track.sample(t);
         if args.json {
@@ -107,21 +96,11 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
             .find(sampler.morph_tracks().iter().map(|t| t.name()), name)
             .map(|i| &sampler.morph_tracks()[i])
             .with_context(|| {
-                format!(
-                    "{}: no morph named {name:?} (`vmdkit info` lists them)",
-                    loaded.label
-                )
+                format!("{}: no morph named {name:?} (`vmdkit info` lists them)", loaded.label)
             })?;
         let weight = track.sample(t);
         if args.json {
-            write_json(
-                &mut out,
-                &MorphDoc {
-                    frame: t,
-                    morph: name,
-                    weight,
-                },
-            )?;
+            write_json(&mut out, &MorphDoc { frame: t, morph: name, weight })?;
         } else {
             writeln!(out, "frame {t}\n{name}  weight {weight}")?;
         }
@@ -186,25 +165,16 @@ fn write_all(
                     .collect(),
             )),
             morphs: Some(Ordered(
-                morph_names
-                    .iter()
-                    .map(String::as_str)
-                    .zip(s.morphs.iter().copied())
-                    .collect(),
+                morph_names.iter().map(String::as_str).zip(s.morphs.iter().copied()).collect(),
             )),
             camera: Some(s.camera.map(CameraDoc::from)),
             light: Some(s.light.map(LightDoc::from)),
-            self_shadow: Some(s.shadow.map(|sh| ShadowDoc {
-                mode: sh.mode,
-                distance: sh.distance,
-            })),
+            self_shadow: Some(
+                s.shadow.map(|sh| ShadowDoc { mode: sh.mode, distance: sh.distance }),
+            ),
             visible: Some(s.visible),
             ik: Some(Ordered(
-                ik_names
-                    .iter()
-                    .map(String::as_str)
-                    .zip(s.ik.iter().copied())
-                    .collect(),
+                ik_names.iter().map(String::as_str).zip(s.ik.iter().copied()).collect(),
             )),
         };
         write_json(out, &doc)?;
@@ -263,11 +233,7 @@ fn write_bone(out: &mut impl Write, name: &str, s: &BoneSample) -> std::io::Resu
         e.x,
         e.y,
         e.z,
-        if s.physics.is_on() {
-            ""
-        } else {
-            "  physics off"
-        }
+        if s.physics.is_on() { "" } else { "  physics off" }
     )
 }
 
@@ -304,13 +270,10 @@ impl Names {
         names: impl Iterator<Item = &'a KeyName> + Clone,
         wanted: &str,
     ) -> Option<usize> {
-        names
-            .clone()
-            .position(|n| self.text(n) == wanted)
-            .or_else(|| {
-                let encoded = KeyName::encode_as(wanted, self.encoding).0;
-                names.clone().position(|n| n.bytes() == encoded.bytes())
-            })
+        names.clone().position(|n| self.text(n) == wanted).or_else(|| {
+            let encoded = KeyName::encode_as(wanted, self.encoding).0;
+            names.clone().position(|n| n.bytes() == encoded.bytes())
+        })
     }
 
     /// The names as text, made unique where two raw names read the same (undecodable bytes).
@@ -357,10 +320,7 @@ struct BoneValue {
 
 impl From<&BoneSample> for BoneValue {
     fn from(s: &BoneSample) -> Self {
-        BoneValue {
-            translation: s.translation.to_array(),
-            rotation: s.rotation.to_array(),
-        }
+        BoneValue { translation: s.translation.to_array(), rotation: s.rotation.to_array() }
     }
 }
 
@@ -401,10 +361,7 @@ struct LightDoc {
 
 impl From<LightSample> for LightDoc {
     fn from(l: LightSample) -> Self {
-        LightDoc {
-            color: l.color.to_array(),
-            direction: l.direction.to_array(),
-        }
+        LightDoc { color: l.color.to_array(), direction: l.direction.to_array() }
     }
 }
 

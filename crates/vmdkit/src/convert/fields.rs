@@ -13,8 +13,8 @@ use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey, PhysicsToggle,
-    PropertyKey, Version,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey,
+    PhysicsToggle, PropertyKey, Version,
 };
 use crate::text::{EncodeStatus, LongName, RawName, TextEncoding};
 use glam::{Quat, Vec3};
@@ -59,7 +59,10 @@ impl NamesOut {
     }
 
     /// The decoded name, and the raw field when a plain write of that text would differ from it.
-    pub fn name<'a, const N: usize>(&self, raw: &'a RawName<N>) -> (Cow<'a, str>, Option<&'a [u8; N]>) {
+    pub fn name<'a, const N: usize>(
+        &self,
+        raw: &'a RawName<N>,
+    ) -> (Cow<'a, str>, Option<&'a [u8; N]>) {
         let text = raw.decode(self.encoding).text;
         let known = self.plain.borrow().get(&raw.0[..]).copied();
         let plain = known.unwrap_or_else(|| {
@@ -75,8 +78,8 @@ impl NamesOut {
     pub fn model_name<'a>(&self, header: &'a Header) -> (Cow<'a, str>, Option<&'a [u8]>) {
         match header.version() {
             Version::V1 => {
-                let (text, raw) =
-                    self.name(RawName::<10>::from_ref(header.model_name_field().try_into().unwrap()));
+                let (text, raw) = self
+                    .name(RawName::<10>::from_ref(header.model_name_field().try_into().unwrap()));
                 (text, raw.map(|r| &r[..]))
             }
             Version::V2 => {
@@ -129,7 +132,12 @@ impl NamesIn {
 
     /// The name field for `text`: `raw` if it decodes to `text`, else `text` encoded the way
     /// MMD writes it.
-    pub fn name<const N: usize>(&mut self, text: &str, raw: Option<&[u8; N]>, field: &str) -> RawName<N> {
+    pub fn name<const N: usize>(
+        &mut self,
+        text: &str,
+        raw: Option<&[u8; N]>,
+        field: &str,
+    ) -> RawName<N> {
         if let Some(raw) = raw {
             let raw = RawName(*raw);
             if raw.decode(self.encoding).text == text {
@@ -175,13 +183,18 @@ impl NamesIn {
                 let name = self.name::<10>(text, raw.and_then(|r| r.try_into().ok()), "model_name");
                 field[..10].copy_from_slice(&name.0);
             }
-            Version::V2 => field = self.name::<20>(text, raw.and_then(|r| r.try_into().ok()), "model_name").0,
+            Version::V2 => {
+                field = self.name::<20>(text, raw.and_then(|r| r.try_into().ok()), "model_name").0
+            }
         }
         Ok(RawName(field))
     }
 }
 
-pub(crate) fn signature_in(version: Version, raw: Option<[u8; SIGNATURE_LEN]>) -> [u8; SIGNATURE_LEN] {
+pub(crate) fn signature_in(
+    version: Version,
+    raw: Option<[u8; SIGNATURE_LEN]>,
+) -> [u8; SIGNATURE_LEN] {
     match raw {
         Some(raw) if Version::from_signature(&raw).unwrap_or(Version::V2) == version => raw,
         _ => standard_signature(version),
@@ -355,11 +368,17 @@ mod tests {
         assert!(interpolation_out(&old_style).is_some());
         let same = bone_interpolation_in([None; 4], None, Some(&old_style.0));
         assert_eq!(same, old_style);
-        let given =
-            bone_interpolation_in([Some(Curve::LINEAR); 4], Some(PhysicsToggle::On), Some(&old_style.0));
+        let given = bone_interpolation_in(
+            [Some(Curve::LINEAR); 4],
+            Some(PhysicsToggle::On),
+            Some(&old_style.0),
+        );
         assert_eq!(given, old_style);
-        let edited =
-            bone_interpolation_in([None, None, None, Some(Curve::new(1, 2, 3, 4))], None, Some(&old_style.0));
+        let edited = bone_interpolation_in(
+            [None, None, None, Some(Curve::new(1, 2, 3, 4))],
+            None,
+            Some(&old_style.0),
+        );
         assert!(edited.is_canonical());
         assert_eq!(edited.curves()[3], Curve::new(1, 2, 3, 4));
         assert_eq!(bone_interpolation_in([None; 4], None, None), BoneInterpolation::DEFAULT);
@@ -381,14 +400,20 @@ mod tests {
         header.signature[29] = b'x';
         assert!(signature_out(&header).is_some());
         assert_eq!(signature_in(Version::V2, Some(header.signature)), header.signature);
-        assert_eq!(signature_in(Version::V1, Some(header.signature)), standard_signature(Version::V1));
+        assert_eq!(
+            signature_in(Version::V1, Some(header.signature)),
+            standard_signature(Version::V1)
+        );
 
         let mut names = NamesIn::new(TextEncoding::ShiftJis);
         let v1 = names.model_name(Version::V1, "ミク", None).unwrap();
         assert_eq!(&v1.0[..5], b"\x83\x7E\x83\x4E\x00");
         assert!(v1.0[5..10].iter().all(|&b| b == 0xFD) && v1.0[10..].iter().all(|&b| b == 0));
         let header = Header { signature: standard_signature(Version::V1), model_name: v1 };
-        assert_eq!(NamesOut::new(TextEncoding::ShiftJis).model_name(&header), (Cow::Borrowed("ミク"), None));
+        assert_eq!(
+            NamesOut::new(TextEncoding::ShiftJis).model_name(&header),
+            (Cow::Borrowed("ミク"), None)
+        );
         assert!(names.model_name(Version::V2, "x", Some(&[0; 7])).is_err());
     }
 }

@@ -60,7 +60,9 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, String> {
                 return Ok(f32::from_bits(bits));
             }
         }
-        return Err(format!("{text:?} is not a 32-bit float bit pattern (0x followed by 8 hex digits)"));
+        return Err(format!(
+            "{text:?} is not a 32-bit float bit pattern (0x followed by 8 hex digits)"
+        ));
     }
     match text.parse::<f32>() {
         Ok(v) if v.is_infinite() && !text.to_ascii_lowercase().contains("inf") => {
@@ -111,9 +113,11 @@ pub(crate) fn curve_from_array([x1, y1, x2, y2]: [u8; 4]) -> Curve {
 /// Parses `x1 y1 x2 y2` (spaces, commas or semicolons between the numbers).
 pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     let mut numbers = [0u8; 4];
-    let mut parts = text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|p| !p.is_empty());
-    let complete =
-        numbers.iter_mut().all(|n| parts.next().and_then(|p| p.parse().ok()).map(|v| *n = v).is_some());
+    let mut parts =
+        text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|p| !p.is_empty());
+    let complete = numbers
+        .iter_mut()
+        .all(|n| parts.next().and_then(|p| p.parse().ok()).map(|v| *n = v).is_some());
     if complete && parts.next().is_none() {
         Ok(curve_from_array(numbers))
     } else {

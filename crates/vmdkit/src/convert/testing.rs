@@ -2,8 +2,8 @@
 
 use crate::curve::Curve;
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey, Motion,
-    PhysicsToggle, PropertyKey, ShadowKey,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
+    Motion, PhysicsToggle, PropertyKey, ShadowKey,
 };
 use crate::text::{KeyName, LongName, RawName};
 use glam::{Quat, Vec3};
@@ -35,7 +35,8 @@ pub(crate) fn quirky_motion() -> Motion {
     cut.rotation = Quat::from_xyzw(f32::from_bits(0x7fc0_1234), f32::INFINITY, -1.0, 0.5);
     motion.bones.push(cut);
     let mut invalid = BoneKey::new(KeyName::from_bytes_mmd(b"\xFF\xFEabc"), 9);
-    let curves = [Curve::new(1, 2, 3, 4), Curve::new(5, 6, 7, 8), Curve::new(127, 0, 0, 127), Curve::LINEAR];
+    let curves =
+        [Curve::new(1, 2, 3, 4), Curve::new(5, 6, 7, 8), Curve::new(127, 0, 0, 127), Curve::LINEAR];
     invalid.interpolation = BoneInterpolation::canonical(curves, PhysicsToggle::Off);
     motion.bones.push(invalid);
     let mut unknown_physics = BoneKey::new(name("右腕"), 11);
@@ -62,7 +63,11 @@ pub(crate) fn quirky_motion() -> Motion {
             perspective_byte,
         });
     }
-    motion.lights.push(LightKey { frame: 0, color: Vec3::splat(0.6), direction: Vec3::new(-0.5, -1.0, 0.5) });
+    motion.lights.push(LightKey {
+        frame: 0,
+        color: Vec3::splat(0.6),
+        direction: Vec3::new(-0.5, -1.0, 0.5),
+    });
     motion.shadows.push(ShadowKey { frame: 0, mode: 2, distance: 0.01125 });
     let mut padded_ik = LongName::encode("左足ＩＫ").0;
     padded_ik.0[9..].fill(0);
@@ -82,7 +87,8 @@ pub(crate) fn quirky_motion() -> Motion {
 /// A version 1 file that ends after its morph section.
 pub(crate) fn old_short_motion() -> Motion {
     let mut motion = Motion::new(LongName::default());
-    motion.header.signature = crate::convert::fields::standard_signature(crate::format::Version::V1);
+    motion.header.signature =
+        crate::convert::fields::standard_signature(crate::format::Version::V1);
     motion.header.model_name.0 = [0; 20];
     motion.header.model_name.0[..4].copy_from_slice(b"\x83\x7E\x83\x4E");
     motion.sections_present = 2;

@@ -43,10 +43,7 @@ struct Merged<K> {
 
 impl<K> Merged<K> {
     fn new() -> Self {
-        Merged {
-            keys: Vec::new(),
-            at: HashMap::new(),
-        }
+        Merged { keys: Vec::new(), at: HashMap::new() }
     }
 
     /// Adds `key` from input `input`; true when it replaced an earlier input's key.
@@ -86,11 +83,7 @@ fn replace<K>(old: &mut K, new: K) {
 fn combine_properties(old: &mut PropertyKey, new: PropertyKey) {
     old.visible_byte = new.visible_byte;
     for state in new.ik {
-        match old
-            .ik
-            .iter_mut()
-            .find(|s| s.name.bytes() == state.name.bytes())
-        {
+        match old.ik.iter_mut().find(|s| s.name.bytes() == state.name.bytes()) {
             Some(slot) => *slot = state,
             None => old.ik.push(state),
         }
@@ -100,19 +93,11 @@ fn combine_properties(old: &mut PropertyKey, new: PropertyKey) {
 /// Merges `motions` in order (see the module documentation). An empty slice gives an empty
 /// motion.
 pub fn merge(motions: &[Motion]) -> (Motion, MergeReport) {
-    let mut report = MergeReport {
-        collisions: vec![[0; 6]; motions.len()],
-        ..MergeReport::default()
-    };
-    let header_from = motions
-        .iter()
-        .position(|m| !m.header.is_camera_motion())
-        .unwrap_or(0);
+    let mut report =
+        MergeReport { collisions: vec![[0; 6]; motions.len()], ..MergeReport::default() };
+    let header_from = motions.iter().position(|m| !m.header.is_camera_motion()).unwrap_or(0);
     let mut out = match motions.get(header_from) {
-        Some(m) => Motion {
-            header: m.header,
-            ..Motion::default()
-        },
+        Some(m) => Motion { header: m.header, ..Motion::default() },
         None => return (Motion::default(), report),
     };
     let name_of = |m: &Motion| {
@@ -133,35 +118,19 @@ pub fn merge(motions: &[Motion]) -> (Motion, MergeReport) {
         let c = &mut report.collisions[i];
         let count = |c: &mut [usize; 6], s: Section, hit: bool| c[s as usize] += usize::from(hit);
         for k in &m.bones {
-            count(
-                c,
-                Section::Bone,
-                bones.add(i, k.name.bytes(), k.frame, *k, replace),
-            );
+            count(c, Section::Bone, bones.add(i, k.name.bytes(), k.frame, *k, replace));
         }
         for k in &m.morphs {
-            count(
-                c,
-                Section::Morph,
-                morphs.add(i, k.name.bytes(), k.frame, *k, replace),
-            );
+            count(c, Section::Morph, morphs.add(i, k.name.bytes(), k.frame, *k, replace));
         }
         for k in &m.cameras {
-            count(
-                c,
-                Section::Camera,
-                cameras.add(i, &[], k.frame, *k, replace),
-            );
+            count(c, Section::Camera, cameras.add(i, &[], k.frame, *k, replace));
         }
         for k in &m.lights {
             count(c, Section::Light, lights.add(i, &[], k.frame, *k, replace));
         }
         for k in &m.shadows {
-            count(
-                c,
-                Section::SelfShadow,
-                shadows.add(i, &[], k.frame, *k, replace),
-            );
+            count(c, Section::SelfShadow, shadows.add(i, &[], k.frame, *k, replace));
         }
         for k in &m.properties {
             count(
@@ -192,16 +161,8 @@ mod tests {
         let dance = crate::example::example_motion();
         let mut facial = Motion::new(dance.header.model_name);
         let blink = KeyName::encode("まばたき").0;
-        facial.morphs.push(MorphKey {
-            name: blink,
-            frame: 23,
-            weight: 0.5,
-        }); // collides
-        facial.morphs.push(MorphKey {
-            name: blink,
-            frame: 40,
-            weight: 1.0,
-        });
+        facial.morphs.push(MorphKey { name: blink, frame: 23, weight: 0.5 }); // collides
+        facial.morphs.push(MorphKey { name: blink, frame: 40, weight: 1.0 });
         let mut arm = BoneKey::new(KeyName::encode("右腕").0, 15); // collides
         arm.translation.x = 9.0;
         facial.bones.push(arm);
@@ -218,11 +179,7 @@ mod tests {
         assert_eq!(merged.header, dance.header);
         let s = crate::eval::MotionSampler::new(&merged);
         assert_eq!(
-            s.bone_track(KeyName::encode("右腕").0.bytes())
-                .unwrap()
-                .sample(15)
-                .translation
-                .x,
+            s.bone_track(KeyName::encode("右腕").0.bytes()).unwrap().sample(15).translation.x,
             9.0
         );
         assert_eq!(s.morph_track(blink.bytes()).unwrap().sample(23), 0.5);

@@ -63,9 +63,7 @@ impl<const N: usize> Swapper<'_, N> {
                 return name;
             }
             let shown = name.to_string_lossy();
-            self.report
-                .not_swapped
-                .push((shown, format!("not valid {}", self.encoding.label())));
+            self.report.not_swapped.push((shown, format!("not valid {}", self.encoding.label())));
             return name;
         };
         let Some(swapped) = mirror_name(&text) else {
@@ -98,11 +96,7 @@ pub fn mirror(motion: &Motion) -> (Motion, MirrorReport) {
     let mut report = MirrorReport::default();
     let mut out = motion.clone();
     {
-        let mut keys = Swapper::<15> {
-            encoding,
-            cache: HashMap::new(),
-            report: &mut report,
-        };
+        let mut keys = Swapper::<15> { encoding, cache: HashMap::new(), report: &mut report };
         for key in &mut out.bones {
             key.name = keys.swap(key.name);
             key.translation.x = -key.translation.x;
@@ -113,11 +107,7 @@ pub fn mirror(motion: &Motion) -> (Motion, MirrorReport) {
         }
     }
     {
-        let mut ik = Swapper::<20> {
-            encoding,
-            cache: HashMap::new(),
-            report: &mut report,
-        };
+        let mut ik = Swapper::<20> { encoding, cache: HashMap::new(), report: &mut report };
         for key in &mut out.properties {
             for state in &mut key.ik {
                 state.name = ik.swap(state.name);
@@ -176,13 +166,7 @@ mod tests {
     fn the_example_mirrors_names_values_and_camera() {
         let motion = crate::example::example_motion();
         let (mirrored, report) = mirror(&motion);
-        assert!(
-            report
-                .swapped
-                .iter()
-                .any(|(a, b)| a == "右腕" && b == "左腕"),
-            "{report:?}"
-        );
+        assert!(report.swapped.iter().any(|(a, b)| a == "右腕" && b == "左腕"), "{report:?}");
         assert!(report.unsided.iter().any(|n| n == "センター"));
         let (a, b) = (MotionSampler::new(&motion), MotionSampler::new(&mirrored));
         let right = a.bone_track(KeyName::encode("右腕").0.bytes()).unwrap();
@@ -205,21 +189,12 @@ mod tests {
     fn names_that_would_not_fit_keep_their_name() {
         let mut motion = Motion::new(Default::default());
         // 13 bytes swaps to 14; 15 bytes would need 16.
-        motion.bones.push(crate::format::BoneKey::new(
-            KeyName::encode("LeftThumbTip1").0,
-            0,
-        ));
-        motion.bones.push(crate::format::BoneKey::new(
-            KeyName::encode("LeftIndexTip1xy").0,
-            0,
-        ));
+        motion.bones.push(crate::format::BoneKey::new(KeyName::encode("LeftThumbTip1").0, 0));
+        motion.bones.push(crate::format::BoneKey::new(KeyName::encode("LeftIndexTip1xy").0, 0));
         let (out, report) = mirror(&motion);
         assert_eq!(out.bones[0].name, KeyName::encode("RightThumbTip1").0);
         assert_eq!(out.bones[1].name, motion.bones[1].name);
         assert_eq!(report.not_swapped.len(), 1, "{report:?}");
-        assert!(
-            report.not_swapped[0].1.contains("need 16 bytes"),
-            "{report:?}"
-        );
+        assert!(report.not_swapped[0].1.contains("need 16 bytes"), "{report:?}");
     }
 }

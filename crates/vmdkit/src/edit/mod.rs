@@ -70,18 +70,10 @@ pub enum EditError {
     BadFactor(f64),
     /// Renaming would give two different tracks the same name, merging them.
     #[error("renaming would merge the {kind} tracks {} into one named {into}", names.join(", "))]
-    NameCollision {
-        kind: &'static str,
-        names: Vec<String>,
-        into: String,
-    },
+    NameCollision { kind: &'static str, names: Vec<String>, into: String },
     /// A new name has a character the motion's encoding cannot store.
     #[error("the {kind} name {name:?} cannot be encoded in the motion's encoding ({encoding})")]
-    Unencodable {
-        kind: &'static str,
-        name: String,
-        encoding: &'static str,
-    },
+    Unencodable { kind: &'static str, name: String, encoding: &'static str },
     /// A rename map that cannot be read.
     #[error("rename map line {line}: {message}")]
     BadMap { line: usize, message: String },

@@ -105,22 +105,13 @@ const SIDED: &[(&str, &str, &str)] = &[
 pub fn standard_bones() -> &'static [BoneName] {
     static TABLE: OnceLock<Vec<BoneName>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let entry = |j: String, n: String, m: String| BoneName {
-            japanese: j,
-            nuthouse: n,
-            mmd_tools: m,
-        };
-        let mut table: Vec<BoneName> = CENTRE
-            .iter()
-            .map(|&(j, n, m)| entry(j.into(), n.into(), m.into()))
-            .collect();
+        let entry =
+            |j: String, n: String, m: String| BoneName { japanese: j, nuthouse: n, mmd_tools: m };
+        let mut table: Vec<BoneName> =
+            CENTRE.iter().map(|&(j, n, m)| entry(j.into(), n.into(), m.into())).collect();
         for &(j, n, m) in SIDED {
             for (jp, suffix, en) in [("左", "_L", "Left"), ("右", "_R", "Right")] {
-                table.push(entry(
-                    format!("{jp}{j}"),
-                    format!("{n}{suffix}"),
-                    format!("{en}{m}"),
-                ));
+                table.push(entry(format!("{jp}{j}"), format!("{n}{suffix}"), format!("{en}{m}")));
             }
         }
         // The one name with its side at the end (§9.4).
@@ -260,9 +251,7 @@ pub fn encode_name<const N: usize>(text: &str, encoding: TextEncoding) -> (RawNa
     let (name, status) = RawName::<N>::encode_as(text, encoding);
     let fit = match status {
         EncodeStatus::Ok => Fit::Ok,
-        EncodeStatus::Shortened => Fit::Shortened {
-            bytes: encoded_len(text, encoding),
-        },
+        EncodeStatus::Shortened => Fit::Shortened { bytes: encoded_len(text, encoding) },
         EncodeStatus::Unencodable => Fit::Unencodable,
     };
     (name, fit)
@@ -310,23 +299,11 @@ mod tests {
             assert_eq!(to_japanese(&b.mmd_tools), Some(b.japanese.as_str()));
         }
         assert_eq!(to_english("右腕", EnglishStyle::Nuthouse), Some("arm_R"));
-        assert_eq!(
-            to_english("左足ＩＫ", EnglishStyle::MmdTools),
-            Some("LeftLegIK")
-        );
+        assert_eq!(to_english("左足ＩＫ", EnglishStyle::MmdTools), Some("LeftLegIK"));
         // Width-blind on the Japanese side, case-blind on the English side.
-        assert_eq!(
-            to_english("左足IK", EnglishStyle::Nuthouse),
-            Some("leg IK_L")
-        );
-        assert_eq!(
-            to_english("右親指0", EnglishStyle::MmdTools),
-            Some("RightThumb0")
-        );
-        assert_eq!(
-            to_english("左足IK親", EnglishStyle::MmdTools),
-            Some("LeftLegIKParent")
-        );
+        assert_eq!(to_english("左足IK", EnglishStyle::Nuthouse), Some("leg IK_L"));
+        assert_eq!(to_english("右親指0", EnglishStyle::MmdTools), Some("RightThumb0"));
+        assert_eq!(to_english("左足IK親", EnglishStyle::MmdTools), Some("LeftLegIKParent"));
         assert_eq!(to_japanese("LEG_IK_L"), Some("左足ＩＫ"));
         assert_eq!(to_japanese("waist_cancel_R"), Some("腰キャンセル右"));
         assert_eq!(to_japanese("nope"), None);
@@ -361,9 +338,6 @@ mod tests {
         assert_eq!(fit, Fit::Shortened { bytes: 17 });
         assert_eq!(name.bytes(), b"RightIndexFinge");
         assert_eq!(encode_name::<15>("右腕", TextEncoding::ShiftJis).1, Fit::Ok);
-        assert_eq!(
-            encode_name::<15>("😀", TextEncoding::ShiftJis).1,
-            Fit::Unencodable
-        );
+        assert_eq!(encode_name::<15>("😀", TextEncoding::ShiftJis).1, Fit::Unencodable);
     }
 }

@@ -64,10 +64,8 @@ impl RenameMap {
             .from_reader(text.as_bytes());
         let mut map = RenameMap::new();
         for (row, record) in reader.records().enumerate() {
-            let record = record.map_err(|e| EditError::BadMap {
-                line: row + 1,
-                message: e.to_string(),
-            })?;
+            let record =
+                record.map_err(|e| EditError::BadMap { line: row + 1, message: e.to_string() })?;
             let line = record.position().map_or(row + 1, |p| p.line() as usize);
             let fields: Vec<&str> = record.iter().collect();
             let bad = |message: String| EditError::BadMap { line, message };
@@ -82,9 +80,7 @@ impl RenameMap {
                     "bone" => drop(map.bone(*old, *new)),
                     "morph" => drop(map.morph(*old, *new)),
                     other => {
-                        return Err(bad(format!(
-                            "the kind must be bone or morph, not {other:?}"
-                        )))
+                        return Err(bad(format!("the kind must be bone or morph, not {other:?}")))
                     }
                 },
                 _ => {
@@ -114,10 +110,7 @@ impl RenameMap {
     fn from_dictionary(motion: &Motion, translate: impl Fn(&str) -> Option<&'static str>) -> Self {
         let encoding = motion.detect_encoding();
         let mut map = RenameMap::new();
-        let bone_names = motion
-            .bones
-            .iter()
-            .filter_map(|k| decode_clean(&k.name, encoding));
+        let bone_names = motion.bones.iter().filter_map(|k| decode_clean(&k.name, encoding));
         let ik_names = motion
             .properties
             .iter()
@@ -184,9 +177,7 @@ impl<const N: usize> Renamer<'_, N> {
             return Ok(new);
         }
         let old = decode_clean(&field, self.encoding);
-        let target = old
-            .as_ref()
-            .and_then(|o| self.map.iter().find(|(from, _)| from == o));
+        let target = old.as_ref().and_then(|o| self.map.iter().find(|(from, _)| from == o));
         let (new, slot) = match (old, target) {
             (Some(old), Some((_, to))) => {
                 let (new, fit) = encode_name::<N>(to, self.encoding);
@@ -230,11 +221,7 @@ impl<const N: usize> Renamer<'_, N> {
                 let mut names: Vec<String> = olds.iter().map(|o| o.to_string_lossy()).collect();
                 names.sort();
                 let into = self.encoding.decode(new, false).text.into_owned();
-                return Err(EditError::NameCollision {
-                    kind: self.kind,
-                    names,
-                    into,
-                });
+                return Err(EditError::NameCollision { kind: self.kind, names, into });
             }
         }
         Ok(())
@@ -246,32 +233,18 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
     let encoding = motion.detect_encoding();
     let mut report = RenameReport::default();
     let mut out = motion.clone();
-    let mut bones = Renamer::<15> {
-        kind: "bone",
-        map: &map.bones,
-        encoding,
-        done: HashMap::new(),
-    };
+    let mut bones = Renamer::<15> { kind: "bone", map: &map.bones, encoding, done: HashMap::new() };
     for key in &mut out.bones {
         key.name = bones.apply(key.name, &mut report)?;
     }
     bones.check_collisions()?;
-    let mut morphs = Renamer::<15> {
-        kind: "morph",
-        map: &map.morphs,
-        encoding,
-        done: HashMap::new(),
-    };
+    let mut morphs =
+        Renamer::<15> { kind: "morph", map: &map.morphs, encoding, done: HashMap::new() };
     for key in &mut out.morphs {
         key.name = morphs.apply(key.name, &mut report)?;
     }
     morphs.check_collisions()?;
-    let mut ik = Renamer::<20> {
-        kind: "IK",
-        map: &map.bones,
-        encoding,
-        done: HashMap::new(),
-    };
+    let mut ik = Renamer::<20> { kind: "IK", map: &map.bones, encoding, done: HashMap::new() };
     for key in &mut out.properties {
         for state in &mut key.ik {
             state.name = ik.apply(state.name, &mut report)?;
@@ -280,10 +253,7 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
     ik.check_collisions()?;
     // A bone entry is used when it renamed a bone or an IK entry.
     let used = |kinds: &[&str], old: &str| {
-        report
-            .renamed
-            .iter()
-            .any(|r| kinds.contains(&r.kind) && r.old == old)
+        report.renamed.iter().any(|r| kinds.contains(&r.kind) && r.old == old)
     };
     let unused: Vec<(&'static str, String)> = (map
         .bones
@@ -291,10 +261,7 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
         .filter(|(o, _)| !used(&["bone", "IK"], o))
         .map(|(o, _)| ("bone", o.clone())))
     .chain(
-        map.morphs
-            .iter()
-            .filter(|(o, _)| !used(&["morph"], o))
-            .map(|(o, _)| ("morph", o.clone())),
+        map.morphs.iter().filter(|(o, _)| !used(&["morph"], o)).map(|(o, _)| ("morph", o.clone())),
     )
     .collect();
     report.unused = unused;
@@ -376,12 +343,8 @@ pub fn filter(motion: &Motion, mode: FilterMode, patterns: &[String]) -> (Motion
     let mut out = motion.clone();
     out.bones.retain(|k| keep(&k.name, &mut report));
     out.morphs.retain(|k| keep(&k.name, &mut report));
-    report.unmatched = patterns
-        .iter()
-        .zip(&matched)
-        .filter(|(_, &m)| !m)
-        .map(|(p, _)| p.clone())
-        .collect();
+    report.unmatched =
+        patterns.iter().zip(&matched).filter(|(_, &m)| !m).map(|(p, _)| p.clone()).collect();
     (out, report)
 }
 
@@ -404,37 +367,16 @@ mod tests {
         let map =
             RenameMap::from_csv("old,new\n# comment\n右腕,RightArm\nmorph,まばたき,blink\n\n")
                 .unwrap();
-        assert_eq!(
-            map.bones,
-            vec![("右腕".to_string(), "RightArm".to_string())]
-        );
+        assert_eq!(map.bones, vec![("右腕".to_string(), "RightArm".to_string())]);
         assert_eq!(map.morphs.len(), 2);
-        assert!(matches!(
-            RenameMap::from_csv("a,b,c,d"),
-            Err(EditError::BadMap { line: 1, .. })
-        ));
-        assert!(matches!(
-            RenameMap::from_csv("x,a,b"),
-            Err(EditError::BadMap { .. })
-        ));
+        assert!(matches!(RenameMap::from_csv("a,b,c,d"), Err(EditError::BadMap { line: 1, .. })));
+        assert!(matches!(RenameMap::from_csv("x,a,b"), Err(EditError::BadMap { .. })));
 
         let m = crate::example::example_motion();
         let (english, report) =
             rename(&m, &RenameMap::to_english(&m, EnglishStyle::Nuthouse)).unwrap();
-        assert!(
-            report
-                .renamed
-                .iter()
-                .any(|r| r.old == "右腕" && r.new == "arm_R"),
-            "{report:?}"
-        );
-        assert!(
-            report
-                .renamed
-                .iter()
-                .any(|r| r.kind == "IK" && r.new == "leg IK_R"),
-            "{report:?}"
-        );
+        assert!(report.renamed.iter().any(|r| r.old == "右腕" && r.new == "arm_R"), "{report:?}");
+        assert!(report.renamed.iter().any(|r| r.kind == "IK" && r.new == "leg IK_R"), "{report:?}");
         let (back, _) = rename(&english, &RenameMap::to_japanese(&english)).unwrap();
         assert_eq!(back, m);
     }
@@ -444,10 +386,7 @@ mod tests {
         let m = motion(&["右人指１", "右人指２", "センター"]);
         let map = RenameMap::to_english(&m, EnglishStyle::MmdTools);
         // RightIndexFinger1 and …2 both cut to RightIndexFinge.
-        assert!(matches!(
-            rename(&m, &map),
-            Err(EditError::NameCollision { .. })
-        ));
+        assert!(matches!(rename(&m, &map), Err(EditError::NameCollision { .. })));
         let m = motion(&["右人指１", "センター"]);
         let (out, report) = rename(&m, &RenameMap::to_english(&m, EnglishStyle::MmdTools)).unwrap();
         let long = report.renamed.iter().find(|r| r.old == "右人指１").unwrap();
@@ -455,10 +394,7 @@ mod tests {
         assert_eq!(out.bones[0].name.bytes(), b"RightIndexFinge");
         let mut map = RenameMap::new();
         map.bone("nothing", "x");
-        assert_eq!(
-            rename(&m, &map).unwrap().1.unused,
-            vec![("bone", "nothing".to_string())]
-        );
+        assert_eq!(rename(&m, &map).unwrap().1.unused, vec![("bone", "nothing".to_string())]);
     }
 
     #[test]
@@ -469,10 +405,7 @@ mod tests {
         assert_eq!(report.unmatched, vec!["nope".to_string()]);
         let (dropped, report) = filter(&m, FilterMode::Drop, &["?腕".into()]);
         assert_eq!(dropped.bones.len(), 2);
-        assert_eq!(
-            report.dropped_names,
-            vec!["右腕".to_string(), "左腕".to_string()]
-        );
+        assert_eq!(report.dropped_names, vec!["右腕".to_string(), "左腕".to_string()]);
         assert!(glob_match("*", "") && glob_match("a*c", "abbc") && !glob_match("a?c", "ac"));
     }
 }

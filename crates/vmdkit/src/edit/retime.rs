@@ -88,11 +88,8 @@ pub fn retime(
     let sampler = MotionSampler::new(motion);
     let tol = tolerance.internal();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut report = RetimeReport {
-        factor,
-        before: reduce::KeyCounts::of(motion),
-        ..RetimeReport::default()
-    };
+    let mut report =
+        RetimeReport { factor, before: reduce::KeyCounts::of(motion), ..RetimeReport::default() };
     let mut out = Motion {
         bones: Vec::new(),
         morphs: Vec::new(),
@@ -107,63 +104,38 @@ pub fn retime(
     // before its first key's time to the first frame at or after its last key's, so that the
     // output reaches both end values even when the keys round onto one frame.
     let layout = |frames: &[u32]| -> Result<Layout, EditError> {
-        let keys = frames
-            .iter()
-            .map(|&f| scaled(f, factor))
-            .collect::<Result<Vec<_>, _>>()?;
+        let keys = frames.iter().map(|&f| scaled(f, factor)).collect::<Result<Vec<_>, _>>()?;
         let first = (f64::from(frames[0]) * factor + 1e-9).floor() as u32;
-        let last = (f64::from(frames[frames.len() - 1]) * factor - 1e-9)
-            .ceil()
-            .max(f64::from(first));
+        let last =
+            (f64::from(frames[frames.len() - 1]) * factor - 1e-9).ceil().max(f64::from(first));
         if last > f64::from(u32::MAX) {
             return Err(EditError::FrameOverflow { frame: last as u64 });
         }
-        Ok((
-            keys,
-            first,
-            (first..=last as u32)
-                .map(|g| source_time(g, factor))
-                .collect(),
-        ))
+        Ok((keys, first, (first..=last as u32).map(|g| source_time(g, factor)).collect()))
     };
 
     let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
     let results = par_map(&groups, threads, |group| -> Result<_, EditError> {
         let source: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
-        let track = sampler
-            .bone_track(source[0].name.bytes())
-            .expect("every name has a track");
+        let track = sampler.bone_track(source[0].name.bytes()).expect("every name has a track");
         let (keys, first, times) = layout(track.frames())?;
         let r = reduce::bone_reference_at(track, source[0].name, first, times.into_iter());
         let mut fit = BoneFit::new(&r, tol);
         for (i, &(g, whole)) in keys.iter().enumerate() {
             fit.force_break((g - first) as usize);
             if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
-                fit.hint(
-                    (keys[i - 1].0 - first) as usize,
-                    (g - first) as usize,
-                    track.curves(i),
-                );
+                fit.hint((keys[i - 1].0 - first) as usize, (g - first) as usize, track.curves(i));
             }
         }
         let plan = segment::verified(&fit, segment::greedy(&fit));
-        let kept = plan.as_ref().map_or(0, |p| {
-            p.windows(2)
-                .filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1))
-                .count()
-        });
+        let kept = plan
+            .as_ref()
+            .map_or(0, |p| p.windows(2).filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1)).count());
         let dense = plan.is_none();
         let plan = plan.unwrap_or_else(|| {
-            (0..segment::Track::len(&fit))
-                .map(|i| (i, [crate::curve::Curve::LINEAR; 4]))
-                .collect()
+            (0..segment::Track::len(&fit)).map(|i| (i, [crate::curve::Curve::LINEAR; 4])).collect()
         });
-        Ok((
-            fit.keys(&plan),
-            kept,
-            keys.len() - 1 - kept.min(keys.len() - 1),
-            dense,
-        ))
+        Ok((fit.keys(&plan), kept, keys.len() - 1 - kept.min(keys.len() - 1), dense))
     });
     for result in results {
         let (keys, kept, refitted, dense) = result?;
@@ -178,26 +150,17 @@ pub fn retime(
     let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
     for group in groups {
         let name = motion.morphs[group[0]].name;
-        let track = sampler
-            .morph_track(name.bytes())
-            .expect("every name has a track");
+        let track = sampler.morph_track(name.bytes()).expect("every name has a track");
         let (keys, first, times) = layout(track.frames())?;
         let mut cursor = Cursor::default();
         let r = MorphRef {
             name,
             first,
-            weights: times
-                .iter()
-                .map(|&t| track.sample_with(&mut cursor, t))
-                .collect(),
+            weights: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
         };
         let mut fit = MorphFit::new(&r, tol.morph);
-        keys.iter()
-            .for_each(|&(g, _)| fit.force_break((g - first) as usize));
-        let whole = keys
-            .windows(2)
-            .filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0)
-            .count();
+        keys.iter().for_each(|&(g, _)| fit.force_break((g - first) as usize));
+        let whole = keys.windows(2).filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0).count();
         report.segments_kept += whole;
         report.segments_refitted += keys.len() - 1 - whole;
         let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
@@ -212,10 +175,7 @@ pub fn retime(
         let mut cursor = Cursor::default();
         let r = reduce::CameraRef {
             first,
-            samples: times
-                .iter()
-                .map(|&t| track.sample_with(&mut cursor, t))
-                .collect(),
+            samples: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
         };
         let mut fit = CameraFit::new(&r, tol);
         let (order, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
@@ -240,18 +200,14 @@ pub fn retime(
             }
         }
         let plan = segment::verified(&fit, segment::greedy(&fit));
-        let kept = plan.as_ref().map_or(0, |p| {
-            p.windows(2)
-                .filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1))
-                .count()
-        });
+        let kept = plan
+            .as_ref()
+            .map_or(0, |p| p.windows(2).filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1)).count());
         report.segments_kept += kept;
         report.segments_refitted += keys.len() - 1 - kept.min(keys.len() - 1);
         let plan = plan.unwrap_or_else(|| {
             report.dense_tracks.push("camera".into());
-            (0..r.samples.len())
-                .map(|i| (i, [crate::curve::Curve::LINEAR; 6]))
-                .collect()
+            (0..r.samples.len()).map(|i| (i, [crate::curve::Curve::LINEAR; 6])).collect()
         });
         out.cameras = fit.keys(&plan);
     }
@@ -267,17 +223,11 @@ pub fn retime(
     };
     out.lights = moved(&motion.lights, |k| k.frame, |k, f| k.frame = f, nearest)?;
     out.shadows = moved(&motion.shadows, |k| k.frame, |k, f| k.frame = f, nearest)?;
-    out.properties = moved(
-        &motion.properties,
-        |k| k.frame,
-        |k, f| k.frame = f,
-        at_or_after,
-    )?;
+    out.properties = moved(&motion.properties, |k| k.frame, |k, f| k.frame = f, at_or_after)?;
 
     report.after = reduce::KeyCounts::of(&out);
-    report.errors = measure_with(motion, &out, reduce::measure::last_frame(&out), |g| {
-        source_time(g, factor)
-    });
+    report.errors =
+        measure_with(motion, &out, reduce::measure::last_frame(&out), |g| source_time(g, factor));
     Ok((out, report))
 }
 

@@ -57,12 +57,7 @@ pub const ROUNDING_BOUND: f64 = 0.75 * 0.5 / 127.0;
 /// Control points of `c` as unit coordinates, clamped at 127 as evaluation does.
 fn control_points(c: Curve) -> [(f64, f64); 4] {
     let u = |v: u8| f64::from(v.min(127)) / 127.0;
-    [
-        (0.0, 0.0),
-        (u(c.x1), u(c.y1)),
-        (u(c.x2), u(c.y2)),
-        (1.0, 1.0),
-    ]
+    [(0.0, 0.0), (u(c.x1), u(c.y1)), (u(c.x2), u(c.y2)), (1.0, 1.0)]
 }
 
 /// The blossom B(u, v, w) of the cubic with control points `p`: de Casteljau with parameter u
@@ -70,11 +65,7 @@ fn control_points(c: Curve) -> [(f64, f64); 4] {
 fn blossom(p: &[(f64, f64); 4], u: f64, v: f64, w: f64) -> (f64, f64) {
     let lerp =
         |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
-    let q = [
-        lerp(p[0], p[1], u),
-        lerp(p[1], p[2], u),
-        lerp(p[2], p[3], u),
-    ];
+    let q = [lerp(p[0], p[1], u), lerp(p[1], p[2], u), lerp(p[2], p[3], u)];
     let r = [lerp(q[0], q[1], v), lerp(q[1], q[2], v)];
     lerp(r[0], r[1], w)
 }
@@ -101,12 +92,7 @@ pub fn sub_curve(curve: Curve, p0: f64, p1: f64) -> SubCurve {
             clamped: false,
         };
     }
-    let exact = [
-        (b.0 - a.0) / dx,
-        (b.1 - a.1) / dy,
-        (c.0 - a.0) / dx,
-        (c.1 - a.1) / dy,
-    ];
+    let exact = [(b.0 - a.0) / dx, (b.1 - a.1) / dy, (c.0 - a.0) / dx, (c.1 - a.1) / dy];
     let mut bound = 0.0f64;
     let mut clamped = false;
     let stored = exact.map(|v| {
@@ -185,11 +171,7 @@ mod tests {
 
     #[test]
     fn whole_curve_is_itself() {
-        for c in [
-            Curve::LINEAR,
-            Curve::new(127, 0, 0, 127),
-            Curve::new(36, 0, 93, 127),
-        ] {
+        for c in [Curve::LINEAR, Curve::new(127, 0, 0, 127), Curve::new(36, 0, 93, 127)] {
             let piece = sub_curve(c, 0.0, 1.0);
             assert_eq!(piece.curve, c);
             assert!(piece.bound < 1e-9);

@@ -33,10 +33,7 @@ pub fn shift(motion: &Motion, frames: i64) -> Result<Motion, EditError> {
     let moved = |f: u32| -> Result<u32, EditError> {
         let to = i64::from(f) + frames;
         if to < 0 {
-            Err(EditError::BeforeFrameZero {
-                frame: f,
-                shift: frames,
-            })
+            Err(EditError::BeforeFrameZero { frame: f, shift: frames })
         } else {
             u32::try_from(to).map_err(|_| EditError::FrameOverflow { frame: to as u64 })
         }
@@ -111,9 +108,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
     let (tracks, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
     for track in tracks {
         let keys: Vec<BoneKey> = track.iter().map(|&k| motion.bones[k]).collect();
-        let sampled = sampler
-            .bone_track(keys[0].name.bytes())
-            .expect("every name has a track");
+        let sampled = sampler.bone_track(keys[0].name.bytes()).expect("every name has a track");
         let at = |t: u32, earlier: &BoneKey| {
             let s = sampled.sample(t);
             BoneKey {
@@ -144,9 +139,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
     let (tracks, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
     for track in tracks {
         let keys: Vec<MorphKey> = track.iter().map(|&k| motion.morphs[k]).collect();
-        let sampled = sampler
-            .morph_track(keys[0].name.bytes())
-            .expect("every name has a track");
+        let sampled = sampler.morph_track(keys[0].name.bytes()).expect("every name has a track");
         let at = |t: u32, earlier: &MorphKey| MorphKey {
             name: earlier.name,
             frame: t,
@@ -180,10 +173,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
         let reshape =
             |report: &mut TrimReport, dest: CameraKey, src: &CameraKey, p0: f64, p1: f64| {
                 let curves = src.interpolation.curves().map(|c| report.piece(c, p0, p1));
-                CameraKey {
-                    interpolation: CameraInterpolation::new(curves),
-                    ..dest
-                }
+                CameraKey { interpolation: CameraInterpolation::new(curves), ..dest }
             };
         out.cameras = range.cut(
             &keys,
@@ -198,11 +188,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
         let keys = sorted(&motion.lights, |k| k.frame);
         let at = |t: u32, _: &LightKey| {
             let s = light.sample(t);
-            LightKey {
-                frame: t,
-                color: s.color,
-                direction: s.direction,
-            }
+            LightKey { frame: t, color: s.color, direction: s.direction }
         };
         out.lights = range.cut(
             &keys,
@@ -217,11 +203,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
         let keys = sorted(&motion.shadows, |k| k.frame);
         let at = |t: u32, _: &ShadowKey| {
             let s = shadow.sample(t);
-            ShadowKey {
-                frame: t,
-                mode: s.mode,
-                distance: s.distance,
-            }
+            ShadowKey { frame: t, mode: s.mode, distance: s.distance }
         };
         out.shadows = range.cut(
             &keys,
@@ -272,17 +254,10 @@ fn trim_properties(
 ) -> Vec<PropertyKey> {
     let keys = {
         let (tracks, _) = group_tracks(&motion.properties, |_| &[], |k| k.frame);
-        tracks
-            .into_iter()
-            .flatten()
-            .map(|k| motion.properties[k].clone())
-            .collect::<Vec<_>>()
+        tracks.into_iter().flatten().map(|k| motion.properties[k].clone()).collect::<Vec<_>>()
     };
-    let mut out: Vec<PropertyKey> = keys
-        .iter()
-        .filter(|k| (range.from..=range.to).contains(&k.frame))
-        .cloned()
-        .collect();
+    let mut out: Vec<PropertyKey> =
+        keys.iter().filter(|k| (range.from..=range.to).contains(&k.frame)).cloned().collect();
     let has_earlier = keys.first().is_some_and(|k| k.frame < range.from);
     if has_earlier && out.first().map(|k| k.frame) != Some(range.from) {
         let t = f64::from(range.from);
@@ -295,10 +270,7 @@ fn trim_properties(
                 ik: sampler
                     .ik_tracks()
                     .iter()
-                    .map(|ik| IkState {
-                        name: *ik.name(),
-                        enabled_byte: u8::from(ik.sample(t)),
-                    })
+                    .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
                     .collect(),
             },
         );
@@ -349,13 +321,7 @@ impl Range {
             }
             if cut_right {
                 let key = at(self.to, &keys[end - 1]);
-                out.push(reshape(
-                    report,
-                    key,
-                    &keys[end],
-                    0.0,
-                    progress(self.to, end),
-                ));
+                out.push(reshape(report, key, &keys[end], 0.0, progress(self.to, end)));
                 report.inserted += 1;
             }
         } else if cut_left && cut_right {
@@ -387,20 +353,11 @@ mod tests {
     #[test]
     fn shift_errors_before_zero_and_round_trips() {
         let motion = crate::example::example_motion();
-        assert_eq!(
-            shift(&motion, -1),
-            Err(EditError::BeforeFrameZero {
-                frame: 0,
-                shift: -1
-            })
-        );
+        assert_eq!(shift(&motion, -1), Err(EditError::BeforeFrameZero { frame: 0, shift: -1 }));
         let later = shift(&motion, 100).unwrap();
         assert_eq!(later.bones[0].frame, 100);
         assert_eq!(shift(&later, -100).unwrap(), motion);
-        assert!(matches!(
-            shift(&later, i64::from(u32::MAX)),
-            Err(EditError::FrameOverflow { .. })
-        ));
+        assert!(matches!(shift(&later, i64::from(u32::MAX)), Err(EditError::FrameOverflow { .. })));
     }
 
     #[test]
@@ -420,9 +377,6 @@ mod tests {
         for t in 7..=40 {
             assert_eq!(a.morph_tracks()[0].sample(t), b.morph_tracks()[0].sample(t));
         }
-        assert!(matches!(
-            trim(&motion, 5, 4),
-            Err(EditError::EmptyRange { .. })
-        ));
+        assert!(matches!(trim(&motion, 5, 4), Err(EditError::EmptyRange { .. })));
     }
 }

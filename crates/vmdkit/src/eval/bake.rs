@@ -74,11 +74,7 @@ pub fn bake_sampler(
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let weight = track.sample_with(&mut cursor, rate.source_time(k));
-            out.morphs.push(MorphKey {
-                name: *track.name(),
-                frame: k,
-                weight,
-            });
+            out.morphs.push(MorphKey { name: *track.name(), frame: k, weight });
         }
     }
     if let Some(track) = sampler.camera_track() {
@@ -101,22 +97,14 @@ pub fn bake_sampler(
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.lights.push(LightKey {
-                frame: k,
-                color: s.color,
-                direction: s.direction,
-            });
+            out.lights.push(LightKey { frame: k, color: s.color, direction: s.direction });
         }
     }
     if let Some(track) = sampler.shadow_track() {
         let mut cursor = Cursor::default();
         for k in rate.track_range(track.frames())? {
             let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.shadows.push(ShadowKey {
-                frame: k,
-                mode: s.mode,
-                distance: s.distance,
-            });
+            out.shadows.push(ShadowKey { frame: k, mode: s.mode, distance: s.distance });
         }
     }
     if let Some(visible) = sampler.visibility_track() {
@@ -140,10 +128,7 @@ pub fn bake_sampler(
                 ik: sampler
                     .ik_tracks()
                     .iter()
-                    .map(|ik| IkState {
-                        name: *ik.name(),
-                        enabled_byte: u8::from(ik.sample(t)),
-                    })
+                    .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
                     .collect(),
             });
         }
@@ -178,10 +163,7 @@ impl Rate {
         let at = |f: u32| f64::from(f) * self.fps / 30.0;
         let (lo, hi) = (at(first).floor(), at(last).ceil());
         if hi > f64::from(u32::MAX) {
-            return Err(BakeError::TooLong {
-                frame: last,
-                fps: self.fps,
-            });
+            return Err(BakeError::TooLong { frame: last, fps: self.fps });
         }
         Ok((lo as u32, hi as u32))
     }

@@ -36,11 +36,7 @@ pub struct BoneSample {
 impl Default for BoneSample {
     /// The rest pose: no offset, no rotation, physics on.
     fn default() -> Self {
-        BoneSample {
-            translation: Vec3::ZERO,
-            rotation: Quat::IDENTITY,
-            physics: PhysicsToggle::On,
-        }
+        BoneSample { translation: Vec3::ZERO, rotation: Quat::IDENTITY, physics: PhysicsToggle::On }
     }
 }
 
@@ -146,13 +142,8 @@ impl BoneTrack {
                         rotation: normalized_rotation(key.rotation),
                         translation: key.translation,
                         physics: block.physics(),
-                        curves: [
-                            BoneCurve::X,
-                            BoneCurve::Y,
-                            BoneCurve::Z,
-                            BoneCurve::Rotation,
-                        ]
-                        .map(|c| block.curve(c)),
+                        curves: [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation]
+                            .map(|c| block.curve(c)),
                     }
                 })
                 .collect(),
@@ -187,11 +178,7 @@ impl BoneTrack {
     /// Key `i`'s value (rotation normalised).
     pub fn key(&self, i: usize) -> BoneSample {
         let k = &self.keys[i];
-        BoneSample {
-            translation: k.translation,
-            rotation: k.rotation,
-            physics: k.physics,
-        }
+        BoneSample { translation: k.translation, rotation: k.rotation, physics: k.physics }
     }
 
     /// Key `i`'s four curves (X, Y, Z, rotation), which shape the segment ending at key `i`.
@@ -202,12 +189,7 @@ impl BoneTrack {
     /// The value at frame `t` (30 fps; any fraction), found through the track's index.
     pub fn sample(&self, t: impl Into<f64>) -> BoneSample {
         let mut out = BoneSample::default();
-        self.sample_to(
-            None,
-            t.into(),
-            &mut out,
-            &mut WeightCache::<TRACK_WEIGHTS>::new(),
-        );
+        self.sample_to(None, t.into(), &mut out, &mut WeightCache::<TRACK_WEIGHTS>::new());
         out
     }
 
@@ -216,12 +198,7 @@ impl BoneTrack {
     #[inline]
     pub fn sample_with(&self, cursor: &mut Cursor, t: impl Into<f64>) -> BoneSample {
         let mut out = BoneSample::default();
-        self.sample_to(
-            Some(cursor),
-            t.into(),
-            &mut out,
-            &mut WeightCache::<TRACK_WEIGHTS>::new(),
-        );
+        self.sample_to(Some(cursor), t.into(), &mut out, &mut WeightCache::<TRACK_WEIGHTS>::new());
         out
     }
 
@@ -272,11 +249,8 @@ impl BoneTrack {
             }
         };
         let (ta, tb) = (a.translation, b.translation);
-        out.translation = Vec3::new(
-            axis(ta.x, tb.x, cx),
-            axis(ta.y, tb.y, cy),
-            axis(ta.z, tb.z, cz),
-        );
+        out.translation =
+            Vec3::new(axis(ta.x, tb.x, cx), axis(ta.y, tb.y, cy), axis(ta.z, tb.z, cz));
         out.rotation = if a.rotation == b.rotation {
             a.rotation
         } else {
@@ -308,12 +282,7 @@ mod tests {
 
     /// Angle between two rotations, in radians.
     fn angle(a: Quat, b: Quat) -> f64 {
-        let d = a
-            .as_dquat()
-            .normalize()
-            .dot(b.as_dquat().normalize())
-            .abs()
-            .min(1.0);
+        let d = a.as_dquat().normalize().dot(b.as_dquat().normalize()).abs().min(1.0);
         2.0 * d.acos()
     }
 
@@ -334,10 +303,7 @@ mod tests {
             ),
         ];
         let s = track(&keys).sample(7.5f32);
-        assert!(
-            (s.translation - Vec3::new(0.0, 2.5, 0.0)).length() < 1e-6,
-            "{s:?}"
-        );
+        assert!((s.translation - Vec3::new(0.0, 2.5, 0.0)).length() < 1e-6, "{s:?}");
         let want = Quat::from_xyzw(0.0, 0.023344, 0.0, 0.999728);
         assert!(angle(s.rotation, want) < 2e-6, "{s:?}");
         // 2.675° about Y.
@@ -345,12 +311,7 @@ mod tests {
         // With the Y curve (36, 0, 93, 127) the translation would be 1.6927.
         let mut keys = keys;
         keys[1].interpolation = BoneInterpolation::canonical(
-            [
-                Curve::LINEAR,
-                Curve::new(36, 0, 93, 127),
-                Curve::LINEAR,
-                ease,
-            ],
+            [Curve::LINEAR, Curve::new(36, 0, 93, 127), Curve::LINEAR, ease],
             PhysicsToggle::On,
         );
         assert!((track(&keys).sample(7.5).translation.y - 1.6927).abs() < 1e-4);
@@ -366,12 +327,7 @@ mod tests {
         ];
         let mut keys = [
             key(0, Vec3::ZERO, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(
-                10,
-                Vec3::new(1.0, 2.0, 4.0),
-                Quat::from_rotation_x(1.0),
-                curves,
-            ),
+            key(10, Vec3::new(1.0, 2.0, 4.0), Quat::from_rotation_x(1.0), curves),
         ];
         // The physics-off flag overwrites bytes 2–3 (row 0's copies of Z.x1 and R.x1): the
         // curves must not change.
@@ -393,19 +349,9 @@ mod tests {
     #[test]
     fn the_later_key_curve_governs_and_ends_hold() {
         let keys = [
-            key(
-                10,
-                Vec3::ZERO,
-                Quat::IDENTITY,
-                [Curve::new(127, 0, 127, 0); 4],
-            ),
+            key(10, Vec3::ZERO, Quat::IDENTITY, [Curve::new(127, 0, 127, 0); 4]),
             key(20, Vec3::X, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(
-                30,
-                Vec3::ZERO,
-                Quat::IDENTITY,
-                [Curve::new(0, 127, 0, 127); 4],
-            ),
+            key(30, Vec3::ZERO, Quat::IDENTITY, [Curve::new(0, 127, 0, 127); 4]),
         ];
         let t = track(&keys);
         assert_eq!(t.sample(15.0).translation.x, 0.5); // key 20's linear curve
@@ -429,25 +375,10 @@ mod tests {
         }
         // Keys stored with opposite signs interpolate the short way inside a track.
         let keys = [
-            key(
-                0,
-                Vec3::ZERO,
-                Quat::from_rotation_z(0.1),
-                [Curve::LINEAR; 4],
-            ),
-            key(
-                10,
-                Vec3::ZERO,
-                -Quat::from_rotation_z(0.5),
-                [Curve::LINEAR; 4],
-            ),
+            key(0, Vec3::ZERO, Quat::from_rotation_z(0.1), [Curve::LINEAR; 4]),
+            key(10, Vec3::ZERO, -Quat::from_rotation_z(0.5), [Curve::LINEAR; 4]),
         ];
-        assert!(
-            angle(
-                track(&keys).sample(5.0).rotation,
-                Quat::from_rotation_z(0.3)
-            ) < 1e-6
-        );
+        assert!(angle(track(&keys).sample(5.0).rotation, Quat::from_rotation_z(0.3)) < 1e-6);
     }
 
     #[test]
@@ -480,10 +411,7 @@ mod tests {
             sin_err = sin_err
                 .max((f64::from(sin_to_half_pi(Vec4::splat(y)).x) - f64::from(y).sin()).abs());
         }
-        assert!(
-            acos_err < 4e-7 && sin_err < 1.5e-7,
-            "acos {acos_err:e}, sin {sin_err:e}"
-        );
+        assert!(acos_err < 4e-7 && sin_err < 1.5e-7, "acos {acos_err:e}, sin {sin_err:e}");
     }
 
     /// Textbook slerp in f64, with θ from atan2 so that it is accurate at small angles.
@@ -499,45 +427,25 @@ mod tests {
     #[test]
     fn stored_quaternions_are_normalised_and_zero_is_identity() {
         let keys = [
-            key(
-                0,
-                Vec3::ZERO,
-                Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
-                [Curve::LINEAR; 4],
-            ),
-            key(
-                10,
-                Vec3::ZERO,
-                Quat::from_xyzw(0.0, 0.0, 2.0, 0.0),
-                [Curve::LINEAR; 4],
-            ),
+            key(0, Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), [Curve::LINEAR; 4]),
+            key(10, Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 2.0, 0.0), [Curve::LINEAR; 4]),
         ];
         let t = track(&keys);
         assert_eq!(t.sample(0.0).rotation, Quat::IDENTITY);
         assert_eq!(t.sample(10.0).rotation, Quat::from_xyzw(0.0, 0.0, 1.0, 0.0));
         // Halfway from identity to 180° about Z is 90° about Z.
         assert!(
-            angle(
-                t.sample(5.0).rotation,
-                Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)
-            ) < 1e-6
+            angle(t.sample(5.0).rotation, Quat::from_rotation_z(std::f32::consts::FRAC_PI_2))
+                < 1e-6
         );
-        assert_eq!(
-            normalized_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
-            Quat::IDENTITY
-        );
+        assert_eq!(normalized_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Quat::IDENTITY);
     }
 
     #[test]
     fn sub_frame_times_in_f32_and_f64_agree() {
         let keys = [
             key(0, Vec3::ZERO, Quat::IDENTITY, [Curve::LINEAR; 4]),
-            key(
-                1,
-                Vec3::splat(3.0),
-                Quat::from_rotation_y(0.3),
-                [Curve::new(36, 0, 93, 127); 4],
-            ),
+            key(1, Vec3::splat(3.0), Quat::from_rotation_y(0.3), [Curve::new(36, 0, 93, 127); 4]),
         ];
         let t = track(&keys);
         // Keys one frame apart interpolate (no cut for bones).

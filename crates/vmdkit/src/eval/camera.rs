@@ -130,10 +130,7 @@ impl CameraTrack {
                     }
                 })
                 .collect(),
-            curves: order
-                .iter()
-                .map(|&k| keys[k].interpolation.curves())
-                .collect(),
+            curves: order.iter().map(|&k| keys[k].interpolation.curves()).collect(),
         }
     }
 
@@ -154,9 +151,7 @@ impl CameraTrack {
 
     /// Whether the segment from key `i` to key `i + 1` is a cut (keys one frame apart).
     pub fn is_cut(&self, i: usize) -> bool {
-        self.frames()
-            .get(i + 1)
-            .is_some_and(|&next| next - self.frames()[i] == 1)
+        self.frames().get(i + 1).is_some_and(|&next| next - self.frames()[i] == 1)
     }
 
     /// The camera at frame `t`.
@@ -233,25 +228,15 @@ mod tests {
             perspective: true,
         };
         let v = cam.view();
-        assert!(
-            near(v.eye, Vec3::new(21.6106, -3.2984, -35.7274), 1e-4),
-            "{v:?}"
-        );
-        assert!(
-            near(v.forward, Vec3::new(-0.4580, 0.2955, 0.8384), 1e-4),
-            "{v:?}"
-        );
+        assert!(near(v.eye, Vec3::new(21.6106, -3.2984, -35.7274), 1e-4), "{v:?}");
+        assert!(near(v.forward, Vec3::new(-0.4580, 0.2955, 0.8384), 1e-4), "{v:?}");
         // SB's yaw·roll·pitch order gives a different eye, (19.2920, −3.0333, −36.9940).
         assert!(!near(v.eye, Vec3::new(19.2920, -3.0333, -36.9940), 0.5));
         // The frame is orthonormal and the target lies straight ahead at |d|.
         assert!(
             (v.forward.dot(v.up)).abs() < 1e-6 && (v.right.cross(v.up) - v.forward).length() < 1e-6
         );
-        assert!(near(
-            v.to_view_space(cam.target),
-            Vec3::new(0.0, 0.0, 45.0),
-            1e-4
-        ));
+        assert!(near(v.to_view_space(cam.target), Vec3::new(0.0, 0.0, 45.0), 1e-4));
         assert!(near(cam.rotation_matrix() * Vec3::Z, v.forward, 1e-6));
     }
 
@@ -272,10 +257,7 @@ mod tests {
             "{v:?}"
         );
         // Roll turns about the viewing axis: forward stays, up tilts.
-        let roll = CameraSample {
-            rotation: Vec3::new(0.0, 0.0, 0.5),
-            ..CameraSample::MMD_DEFAULT
-        };
+        let roll = CameraSample { rotation: Vec3::new(0.0, 0.0, 0.5), ..CameraSample::MMD_DEFAULT };
         assert!(near(roll.view().forward, Vec3::Z, 1e-6) && roll.view().up.y < 0.9);
     }
 
@@ -291,10 +273,7 @@ mod tests {
         let s = track.sample(5.0);
         // Linear Euler blend: halfway through a 4π spin is 2π, not a quaternion shortcut.
         assert!((s.rotation.y - 2.0 * std::f32::consts::PI).abs() < 1e-5);
-        assert_eq!(
-            (s.target, s.distance, s.fov),
-            (Vec3::new(0.0, 5.0, 0.0), -40.0, 40.0)
-        );
+        assert_eq!((s.target, s.distance, s.fov), (Vec3::new(0.0, 5.0, 0.0), -40.0, 40.0));
         // 10 → 11 is a cut: key 10 holds until frame 11.
         assert!(track.is_cut(1) && !track.is_cut(0) && !track.is_cut(2));
         for t in [10.0, 10.25, 10.5, 10.999] {

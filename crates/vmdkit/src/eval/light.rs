@@ -30,10 +30,8 @@ pub struct LightSample {
 impl LightSample {
     /// MMD's light when a motion has no light keys: colour 154/256, direction (−0.5, −1, 0.5)
     /// (§3.3).
-    pub const MMD_DEFAULT: LightSample = LightSample {
-        color: Vec3::splat(154.0 / 256.0),
-        direction: Vec3::new(-0.5, -1.0, 0.5),
-    };
+    pub const MMD_DEFAULT: LightSample =
+        LightSample { color: Vec3::splat(154.0 / 256.0), direction: Vec3::new(-0.5, -1.0, 0.5) };
 }
 
 /// The light keys, sorted by frame.
@@ -49,10 +47,7 @@ impl LightTrack {
             timeline: Timeline::new(order.iter().map(|&k| keys[k].frame).collect()),
             keys: order
                 .iter()
-                .map(|&k| LightSample {
-                    color: keys[k].color,
-                    direction: keys[k].direction,
-                })
+                .map(|&k| LightSample { color: keys[k].color, direction: keys[k].direction })
                 .collect(),
         }
     }
@@ -81,10 +76,7 @@ impl LightTrack {
                 let v = |a: Vec3, b: Vec3| {
                     Vec3::new(lerp(a.x, b.x, p), lerp(a.y, b.y, p), lerp(a.z, b.z, p))
                 };
-                LightSample {
-                    color: v(a.color, b.color),
-                    direction: v(a.direction, b.direction),
-                }
+                LightSample { color: v(a.color, b.color), direction: v(a.direction, b.direction) }
             }
         }
     }
@@ -119,10 +111,7 @@ impl ShadowTrack {
             timeline: Timeline::new(order.iter().map(|&k| keys[k].frame).collect()),
             keys: order
                 .iter()
-                .map(|&k| ShadowSample {
-                    mode: keys[k].mode,
-                    distance: keys[k].distance,
-                })
+                .map(|&k| ShadowSample { mode: keys[k].mode, distance: keys[k].distance })
                 .collect(),
         }
     }
@@ -149,10 +138,7 @@ impl ShadowTrack {
             Segment::Between { i, p } => {
                 let (a, b) = (self.keys[i], self.keys[i + 1]);
                 if a.mode == b.mode {
-                    ShadowSample {
-                        mode: a.mode,
-                        distance: lerp(a.distance, b.distance, p),
-                    }
+                    ShadowSample { mode: a.mode, distance: lerp(a.distance, b.distance, p) }
                 } else {
                     a
                 }
@@ -192,16 +178,8 @@ mod tests {
     #[test]
     fn light_is_linear() {
         let keys = [
-            LightKey {
-                frame: 0,
-                color: Vec3::ZERO,
-                direction: Vec3::new(-1.0, -1.0, 1.0),
-            },
-            LightKey {
-                frame: 10,
-                color: Vec3::ONE,
-                direction: Vec3::new(1.0, -1.0, 0.0),
-            },
+            LightKey { frame: 0, color: Vec3::ZERO, direction: Vec3::new(-1.0, -1.0, 1.0) },
+            LightKey { frame: 10, color: Vec3::ONE, direction: Vec3::new(1.0, -1.0, 0.0) },
         ];
         let track = LightTrack::new(&keys, &[0, 1]);
         let s = track.sample(2.5f32);
@@ -209,10 +187,7 @@ mod tests {
         assert_eq!(s.direction, Vec3::new(-0.5, -1.0, 0.75));
         assert_eq!(
             track.sample(-1.0),
-            LightSample {
-                color: Vec3::ZERO,
-                direction: keys[0].direction
-            }
+            LightSample { color: Vec3::ZERO, direction: keys[0].direction }
         );
     }
 
@@ -220,33 +195,15 @@ mod tests {
     fn shadow_mode_steps_and_distance_blends_within_a_mode() {
         let d = |l: f32| (10000.0 - l) / 100000.0;
         let keys = [
-            ShadowKey {
-                frame: 0,
-                mode: 1,
-                distance: d(8000.0),
-            },
-            ShadowKey {
-                frame: 10,
-                mode: 1,
-                distance: d(9000.0),
-            },
-            ShadowKey {
-                frame: 20,
-                mode: 2,
-                distance: d(0.0),
-            },
+            ShadowKey { frame: 0, mode: 1, distance: d(8000.0) },
+            ShadowKey { frame: 10, mode: 1, distance: d(9000.0) },
+            ShadowKey { frame: 20, mode: 2, distance: d(0.0) },
         ];
         let track = ShadowTrack::new(&keys, &[0, 1, 2]);
         let s = track.sample(5.0);
         assert_eq!(s.mode, 1);
         assert!((s.range() - 8500.0).abs() < 0.01, "{}", s.range());
-        assert_eq!(
-            track.sample(15.0),
-            ShadowSample {
-                mode: 1,
-                distance: d(9000.0)
-            }
-        );
+        assert_eq!(track.sample(15.0), ShadowSample { mode: 1, distance: d(9000.0) });
         assert_eq!(track.sample(20.0).mode, 2);
     }
 }

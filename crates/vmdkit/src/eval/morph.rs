@@ -68,21 +68,9 @@ mod tests {
     fn morphs_are_linear_and_clamped() {
         let name = KeyName::encode("まばたき").0;
         let keys = [
-            MorphKey {
-                name,
-                frame: 10,
-                weight: 0.0,
-            },
-            MorphKey {
-                name,
-                frame: 11,
-                weight: 1.0,
-            },
-            MorphKey {
-                name,
-                frame: 20,
-                weight: 1.5,
-            },
+            MorphKey { name, frame: 10, weight: 0.0 },
+            MorphKey { name, frame: 11, weight: 1.0 },
+            MorphKey { name, frame: 20, weight: 1.5 },
         ];
         let track = MorphTrack::new(name, &keys, &[0, 1, 2]);
         let got = [0.0, 10.0, 10.25, 10.5, 11.0, 15.5, 20.0, 25.0].map(|t: f64| track.sample(t));

@@ -113,22 +113,15 @@ impl MotionSampler {
         .collect();
         // Unnamed sections: one group (or none when the section is empty).
         let mut single = |section: Section, count: usize, frame: &dyn Fn(usize) -> u32| {
-            group_keys(section, count, |_| &[], frame, &mut duplicates)
-                .pop()
-                .map(|g| g.keys)
+            group_keys(section, count, |_| &[], frame, &mut duplicates).pop().map(|g| g.keys)
         };
-        let camera = single(Section::Camera, motion.cameras.len(), &|k| {
-            motion.cameras[k].frame
-        })
-        .map(|order| CameraTrack::new(&motion.cameras, &order));
-        let light = single(Section::Light, motion.lights.len(), &|k| {
-            motion.lights[k].frame
-        })
-        .map(|order| LightTrack::new(&motion.lights, &order));
-        let shadow = single(Section::SelfShadow, motion.shadows.len(), &|k| {
-            motion.shadows[k].frame
-        })
-        .map(|order| ShadowTrack::new(&motion.shadows, &order));
+        let camera = single(Section::Camera, motion.cameras.len(), &|k| motion.cameras[k].frame)
+            .map(|order| CameraTrack::new(&motion.cameras, &order));
+        let light = single(Section::Light, motion.lights.len(), &|k| motion.lights[k].frame)
+            .map(|order| LightTrack::new(&motion.lights, &order));
+        let shadow =
+            single(Section::SelfShadow, motion.shadows.len(), &|k| motion.shadows[k].frame)
+                .map(|order| ShadowTrack::new(&motion.shadows, &order));
         let props = &motion.properties;
         let visible = single(Section::Property, props.len(), &|k| props[k].frame).map(|order| {
             StepTrack::new(
@@ -370,22 +363,10 @@ impl MotionSampler {
         out.ik.resize(self.ik.len(), true);
         self.sample_bones_with(playhead, t, &mut out.bones);
         self.sample_morphs_with(playhead, t, &mut out.morphs);
-        out.camera = self
-            .camera
-            .as_ref()
-            .map(|c| c.sample_with(&mut playhead.camera, t));
-        out.light = self
-            .light
-            .as_ref()
-            .map(|c| c.sample_with(&mut playhead.light, t));
-        out.shadow = self
-            .shadow
-            .as_ref()
-            .map(|c| c.sample_with(&mut playhead.shadow, t));
-        out.visible = self
-            .visible
-            .as_ref()
-            .map(|c| c.sample_with(&mut playhead.visible, t));
+        out.camera = self.camera.as_ref().map(|c| c.sample_with(&mut playhead.camera, t));
+        out.light = self.light.as_ref().map(|c| c.sample_with(&mut playhead.light, t));
+        out.shadow = self.shadow.as_ref().map(|c| c.sample_with(&mut playhead.shadow, t));
+        out.visible = self.visible.as_ref().map(|c| c.sample_with(&mut playhead.visible, t));
         playhead.ik.resize(self.ik.len(), Cursor::default());
         for ((track, cursor), out) in self.ik.iter().zip(&mut playhead.ik).zip(&mut out.ik) {
             *out = track.track.sample_with(cursor, t);

@@ -58,11 +58,7 @@ impl Timeline {
         debug_assert!(frames.windows(2).all(|w| w[0] < w[1]));
         let n = frames.len();
         if n == 1 {
-            return Timeline {
-                frames,
-                buckets: Box::new([]),
-                shift: 0,
-            };
+            return Timeline { frames, buckets: Box::new([]), shift: 0 };
         }
         let span = u64::from(frames[n - 1] - frames[0]);
         // Strictly increasing integers, so the average gap is at least 1.
@@ -77,11 +73,7 @@ impl Timeline {
             }
             buckets.push(i as u32);
         }
-        Timeline {
-            frames,
-            buckets: buckets.into(),
-            shift,
-        }
+        Timeline { frames, buckets: buckets.into(), shift }
     }
 
     /// The key frames.
@@ -115,10 +107,7 @@ impl Timeline {
         if t == a {
             Segment::Key(i)
         } else {
-            Segment::Between {
-                i,
-                p: (t - a) / (b - a),
-            }
+            Segment::Between { i, p: (t - a) / (b - a) }
         }
     }
 
@@ -129,10 +118,7 @@ impl Timeline {
         let frames = &self.frames;
         let b = ((key - frames[0]) >> self.shift) as usize;
         let lo = self.buckets[b] as usize;
-        let hi = self
-            .buckets
-            .get(b + 1)
-            .map_or(frames.len() - 2, |&s| s as usize);
+        let hi = self.buckets.get(b + 1).map_or(frames.len() - 2, |&s| s as usize);
         if hi - lo > 2 {
             // Keys clustered well below the average gap.
             return lo + frames[lo + 1..=hi].partition_point(|&f| f <= key);
@@ -213,11 +199,7 @@ pub(crate) fn group_keys<'a>(
     for k in 0..count {
         let n = name(k);
         let g = *index.entry(n).or_insert_with(|| {
-            groups.push(Group {
-                name: n,
-                first: k,
-                keys: Vec::new(),
-            });
+            groups.push(Group { name: n, first: k, keys: Vec::new() });
             groups.len() - 1
         });
         groups[g].keys.push(k);
@@ -254,10 +236,7 @@ pub struct StepTrack<T> {
 impl<T: Copy> StepTrack<T> {
     pub(crate) fn new(frames: Box<[u32]>, values: Box<[T]>) -> Self {
         debug_assert_eq!(frames.len(), values.len());
-        StepTrack {
-            timeline: Timeline::new(frames),
-            values,
-        }
+        StepTrack { timeline: Timeline::new(frames), values }
     }
 
     /// Key frames, sorted, one per frame.
@@ -306,10 +285,7 @@ impl<const N: usize> WeightCache<N> {
     #[inline]
     pub(crate) fn new() -> Self {
         debug_assert!(N.is_power_of_two());
-        WeightCache {
-            keys: [(u64::MAX, 0); N],
-            weights: [0.0; N],
-        }
+        WeightCache { keys: [(u64::MAX, 0); N], weights: [0.0; N] }
     }
 
     /// `curve.weight_f64(p)`, solved at most once per (curve, p) while the slot holds it.
@@ -318,10 +294,7 @@ impl<const N: usize> WeightCache<N> {
         if curve.is_linear() {
             return curve.weight_f64(p);
         }
-        let key = (
-            p.to_bits(),
-            u32::from_le_bytes([curve.x1, curve.y1, curve.x2, curve.y2]),
-        );
+        let key = (p.to_bits(), u32::from_le_bytes([curve.x1, curve.y1, curve.x2, curve.y2]));
         let hash = (key.0 ^ u64::from(key.1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let slot = (hash >> 40) as usize & (N - 1);
         if self.keys[slot] == key {
@@ -361,10 +334,7 @@ mod tests {
         if t == a {
             Segment::Key(i)
         } else {
-            Segment::Between {
-                i,
-                p: (t - a) / (b - a),
-            }
+            Segment::Between { i, p: (t - a) / (b - a) }
         }
     }
 
@@ -381,10 +351,7 @@ mod tests {
         assert_eq!(t.locate(1e9), Segment::Key(2));
         assert_eq!(timeline(&[7]).locate(3.0), Segment::Key(0));
         assert_eq!(timeline(&[7]).locate(9.0), Segment::Key(0));
-        assert_eq!(
-            timeline(&[u32::MAX - 1, u32::MAX]).locate(4e9),
-            Segment::Key(0)
-        );
+        assert_eq!(timeline(&[u32::MAX - 1, u32::MAX]).locate(4e9), Segment::Key(0));
     }
 
     #[test]
@@ -399,15 +366,10 @@ mod tests {
         ];
         for frames in &shapes {
             let t = timeline(frames);
-            assert!(
-                t.buckets.len() <= 4 * frames.len(),
-                "{} buckets",
-                t.buckets.len()
-            );
+            assert!(t.buckets.len() <= 4 * frames.len(), "{} buckets", t.buckets.len());
             let (lo, hi) = (f64::from(frames[0]), f64::from(*frames.last().unwrap()));
-            let times: Vec<f64> = (0..3000)
-                .map(|k| lo - 2.0 + (hi - lo + 4.0) * f64::from(k) / 2999.0)
-                .collect();
+            let times: Vec<f64> =
+                (0..3000).map(|k| lo - 2.0 + (hi - lo + 4.0) * f64::from(k) / 2999.0).collect();
             let keys = frames.iter().map(|&f| f64::from(f));
             let mut cursor = Cursor::default();
             // Forward, backward, jumping, and exactly on keys.
@@ -425,55 +387,27 @@ mod tests {
         }
         // A cursor left past the end of a shorter track still works.
         let mut far = Cursor { segment: 10_000 };
-        assert_eq!(
-            far.locate(&timeline(&[0, 10]), 5.0),
-            Segment::Between { i: 0, p: 0.5 }
-        );
+        assert_eq!(far.locate(&timeline(&[0, 10]), 5.0), Segment::Between { i: 0, p: 0.5 });
     }
 
     #[test]
     fn duplicates_keep_the_last_in_file_order() {
         // (name, frame) in file order.
-        let keys: [(&[u8], u32); 7] = [
-            (b"a", 5),
-            (b"b", 0),
-            (b"a", 0),
-            (b"a", 5),
-            (b"a", 5),
-            (b"b", 0),
-            (b"c", 1),
-        ];
+        let keys: [(&[u8], u32); 7] =
+            [(b"a", 5), (b"b", 0), (b"a", 0), (b"a", 5), (b"a", 5), (b"b", 0), (b"c", 1)];
         let mut dups = Vec::new();
-        let groups = group_keys(
-            Section::Bone,
-            keys.len(),
-            |k| keys[k].0,
-            |k| keys[k].1,
-            &mut dups,
-        );
-        let summary: Vec<(&[u8], usize, Vec<usize>)> = groups
-            .iter()
-            .map(|g| (g.name, g.first, g.keys.clone()))
-            .collect();
+        let groups = group_keys(Section::Bone, keys.len(), |k| keys[k].0, |k| keys[k].1, &mut dups);
+        let summary: Vec<(&[u8], usize, Vec<usize>)> =
+            groups.iter().map(|g| (g.name, g.first, g.keys.clone())).collect();
         assert_eq!(
             summary,
-            vec![
-                (&b"a"[..], 0, vec![2, 4]),
-                (&b"b"[..], 1, vec![5]),
-                (&b"c"[..], 6, vec![6])
-            ]
+            vec![(&b"a"[..], 0, vec![2, 4]), (&b"b"[..], 1, vec![5]), (&b"c"[..], 6, vec![6])]
         );
-        let reported: Vec<(&[u8], u32, usize, usize)> = dups
-            .iter()
-            .map(|d| (d.name.as_slice(), d.frame, d.dropped, d.kept))
-            .collect();
+        let reported: Vec<(&[u8], u32, usize, usize)> =
+            dups.iter().map(|d| (d.name.as_slice(), d.frame, d.dropped, d.kept)).collect();
         assert_eq!(
             reported,
-            vec![
-                (&b"a"[..], 5, 0, 4),
-                (&b"a"[..], 5, 3, 4),
-                (&b"b"[..], 0, 1, 5)
-            ]
+            vec![(&b"a"[..], 5, 0, 4), (&b"a"[..], 5, 3, 4), (&b"b"[..], 0, 1, 5)]
         );
     }
 

@@ -216,7 +216,8 @@ fn scan_header(
     repairs: &mut Vec<Repair>,
 ) -> Result<Version, Error> {
     let head = &data[..data.len().min(SIGNATURE_LEN)];
-    let is_cut_signature = |sig: &[u8]| head.len() < 25 && !head.is_empty() && sig.starts_with(head);
+    let is_cut_signature =
+        |sig: &[u8]| head.len() < 25 && !head.is_empty() && sig.starts_with(head);
     if is_cut_signature(SIGNATURE_V2) || is_cut_signature(SIGNATURE_V1) {
         let kind = ErrorKind::TruncatedHeader { needed: SIGNATURE_LEN, available: data.len() };
         return Err(Error::new(kind, data.len()));
@@ -237,7 +238,8 @@ fn scan_header(
         }
     };
     if data.len() < version.header_len() {
-        let kind = ErrorKind::TruncatedHeader { needed: version.header_len(), available: data.len() };
+        let kind =
+            ErrorKind::TruncatedHeader { needed: version.header_len(), available: data.len() };
         return Err(Error::new(kind, data.len()));
     }
     Ok(version)
@@ -272,7 +274,8 @@ fn describe_non_vmd(data: &[u8]) -> String {
         Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok(),
         Err(_) => None,
     };
-    let is_text = |t: &str| !t.is_empty() && t.chars().all(|c| !c.is_control() || c.is_whitespace());
+    let is_text =
+        |t: &str| !t.is_empty() && t.chars().all(|c| !c.is_control() || c.is_whitespace());
     if let Some(text) = text.filter(|t| is_text(t)) {
         let line = text.lines().next().unwrap_or("");
         return format!("text starting {line:?}");
@@ -332,7 +335,8 @@ fn section_end(data: &[u8], section: Section, start: usize, count: u32) -> Resul
 
 /// The length of the property record at the start of `rest`, if it is complete.
 pub(crate) fn property_record_len(rest: &[u8]) -> Result<usize, ErrorKind> {
-    let truncated = |needed: u64| ErrorKind::TruncatedRecord { needed, available: rest.len() as u64 };
+    let truncated =
+        |needed: u64| ErrorKind::TruncatedRecord { needed, available: rest.len() as u64 };
     if rest.len() < PROPERTY_HEAD_LEN {
         return Err(truncated(PROPERTY_HEAD_LEN as u64));
     }

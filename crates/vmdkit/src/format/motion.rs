@@ -121,7 +121,10 @@ impl Motion {
     /// Parses with `options`, returning what lenient reading repaired.
     pub fn parse_with(data: &[u8], options: ReadOptions) -> Result<Parsed, Error> {
         let view = MotionView::with_options(data, options)?;
-        Ok(Parsed { motion: Motion::from_view(&view, &mut |_| {}), repairs: view.repairs().to_vec() })
+        Ok(Parsed {
+            motion: Motion::from_view(&view, &mut |_| {}),
+            repairs: view.repairs().to_vec(),
+        })
     }
 
     /// Decodes every record of a validated view. `consumed` is told each byte offset up to which
@@ -160,7 +163,10 @@ impl Motion {
     }
 
     /// Reads a file with `options`.
-    pub fn read_file_with(path: impl AsRef<Path>, options: ReadOptions) -> Result<Parsed, ReadError> {
+    pub fn read_file_with(
+        path: impl AsRef<Path>,
+        options: ReadOptions,
+    ) -> Result<Parsed, ReadError> {
         let path = path.as_ref();
         let file = std::fs::File::open(path).map_err(|e| ReadError::io(path, e))?;
         let len = file.metadata().map_err(|e| ReadError::io(path, e))?.len();
@@ -179,7 +185,11 @@ impl Motion {
                 // SAFETY: the pages are file-backed and read-only: dropping them only means they
                 // are read from the file again if touched, and nothing reads them again.
                 let _ = unsafe {
-                    map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, released, upto - released)
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        released,
+                        upto - released,
+                    )
                 };
                 released = upto;
             }
@@ -192,7 +202,9 @@ impl Motion {
         let names = std::iter::once(self.header.model_name.for_detection())
             .chain(self.bones.iter().map(|k| k.name.for_detection()))
             .chain(self.morphs.iter().map(|k| k.name.for_detection()))
-            .chain(self.properties.iter().flat_map(|p| p.ik.iter().map(|i| i.name.for_detection())));
+            .chain(
+                self.properties.iter().flat_map(|p| p.ik.iter().map(|i| i.name.for_detection())),
+            );
         detect_encoding(names)
     }
 

@@ -348,9 +348,15 @@ impl<'a> PropertyRef<'a> {
     }
     /// The IK entries as (name, enabled byte).
     pub fn ik(&self) -> impl ExactSizeIterator<Item = IkState> + 'a {
-        self.0[9..].chunks_exact(21).map(|c| IkState { name: RawName(array_at(c, 0)), enabled_byte: c[20] })
+        self.0[9..]
+            .chunks_exact(21)
+            .map(|c| IkState { name: RawName(array_at(c, 0)), enabled_byte: c[20] })
     }
     pub fn to_key(&self) -> PropertyKey {
-        PropertyKey { frame: self.frame(), visible_byte: self.visible_byte(), ik: self.ik().collect() }
+        PropertyKey {
+            frame: self.frame(),
+            visible_byte: self.visible_byte(),
+            ik: self.ik().collect(),
+        }
     }
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 impl Motion {
     /// The sections that will be written: those the file had, and any later one with keys.
     pub fn sections_to_write(&self) -> usize {
-        let last_with_keys = Section::ALL.iter().rposition(|&s| self.count(s) > 0).map_or(0, |i| i + 1);
+        let last_with_keys =
+            Section::ALL.iter().rposition(|&s| self.count(s) > 0).map_or(0, |i| i + 1);
         self.sections_present.max(last_with_keys)
     }
 
@@ -66,12 +67,21 @@ impl Motion {
         let sections = self.sections_to_write();
         for &section in &Section::ALL[..sections] {
             buf.extend_from_slice(&(self.count(section) as u32).to_le_bytes());
-            let keys_per_chunk = section.record_size().map_or(1, |size| (chunk_bytes / size).max(1));
+            let keys_per_chunk =
+                section.record_size().map_or(1, |size| (chunk_bytes / size).max(1));
             match section {
-                Section::Bone => for_chunks(buf, &self.bones, keys_per_chunk, &mut flush, BoneKey::encode)?,
-                Section::Morph => for_chunks(buf, &self.morphs, keys_per_chunk, &mut flush, MorphKey::encode)?,
-                Section::Camera => for_chunks(buf, &self.cameras, keys_per_chunk, &mut flush, CameraKey::encode)?,
-                Section::Light => for_chunks(buf, &self.lights, keys_per_chunk, &mut flush, LightKey::encode)?,
+                Section::Bone => {
+                    for_chunks(buf, &self.bones, keys_per_chunk, &mut flush, BoneKey::encode)?
+                }
+                Section::Morph => {
+                    for_chunks(buf, &self.morphs, keys_per_chunk, &mut flush, MorphKey::encode)?
+                }
+                Section::Camera => {
+                    for_chunks(buf, &self.cameras, keys_per_chunk, &mut flush, CameraKey::encode)?
+                }
+                Section::Light => {
+                    for_chunks(buf, &self.lights, keys_per_chunk, &mut flush, LightKey::encode)?
+                }
                 Section::SelfShadow => {
                     for_chunks(buf, &self.shadows, keys_per_chunk, &mut flush, ShadowKey::encode)?
                 }

@@ -129,7 +129,7 @@ pub(crate) fn read_and_parse<T, E: std::error::Error + 'static>(
     path: &std::path::Path,
     parse: impl FnOnce(&[u8]) -> Result<T, E>,
 ) -> Result<T, ReadFileError<E>> {
-    let data =
-        std::fs::read(path).map_err(|source| ReadFileError::Io { path: path.to_path_buf(), source })?;
+    let data = std::fs::read(path)
+        .map_err(|source| ReadFileError::Io { path: path.to_path_buf(), source })?;
     parse(&data).map_err(|error| ReadFileError::Format { path: path.to_path_buf(), error })
 }

@@ -58,7 +58,9 @@ impl Model {
     }
 
     /// Reads a PMX or PMD file.
-    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Model, ReadFileError<ModelError>> {
+    pub fn read_file(
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<Model, ReadFileError<ModelError>> {
         error::read_and_parse(path.as_ref(), Model::parse)
     }
 }

@@ -54,7 +54,9 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     let version_at = r.pos();
     let version = r.f32()?;
     if version != 1.0 {
-        return Err(r.error_at(ModelErrorKind::UnsupportedVersion { format: "PMD", version }, version_at));
+        return Err(
+            r.error_at(ModelErrorKind::UnsupportedVersion { format: "PMD", version }, version_at)
+        );
     }
     let name = decode(r.take(20)?);
     let comment = decode(r.take(256)?);
@@ -168,7 +170,13 @@ fn fixed_section(r: &mut Reader, size: usize) -> Result<usize> {
     Ok(count)
 }
 
-fn bone_index(r: &Reader, index: u16, count: usize, what: &'static str, at: usize) -> Result<usize> {
+fn bone_index(
+    r: &Reader,
+    index: u16,
+    count: usize,
+    what: &'static str,
+    at: usize,
+) -> Result<usize> {
     if (index as usize) < count {
         Ok(index as usize)
     } else {
@@ -231,8 +239,10 @@ fn convert_bones(r: &Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Resu
             t if t <= 0 => None,
             _ => Some(index("tail bone", b.tail, 22)?),
         };
-        let mut flags =
-            BoneFlags::ROTATABLE | BoneFlags::MOVABLE | BoneFlags::VISIBLE | BoneFlags::CONTROLLABLE;
+        let mut flags = BoneFlags::ROTATABLE
+            | BoneFlags::MOVABLE
+            | BoneFlags::VISIBLE
+            | BoneFlags::CONTROLLABLE;
         let mut deform_layer = 0;
         let (mut append, mut fixed_axis) = (None, None);
         let mut tail = Tail::Bone(tail_bone);
@@ -242,8 +252,13 @@ fn convert_bones(r: &Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Resu
             5 => {
                 // Under-rotate: the whole rotation of the bone in the "IK" field.
                 let parent = index("append parent", b.ik_parent, 25)?;
-                append =
-                    Some(Append { parent, ratio: 1.0, rotation: true, translation: false, local: false });
+                append = Some(Append {
+                    parent,
+                    ratio: 1.0,
+                    rotation: true,
+                    translation: false,
+                    local: false,
+                });
                 deform_layer = 2;
             }
             6 | 7 => flags.set(BoneFlags::VISIBLE, false),
@@ -257,7 +272,13 @@ fn convert_bones(r: &Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Resu
                 // Follow-rotate: the tail field names the source, the "IK" field the percent.
                 let t = index("append parent", b.tail, 22)?;
                 let ratio = b.ik_parent as i16 as f32 / 100.0;
-                append = Some(Append { parent: t, ratio, rotation: true, translation: false, local: false });
+                append = Some(Append {
+                    parent: t,
+                    ratio,
+                    rotation: true,
+                    translation: false,
+                    local: false,
+                });
                 flags.set(BoneFlags::VISIBLE, false);
                 tail = Tail::Bone(None);
             }
@@ -304,7 +325,8 @@ fn apply_iks(bones: &mut Vec<Bone>, raw: &[RawBone], iks: Vec<RawIk>) {
             .chain
             .iter()
             .map(|&bone| IkLink {
-                bone, limits: decode(&raw[bone].name).ends_with("ひざ").then(knee_limits)
+                bone,
+                limits: decode(&raw[bone].name).ends_with("ひざ").then(knee_limits),
             })
             .collect();
         let solved = Ik {

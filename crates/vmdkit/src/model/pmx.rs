@@ -83,9 +83,10 @@ fn read_globals(r: &mut Reader) -> Result<Globals> {
     let count_at = r.pos();
     let count = r.u8()?;
     if count < 8 {
-        return Err(
-            r.error_at(ModelErrorKind::BadHeaderField { field: "globals count", value: count }, count_at)
-        );
+        return Err(r.error_at(
+            ModelErrorKind::BadHeaderField { field: "globals count", value: count },
+            count_at,
+        ));
     }
     let at = r.pos();
     let raw = r.take(count as usize)?;
@@ -152,7 +153,11 @@ fn skip_vertices(r: &mut Reader, g: &Globals) -> Result<usize> {
             1 => 2 * b + 4,      // BDEF2
             2 | 4 => 4 * b + 16, // BDEF4, QDEF (2.1)
             3 => 2 * b + 4 + 36, // SDEF: C, R0, R1
-            value => return Err(r.error_at(ModelErrorKind::UnknownKind { what: "weight type", value }, at)),
+            value => {
+                return Err(
+                    r.error_at(ModelErrorKind::UnknownKind { what: "weight type", value }, at)
+                )
+            }
         };
         r.skip(weights + 4)?; // weights, edge scale
     }
@@ -174,7 +179,9 @@ fn skip_materials(r: &mut Reader, g: &Globals) -> Result<usize> {
         match r.u8()? {
             0 => r.skip(t)?,
             1 => r.skip(1)?,
-            value => return Err(r.error_at(ModelErrorKind::UnknownKind { what: "toon mode", value }, at)),
+            value => {
+                return Err(r.error_at(ModelErrorKind::UnknownKind { what: "toon mode", value }, at))
+            }
         }
         r.text_bytes()?;
         r.skip(4)?;
@@ -183,7 +190,12 @@ fn skip_materials(r: &mut Reader, g: &Globals) -> Result<usize> {
 }
 
 /// A bone reference: −1 is none, anything else must name one of the `count` bones.
-fn bone_ref(r: &mut Reader, g: &Globals, count: usize, what: &'static str) -> Result<Option<usize>> {
+fn bone_ref(
+    r: &mut Reader,
+    g: &Globals,
+    count: usize,
+    what: &'static str,
+) -> Result<Option<usize>> {
     let at = r.pos();
     let index = r.index(g.bone)?;
     match index {
@@ -194,7 +206,12 @@ fn bone_ref(r: &mut Reader, g: &Globals, count: usize, what: &'static str) -> Re
 }
 
 /// A bone reference that may not be −1.
-fn bone_ref_required(r: &mut Reader, g: &Globals, count: usize, what: &'static str) -> Result<usize> {
+fn bone_ref_required(
+    r: &mut Reader,
+    g: &Globals,
+    count: usize,
+    what: &'static str,
+) -> Result<usize> {
     let at = r.pos();
     match bone_ref(r, g, count, what)? {
         Some(i) => Ok(i),
@@ -319,7 +336,9 @@ fn read_morphs(r: &mut Reader, g: &Globals, bone_count: usize) -> Result<(Vec<Mo
             Pending::Group(mut morph, members) => {
                 let members: Vec<GroupMember> = members
                     .into_iter()
-                    .filter_map(|(m, ratio)| kept_index[m].map(|morph| GroupMember { morph, ratio }))
+                    .filter_map(|(m, ratio)| {
+                        kept_index[m].map(|morph| GroupMember { morph, ratio })
+                    })
                     .collect();
                 if !members.is_empty() {
                     morph.kind = MorphKind::Group(members);
@@ -332,7 +351,12 @@ fn read_morphs(r: &mut Reader, g: &Globals, bone_count: usize) -> Result<(Vec<Mo
     Ok((morphs, count))
 }
 
-fn read_morph(r: &mut Reader, g: &Globals, bone_count: usize, morph_count: usize) -> Result<Pending> {
+fn read_morph(
+    r: &mut Reader,
+    g: &Globals,
+    bone_count: usize,
+    morph_count: usize,
+) -> Result<Pending> {
     let name = text(r, g)?;
     let name_en = text(r, g)?;
     let panel = r.u8()?;
@@ -346,7 +370,11 @@ fn read_morph(r: &mut Reader, g: &Globals, bone_count: usize, morph_count: usize
         3..=7 => v + 16,                      // UV, additional UV 1–4
         8 => g.material as usize + 1 + 112,   // material
         10 => g.rigid_body as usize + 1 + 24, // impulse (2.1)
-        value => return Err(r.error_at(ModelErrorKind::UnknownKind { what: "morph type", value }, kind_at)),
+        value => {
+            return Err(
+                r.error_at(ModelErrorKind::UnknownKind { what: "morph type", value }, kind_at)
+            )
+        }
     };
     let offsets = r.count_i32(size)?;
     let morph = |kind| Morph {
@@ -424,9 +452,10 @@ fn skip_display_frames(r: &mut Reader, g: &Globals) -> Result<usize> {
                 0 => r.skip(g.bone as usize)?,
                 1 => r.skip(g.morph as usize)?,
                 value => {
-                    return Err(
-                        r.error_at(ModelErrorKind::UnknownKind { what: "display element type", value }, at)
-                    )
+                    return Err(r.error_at(
+                        ModelErrorKind::UnknownKind { what: "display element type", value },
+                        at,
+                    ))
                 }
             }
         }

@@ -47,8 +47,10 @@ impl<'a> Reader<'a> {
 
     pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(self
-                .error(ModelErrorKind::Truncated { needed: n as u64, available: self.remaining() as u64 }));
+            return Err(self.error(ModelErrorKind::Truncated {
+                needed: n as u64,
+                available: self.remaining() as u64,
+            }));
         }
         let bytes = &self.data[self.pos..self.pos + n];
         self.pos += n;
@@ -109,7 +111,9 @@ impl<'a> Reader<'a> {
         let needed = count.saturating_mul(min_record as u64);
         let available = self.remaining() as u64;
         if needed > available {
-            return Err(self.error_at(ModelErrorKind::CountTooLarge { count, needed, available }, at));
+            return Err(
+                self.error_at(ModelErrorKind::CountTooLarge { count, needed, available }, at)
+            );
         }
         Ok(count as usize)
     }

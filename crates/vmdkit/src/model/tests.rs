@@ -80,7 +80,15 @@ fn pmx_fixture(version: f32, utf8: bool, sizes: [u8; 6]) -> Vec<u8> {
     // material with a shared toon, then one with a texture toon
     w.i32(2);
     for toon in [1u8, 0] {
-        w.text("mat").text("").f32s(&[1.0; 11]).u8(0).f32s(&[0.0; 5]).idx(T, 0).idx(T, -1).u8(0).u8(toon);
+        w.text("mat")
+            .text("")
+            .f32s(&[1.0; 11])
+            .u8(0)
+            .f32s(&[0.0; 5])
+            .idx(T, 0)
+            .idx(T, -1)
+            .u8(0)
+            .u8(toon);
         if toon == 1 {
             w.u8(3);
         } else {
@@ -94,8 +102,20 @@ fn pmx_fixture(version: f32, utf8: bool, sizes: [u8; 6]) -> Vec<u8> {
     w.f32s(&[0.0, 1.0, 0.0]);
     w.text("左足").text("leg_L").f32s(&[1.0, 10.0, 0.0]).bone(0).i32(0).u16(0x001B).bone(2);
     w.text("左ひざ").text("knee_L").f32s(&[1.0, 5.0, 0.0]).bone(1).i32(0).u16(0x001B).bone(-1);
-    w.text("左足首").text("ankle_L").f32s(&[1.0, 1.0, 0.0]).bone(2).i32(0).u16(0x001A).f32s(&[0.0; 3]);
-    w.text("左足ＩＫ").text("leg IK_L").f32s(&[1.0, 1.0, 0.0]).bone(0).i32(1).u16(0x003E).f32s(&[0.0; 3]);
+    w.text("左足首")
+        .text("ankle_L")
+        .f32s(&[1.0, 1.0, 0.0])
+        .bone(2)
+        .i32(0)
+        .u16(0x001A)
+        .f32s(&[0.0; 3]);
+    w.text("左足ＩＫ")
+        .text("leg IK_L")
+        .f32s(&[1.0, 1.0, 0.0])
+        .bone(0)
+        .i32(1)
+        .u16(0x003E)
+        .f32s(&[0.0; 3]);
     w.bone(3).i32(40).f32s(&[2.0]).i32(2);
     w.bone(2).u8(1).f32s(&[-3.0, 0.0, 0.0, -0.01, 0.0, 0.0]);
     w.bone(1).u8(0);
@@ -109,7 +129,15 @@ fn pmx_fixture(version: f32, utf8: bool, sizes: [u8; 6]) -> Vec<u8> {
     w.text("bone").text("bm").u8(4).u8(2).i32(2);
     w.bone(1).f32s(&[0.0, 1.0, 0.0]).f32s(&[0.0, 0.0, 0.0, 1.0]);
     w.bone(-1).f32s(&[0.0; 7]);
-    w.text("group").text("").u8(4).u8(0).i32(2).idx(MORPH, 0).f32s(&[1.0]).idx(MORPH, 1).f32s(&[0.5]);
+    w.text("group")
+        .text("")
+        .u8(4)
+        .u8(0)
+        .i32(2)
+        .idx(MORPH, 0)
+        .f32s(&[1.0])
+        .idx(MORPH, 1)
+        .f32s(&[0.5]);
     w.text("vgroup").text("").u8(4).u8(0).i32(1).idx(MORPH, 0).f32s(&[1.0]);
     w.text("mat").text("").u8(4).u8(8).i32(1).idx(M, -1).u8(0).f32s(&[0.0; 28]);
     w.text("uv").text("").u8(4).u8(3).i32(1).idx(V, 0).f32s(&[0.0; 4]);
@@ -184,7 +212,10 @@ fn check_fixture_model(model: &Model, version: f32) {
     let soft = version > 2.0;
     let c = model.counts;
     assert_eq!((c.vertices, c.face_indices, c.textures, c.materials), (2 + soft as usize, 3, 1, 2));
-    assert_eq!((c.morphs, c.display_frames, c.rigid_bodies, c.joints), (6 + 2 * soft as usize, 1, 1, 1));
+    assert_eq!(
+        (c.morphs, c.display_frames, c.rigid_bodies, c.joints),
+        (6 + 2 * soft as usize, 1, 1, 1)
+    );
     assert_eq!(c.soft_bodies, soft as usize);
 }
 
@@ -194,7 +225,8 @@ fn pmx_2_0_and_2_1_read_in_both_encodings_and_every_index_width() {
         for utf8 in [false, true] {
             for sizes in SIZES {
                 let data = pmx_fixture(version, utf8, sizes);
-                let model = Model::parse(&data).unwrap_or_else(|e| panic!("{version} {utf8} {sizes:?}: {e}"));
+                let model = Model::parse(&data)
+                    .unwrap_or_else(|e| panic!("{version} {utf8} {sizes:?}: {e}"));
                 assert_eq!(model.format, ModelFormat::Pmx { version, utf8 });
                 check_fixture_model(&model, version);
             }
@@ -204,7 +236,9 @@ fn pmx_2_0_and_2_1_read_in_both_encodings_and_every_index_width() {
 
 #[test]
 fn model_prefixes_and_byte_flips_give_typed_errors() {
-    for data in [pmx_fixture(2.1, false, [1; 6]), pmx_fixture(2.0, true, [2, 1, 4, 1, 2, 4]), pmd_fixture()] {
+    for data in
+        [pmx_fixture(2.1, false, [1; 6]), pmx_fixture(2.0, true, [2, 1, 4, 1, 2, 4]), pmd_fixture()]
+    {
         for len in 0..data.len() {
             // A PMX 2.1 may end before its soft bodies, so some prefixes are whole files.
             if let Err(e) = Model::parse(&data[..len]) {
@@ -249,7 +283,10 @@ fn model_damage_is_reported_with_section_record_and_offset() {
     assert_eq!(&bad[vertices_at - 4..vertices_at], &2i32.to_le_bytes());
     bad[vertices_at + 48] = 7;
     let e = Model::parse(&bad).unwrap_err();
-    assert_eq!((e.section, e.record, e.offset), (ModelSection::Vertices, Some(0), vertices_at as u64 + 48));
+    assert_eq!(
+        (e.section, e.record, e.offset),
+        (ModelSection::Vertices, Some(0), vertices_at as u64 + 48)
+    );
     assert_eq!(e.kind, ModelErrorKind::UnknownKind { what: "weight type", value: 7 });
     // Not a model at all.
     let e = Model::parse(b"Vocaloid Motion Data 0002").unwrap_err();
@@ -367,8 +404,12 @@ fn pmd_bones_convert_to_pmx_terms() {
     // IK: limit = control weight × 4; the knee gets MMD's X-only limits.
     let ik = b[4].ik.as_ref().unwrap();
     assert_eq!((ik.target, ik.loop_count, ik.limit_angle), (3, 40, 2.0));
-    let knee = (Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new((-0.5f32).to_radians(), 0.0, 0.0));
-    assert_eq!(ik.links, [IkLink { bone: 2, limits: Some(knee) }, IkLink { bone: 1, limits: None }]);
+    let knee =
+        (Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new((-0.5f32).to_radians(), 0.0, 0.0));
+    assert_eq!(
+        ik.links,
+        [IkLink { bone: 2, limits: Some(knee) }, IkLink { bone: 1, limits: None }]
+    );
     assert!(b[4].flags.contains(BoneFlags::IK | BoneFlags::MOVABLE));
     assert_eq!(b[4].deform_layer, 1);
     // Type 5: the whole rotation of the bone in the IK field, layer 2.
@@ -379,7 +420,8 @@ fn pmd_bones_convert_to_pmx_terms() {
     assert_eq!(b[6].fixed_axis, Some(Vec3::X));
     assert!(b[6].flags.contains(BoneFlags::FIXED_AXIS));
     // Type 9: the tail bone's rotation at the IK field's percent; layers follow parents.
-    let follow = Append { parent: 6, ratio: -0.5, rotation: true, translation: false, local: false };
+    let follow =
+        Append { parent: 6, ratio: -0.5, rotation: true, translation: false, local: false };
     assert_eq!(b[8].append, Some(follow));
     assert_eq!(b[8].pmd_type, Some(9));
     assert!(!b[8].flags.contains(BoneFlags::VISIBLE));

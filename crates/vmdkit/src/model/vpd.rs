@@ -132,20 +132,26 @@ impl Pose {
             None => return Err(error(1, VpdErrorKind::NotVpd)),
         }
         let statement = |s: &str| s.split(';').next().unwrap_or("").trim().to_string();
-        let model_line =
-            lines.next().ok_or(error(1, VpdErrorKind::MissingHeader { what: "model file name" }))?;
+        let model_line = lines
+            .next()
+            .ok_or(error(1, VpdErrorKind::MissingHeader { what: "model file name" }))?;
         let model_file = statement(model_line.1);
-        let (count_line, count_text) =
-            lines.next().ok_or(error(model_line.0, VpdErrorKind::MissingHeader { what: "bone count" }))?;
+        let (count_line, count_text) = lines
+            .next()
+            .ok_or(error(model_line.0, VpdErrorKind::MissingHeader { what: "bone count" }))?;
         let count_text = statement(count_text);
-        let declared: usize =
-            count_text.parse().map_err(|_| error(count_line, VpdErrorKind::BadCount { text: count_text }))?;
+        let declared: usize = count_text
+            .parse()
+            .map_err(|_| error(count_line, VpdErrorKind::BadCount { text: count_text }))?;
 
         let mut pose = Pose { model_file, bones: Vec::new(), morphs: Vec::new() };
         let mut bone_entries = 0usize;
         while let Some((start, content)) = lines.next() {
             let Some((entry, name)) = Entry::header(content) else {
-                return Err(error(start, VpdErrorKind::UnexpectedLine { text: content.to_string() }));
+                return Err(error(
+                    start,
+                    VpdErrorKind::UnexpectedLine { text: content.to_string() },
+                ));
             };
             let unclosed = || error(start, VpdErrorKind::UnclosedEntry { name: name.to_string() });
             let mut values = Vec::with_capacity(entry.values());
@@ -154,7 +160,10 @@ impl Pose {
                 let (numbers, closed) = match body.split_once('}') {
                     Some((numbers, rest)) if rest.trim().is_empty() => (numbers, true),
                     Some(_) => {
-                        return Err(error(line, VpdErrorKind::UnexpectedLine { text: body.to_string() }))
+                        return Err(error(
+                            line,
+                            VpdErrorKind::UnexpectedLine { text: body.to_string() },
+                        ))
                     }
                     None if Entry::header(body).is_some() => return Err(unclosed()),
                     None => (body, false),
@@ -193,7 +202,10 @@ impl Pose {
             }
         }
         if bone_entries < declared {
-            return Err(error(count_line, VpdErrorKind::MissingBones { declared, found: bone_entries }));
+            return Err(error(
+                count_line,
+                VpdErrorKind::MissingBones { declared, found: bone_entries },
+            ));
         }
         Ok(pose)
     }
@@ -225,7 +237,11 @@ impl Pose {
             );
         }
         for (i, (name, weight)) in self.morphs.iter().enumerate() {
-            let _ = write!(s, "Morph{i}{{{}\r\n  {weight:.6};\t\t\t\t// weight\r\n}}\r\n\r\n", clean(name));
+            let _ = write!(
+                s,
+                "Morph{i}{{{}\r\n  {weight:.6};\t\t\t\t// weight\r\n}}\r\n\r\n",
+                clean(name)
+            );
         }
         // CP932 never needs more bytes than UTF-8 for the same text.
         TextEncoding::ShiftJis.encode(&s, s.len()).bytes
@@ -264,7 +280,10 @@ mod tests {
             Bone0{センター\r\n  0.500000,-1.250000,0.000000;\t\t\t\t// trans x,y,z\r\n  \
             0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n}\r\n\r\n";
         assert!(text.starts_with(expected), "{text}");
-        assert!(text.ends_with("Morph0{まばたき\r\n  0.750000;\t\t\t\t// weight\r\n}\r\n\r\n"), "{text}");
+        assert!(
+            text.ends_with("Morph0{まばたき\r\n  0.750000;\t\t\t\t// weight\r\n}\r\n\r\n"),
+            "{text}"
+        );
         assert_eq!(Pose::parse(&bytes).unwrap(), pose);
     }
 
@@ -299,8 +318,16 @@ mod tests {
         assert_eq!(pose.bones.len(), 1, "MMD applies only the declared number of bones");
         let cases: [(&str, usize, VpdErrorKind); 7] = [
             ("Vocaloid Motion Data 0002\n", 1, VpdErrorKind::NotVpd),
-            ("Vocaloid Pose Data file\n\nm.osm;\n", 3, VpdErrorKind::MissingHeader { what: "bone count" }),
-            ("Vocaloid Pose Data file\nm.osm;\nx;\n", 3, VpdErrorKind::BadCount { text: "x".into() }),
+            (
+                "Vocaloid Pose Data file\n\nm.osm;\n",
+                3,
+                VpdErrorKind::MissingHeader { what: "bone count" },
+            ),
+            (
+                "Vocaloid Pose Data file\nm.osm;\nx;\n",
+                3,
+                VpdErrorKind::BadCount { text: "x".into() },
+            ),
             (
                 "Vocaloid Pose Data file\nm.osm;\n1;\nBone0{a\n0,0,zero;\n0,0,0,1;\n}\n",
                 5,
@@ -333,8 +360,8 @@ mod tests {
         use proptest::prelude::*;
         let value = || -1000.0f32..1000.0;
         let bone = (name, [value(), value(), value()], [value(), value(), value(), value()]);
-        (name, prop::collection::vec(bone, 0..6), prop::collection::vec((name, value()), 0..4)).prop_map(
-            |(model_file, bones, morphs)| Pose {
+        (name, prop::collection::vec(bone, 0..6), prop::collection::vec((name, value()), 0..4))
+            .prop_map(|(model_file, bones, morphs)| Pose {
                 model_file,
                 bones: bones
                     .into_iter()
@@ -345,8 +372,7 @@ mod tests {
                     })
                     .collect(),
                 morphs,
-            },
-        )
+            })
     }
 
     /// Writing rounds values to six decimals; after that, read and write are exact inverses.
@@ -355,7 +381,10 @@ mod tests {
         assert_eq!(once.morphs.len(), pose.morphs.len());
         for (a, b) in once.bones.iter().zip(&pose.bones) {
             assert!(a.translation.abs_diff_eq(b.translation, 1e-3), "{a:?} {b:?}");
-            assert!(Vec4::from(a.rotation).abs_diff_eq(Vec4::from(b.rotation), 1e-3), "{a:?} {b:?}");
+            assert!(
+                Vec4::from(a.rotation).abs_diff_eq(Vec4::from(b.rotation), 1e-3),
+                "{a:?} {b:?}"
+            );
         }
         let twice = Pose::parse(&once.to_bytes()).unwrap();
         assert_eq!(&twice, once);

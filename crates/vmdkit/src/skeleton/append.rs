@@ -102,11 +102,8 @@ pub(crate) fn apply(
         *rotation = (*rotation * scale_rotation(from, append.ratio)).normalize();
     }
     if append.translation {
-        let from = if append.local {
-            src.world_position[s] - source_rest
-        } else {
-            src.full_offset[s]
-        };
+        let from =
+            if append.local { src.world_position[s] - source_rest } else { src.full_offset[s] };
         *offset += from * append.ratio;
     }
 }
@@ -125,23 +122,12 @@ mod tests {
     fn skeleton_append_scale_matches_slerp_and_inverts_for_negative_ratios() {
         let q = Quat::from_axis_angle(Vec3::new(0.3, 1.0, -0.2).normalize(), 1.2);
         for r in [0.0f32, 0.25, 0.5, 1.0] {
-            assert!(
-                angle(scale_rotation(q, r), Quat::IDENTITY.slerp(q, r)) < 1e-5,
-                "r = {r}"
-            );
+            assert!(angle(scale_rotation(q, r), Quat::IDENTITY.slerp(q, r)) < 1e-5, "r = {r}");
             // −q is the same rotation: the short way gives the same result.
-            assert!(
-                angle(scale_rotation(-q, r), Quat::IDENTITY.slerp(q, r)) < 1e-5,
-                "r = {r}"
-            );
+            assert!(angle(scale_rotation(-q, r), Quat::IDENTITY.slerp(q, r)) < 1e-5, "r = {r}");
         }
         assert!(angle(scale_rotation(q, -1.0), q.inverse()) < 1e-6);
-        assert!(
-            angle(
-                scale_rotation(q, -0.5),
-                Quat::IDENTITY.slerp(q.inverse(), 0.5)
-            ) < 1e-6
-        );
+        assert!(angle(scale_rotation(q, -0.5), Quat::IDENTITY.slerp(q.inverse(), 0.5)) < 1e-6);
         assert!(angle(scale_rotation(q, 2.0), q * q) < 1e-5);
     }
 
@@ -151,12 +137,7 @@ mod tests {
         let on_axis = Quat::from_axis_angle(axis, 0.8);
         assert!(angle(project_to_axis(on_axis, axis), on_axis) < 1e-6);
         let opposite = Quat::from_axis_angle(-axis, 0.8);
-        assert!(
-            angle(
-                project_to_axis(opposite, axis),
-                Quat::from_axis_angle(axis, -0.8)
-            ) < 1e-6
-        );
+        assert!(angle(project_to_axis(opposite, axis), Quat::from_axis_angle(axis, -0.8)) < 1e-6);
         // A key slightly off the axis keeps its angle, about the axis.
         let off = Quat::from_axis_angle((axis + Vec3::Z * 0.1).normalize(), 0.5);
         assert!(angle(project_to_axis(off, axis), Quat::from_axis_angle(axis, 0.5)) < 1e-6);

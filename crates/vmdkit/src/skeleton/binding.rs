@@ -120,10 +120,7 @@ impl Binding {
         let bone_keys = Lookup::new((0..n).map(|b| {
             let stored = skeleton.key_names[b].bytes().to_vec();
             let (exact, alt) = keys(skeleton.bone_name(b), 15);
-            (
-                stored,
-                alt.or_else(|| (exact != skeleton.key_names[b].bytes()).then_some(exact)),
-            )
+            (stored, alt.or_else(|| (exact != skeleton.key_names[b].bytes()).then_some(exact)))
         }));
         let mut binding = Binding::default();
         let report = &mut binding.report;
@@ -167,9 +164,7 @@ impl Binding {
                 _ => report.unbound_morph_tracks.push(*track.name()),
             }
         }
-        report.unkeyed_morphs = (0..skeleton.morph_count())
-            .filter(|&m| !morph_keyed[m])
-            .collect();
+        report.unkeyed_morphs = (0..skeleton.morph_count()).filter(|&m| !morph_keyed[m]).collect();
 
         let ik_keys = Lookup::new(
             (0..skeleton.ik_count()).map(|k| keys(skeleton.bone_name(skeleton.ik_bone(k)), 20)),
@@ -230,9 +225,6 @@ mod tests {
         assert_eq!((exact.as_slice(), alt), (&b"abcdefghijklmno"[..], None));
         let (exact, alt) = keys("センター", 15);
         assert_eq!((exact.len(), alt), (8, None));
-        assert_eq!(
-            keys("左足ＩＫ", 20).0,
-            LongName::encode("左足ＩＫ").0.bytes()
-        );
+        assert_eq!(keys("左足ＩＫ", 20).0, LongName::encode("左足ＩＫ").0.bytes());
     }
 }

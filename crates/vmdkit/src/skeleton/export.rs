@@ -79,12 +79,7 @@ pub struct BakeSettings {
 
 impl Default for BakeSettings {
     fn default() -> Self {
-        BakeSettings {
-            fps: 30.0,
-            scale: 1.0,
-            axes: Axes::Mmd,
-            pose: PoseOptions::default(),
-        }
+        BakeSettings { fps: 30.0, scale: 1.0, axes: Axes::Mmd, pose: PoseOptions::default() }
     }
 }
 
@@ -123,10 +118,7 @@ pub fn bake_world(
     settings: &BakeSettings,
     mut progress: impl FnMut(usize, usize),
 ) -> WorldBake {
-    assert!(
-        settings.fps.is_finite() && settings.fps > 0.0,
-        "fps must be positive"
-    );
+    assert!(settings.fps.is_finite() && settings.fps > 0.0, "fps must be positive");
     let count = sample_count(sampler.last_frame().unwrap_or(0), settings.fps);
     let n = skeleton.bone_count();
     let mut poser = Poser::with_options(skeleton, sampler, binding, settings.pose);
@@ -137,9 +129,7 @@ pub fn bake_world(
         axes: settings.axes,
         frames: Vec::with_capacity(count),
         names: skeleton.bone_names().to_vec(),
-        parents: (0..n)
-            .map(|b| skeleton.parent(b).map_or(-1, |p| p as i32))
-            .collect(),
+        parents: (0..n).map(|b| skeleton.parent(b).map_or(-1, |p| p as i32)).collect(),
         positions: Vec::with_capacity(count * n * 3),
         rotations: Vec::with_capacity(count * n * 4),
     };
@@ -153,8 +143,7 @@ pub fn bake_world(
             let p = settings.axes.position(*p) * scale + Vec3::ZERO;
             let q = settings.axes.rotation(q.normalize());
             bake.positions.extend_from_slice(&p.to_array());
-            bake.rotations
-                .extend_from_slice(&[q.x + 0.0, q.y + 0.0, q.z + 0.0, q.w + 0.0]);
+            bake.rotations.extend_from_slice(&[q.x + 0.0, q.y + 0.0, q.z + 0.0, q.w + 0.0]);
         }
         if k % 256 == 255 {
             progress(k + 1, count);
@@ -195,51 +184,15 @@ impl WorldBake {
         let axes = [self.axes.label().to_string()];
         npz::write_npz(
             &[
-                Array {
-                    name: "positions",
-                    shape: vec![f, b, 3],
-                    data: Data::F32(&self.positions),
-                },
-                Array {
-                    name: "rotations",
-                    shape: vec![f, b, 4],
-                    data: Data::F32(&self.rotations),
-                },
-                Array {
-                    name: "names",
-                    shape: vec![b],
-                    data: Data::Str(&self.names),
-                },
-                Array {
-                    name: "parents",
-                    shape: vec![b],
-                    data: Data::I32(&self.parents),
-                },
-                Array {
-                    name: "fps",
-                    shape: vec![],
-                    data: Data::F64(&fps),
-                },
-                Array {
-                    name: "frames",
-                    shape: vec![f],
-                    data: Data::F64(&self.frames),
-                },
-                Array {
-                    name: "scale",
-                    shape: vec![],
-                    data: Data::F64(&scale),
-                },
-                Array {
-                    name: "units",
-                    shape: vec![],
-                    data: Data::Str(&units),
-                },
-                Array {
-                    name: "axes",
-                    shape: vec![],
-                    data: Data::Str(&axes),
-                },
+                Array { name: "positions", shape: vec![f, b, 3], data: Data::F32(&self.positions) },
+                Array { name: "rotations", shape: vec![f, b, 4], data: Data::F32(&self.rotations) },
+                Array { name: "names", shape: vec![b], data: Data::Str(&self.names) },
+                Array { name: "parents", shape: vec![b], data: Data::I32(&self.parents) },
+                Array { name: "fps", shape: vec![], data: Data::F64(&fps) },
+                Array { name: "frames", shape: vec![f], data: Data::F64(&self.frames) },
+                Array { name: "scale", shape: vec![], data: Data::F64(&scale) },
+                Array { name: "units", shape: vec![], data: Data::Str(&units) },
+                Array { name: "axes", shape: vec![], data: Data::Str(&axes) },
             ],
             out,
         )
@@ -300,10 +253,9 @@ impl WorldBake {
                 json(name)
             )?;
         }
-        for (key, data, width) in [
-            ("positions", &self.positions, 3),
-            ("rotations", &self.rotations, 4),
-        ] {
+        for (key, data, width) in
+            [("positions", &self.positions, 3), ("rotations", &self.rotations, 4)]
+        {
             write!(out, "],\"{key}\":[")?;
             for (k, frame) in data.chunks(self.bone_count().max(1) * width).enumerate() {
                 out.write_all(if k == 0 { b"[" } else { b",[" })?;

@@ -101,12 +101,7 @@ impl Limits {
             (true, true, false) => SolveAxis::Z,
             _ => SolveAxis::Free,
         };
-        Limits {
-            min,
-            max,
-            order,
-            axis,
-        }
+        Limits { min, max, order, axis }
     }
 }
 
@@ -143,10 +138,7 @@ impl IkChain {
         let mut links = Vec::with_capacity(ik.links.len());
         for link in &ik.links {
             if link.bone == ik_bone || link.bone == ik.target {
-                notes.push(super::SkeletonNote::IkLinkSkipped {
-                    ik_bone,
-                    link: link.bone,
-                });
+                notes.push(super::SkeletonNote::IkLinkSkipped { ik_bone, link: link.bone });
                 continue;
             }
             links.push(IkLinkDef {
@@ -162,17 +154,11 @@ impl IkChain {
             ancestry.push(p);
             b = p as usize;
         }
-        let top = ancestry
-            .iter()
-            .rposition(|a| links.iter().any(|l| l.bone == *a))
-            .unwrap_or(0);
+        let top = ancestry.iter().rposition(|a| links.iter().any(|l| l.bone == *a)).unwrap_or(0);
         ancestry.truncate(top + 1);
         ancestry.reverse();
         for link in &mut links {
-            link.path_start = ancestry
-                .iter()
-                .position(|&a| a == link.bone)
-                .map(|p| p as u32);
+            link.path_start = ancestry.iter().position(|&a| a == link.bone).map(|p| p as u32);
         }
         IkChain {
             ik_bone: ik_bone as u32,
@@ -298,9 +284,7 @@ fn step(
     if sin * sin < ALIGNED {
         return false;
     }
-    let parent = bones[link.bone as usize]
-        .parent
-        .map_or(Quat::IDENTITY, |p| st.world_rotation(p));
+    let parent = bones[link.bone as usize].parent.map_or(Quat::IDENTITY, |p| st.world_rotation(p));
     let snap = |unit: Vec3| {
         // The sign from the world axis against the parent's axis, as BM.
         if cross.dot(parent * unit) >= 0.0 {
@@ -423,21 +407,15 @@ mod tests {
                 Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 1.1),
             ] {
                 let back = limit_rotation(q, &limits, false);
-                assert!(
-                    angle(back, q) < 1e-5,
-                    "{:?} {q:?} -> {back:?}",
-                    limits.order
-                );
+                assert!(angle(back, q) < 1e-5, "{:?} {q:?} -> {back:?}", limits.order);
             }
         }
     }
 
     #[test]
     fn skeleton_ik_knee_limits_clamp_and_reflect() {
-        let knee = Limits::new(
-            Vec3::new(-std::f32::consts::PI, 0.0, 0.0),
-            Vec3::new(-0.0087, 0.0, 0.0),
-        );
+        let knee =
+            Limits::new(Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new(-0.0087, 0.0, 0.0));
         assert_eq!(knee.axis, SolveAxis::X);
         assert_eq!(knee.order, EulerOrder::Zyx);
         // Bent forwards (+X) is out of range: reflected to the back in the first half...

@@ -34,14 +34,11 @@ impl MorphTable {
                 MorphKind::Bone(offsets) => {
                     let start = table.offsets.len() as u32;
                     table.offsets.extend(
-                        offsets
-                            .iter()
-                            .filter(|o| o.bone < model.bones.len())
-                            .map(|o| Offset {
-                                bone: o.bone as u32,
-                                translation: o.translation,
-                                rotation: crate::eval::bone::normalized_rotation(o.rotation),
-                            }),
+                        offsets.iter().filter(|o| o.bone < model.bones.len()).map(|o| Offset {
+                            bone: o.bone as u32,
+                            translation: o.translation,
+                            rotation: crate::eval::bone::normalized_rotation(o.rotation),
+                        }),
                     );
                     table.spans.push((false, start, table.offsets.len() as u32));
                 }

@@ -29,12 +29,7 @@ pub(crate) struct Array<'a> {
 impl Array<'_> {
     fn width(&self) -> usize {
         match &self.data {
-            Data::Str(values) => values
-                .iter()
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-                .max(1),
+            Data::Str(values) => values.iter().map(|s| s.chars().count()).max().unwrap_or(0).max(1),
             _ => 0,
         }
     }
@@ -49,13 +44,9 @@ impl Array<'_> {
         let shape = match self.shape.as_slice() {
             [] => "()".to_string(),
             [n] => format!("({n},)"),
-            dims => format!(
-                "({})",
-                dims.iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            dims => {
+                format!("({})", dims.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+            }
         };
         let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
         // magic (6) + version (2) + length (2) + dict + padding + '\n' ≡ 0 (mod 64).
@@ -117,11 +108,7 @@ impl Crc32 {
         for (i, entry) in table.iter_mut().enumerate() {
             let mut c = i as u32;
             for _ in 0..8 {
-                c = if c & 1 != 0 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
+                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
             }
             *entry = c;
         }
@@ -218,32 +205,16 @@ mod tests {
         let mut crc = Crc32::new();
         crc.update(b"123456789");
         assert_eq!(crc.finish(), 0xCBF4_3926); // the standard check value
-        let a = Array {
-            name: "x",
-            shape: vec![2, 3],
-            data: Data::F32(&[0.0; 6]),
-        };
+        let a = Array { name: "x", shape: vec![2, 3], data: Data::F32(&[0.0; 6]) };
         let h = a.header();
         assert_eq!(h.len() % 64, 0);
         assert!(h.starts_with(b"\x93NUMPY\x01\x00") && h.ends_with(b"\n"));
         let dict = std::str::from_utf8(&h[10..]).unwrap();
         assert!(dict.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"));
-        let s = Array {
-            name: "s",
-            shape: vec![],
-            data: Data::F64(&[30.0]),
-        };
-        assert!(std::str::from_utf8(&s.header()[10..])
-            .unwrap()
-            .contains("'shape': ()"));
+        let s = Array { name: "s", shape: vec![], data: Data::F64(&[30.0]) };
+        assert!(std::str::from_utf8(&s.header()[10..]).unwrap().contains("'shape': ()"));
         let names = ["センター".to_string(), "a".to_string()];
-        let n = Array {
-            name: "n",
-            shape: vec![2],
-            data: Data::Str(&names),
-        };
-        assert!(std::str::from_utf8(&n.header()[10..])
-            .unwrap()
-            .contains("'<U4'"));
+        let n = Array { name: "n", shape: vec![2], data: Data::Str(&names) };
+        assert!(std::str::from_utf8(&n.header()[10..]).unwrap().contains("'<U4'"));
     }
 }

@@ -73,19 +73,13 @@ impl std::fmt::Display for SkeletonNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SkeletonNote::ParentCycle { bone } => {
-                write!(
-                    f,
-                    "bone {bone}: its parent closes a cycle; treated as a root"
-                )
+                write!(f, "bone {bone}: its parent closes a cycle; treated as a root")
             }
             SkeletonNote::SelfAppend { bone } => {
                 write!(f, "bone {bone}: appends from itself; ignored")
             }
             SkeletonNote::IkLinkSkipped { ik_bone, link } => {
-                write!(
-                    f,
-                    "IK bone {ik_bone}: link {link} is the IK bone or its effector; skipped"
-                )
+                write!(f, "IK bone {ik_bone}: link {link} is the IK bone or its effector; skipped")
             }
         }
     }
@@ -122,30 +116,25 @@ impl Skeleton {
             .map(|(i, b)| {
                 let parent = parents[i];
                 let parent_rest = parent.map_or(Vec3::ZERO, |p| model.bones[p as usize].position);
-                let append = b
-                    .append
-                    .filter(|a| a.rotation || a.translation)
-                    .and_then(|a| {
-                        if a.parent == i {
-                            notes.push(SkeletonNote::SelfAppend { bone: i });
-                            return None;
-                        }
-                        Some(AppendRef {
-                            source: a.parent as u32,
-                            ratio: a.ratio,
-                            rotation: a.rotation,
-                            translation: a.translation,
-                            local: a.local,
-                        })
-                    });
+                let append = b.append.filter(|a| a.rotation || a.translation).and_then(|a| {
+                    if a.parent == i {
+                        notes.push(SkeletonNote::SelfAppend { bone: i });
+                        return None;
+                    }
+                    Some(AppendRef {
+                        source: a.parent as u32,
+                        ratio: a.ratio,
+                        rotation: a.rotation,
+                        translation: a.translation,
+                        local: a.local,
+                    })
+                });
                 SkelBone {
                     parent,
                     rest: b.position,
                     rest_offset: b.position - parent_rest,
                     append,
-                    fixed_axis: b
-                        .fixed_axis
-                        .map(|a| a.try_normalize().unwrap_or(Vec3::ZERO)),
+                    fixed_axis: b.fixed_axis.map(|a| a.try_normalize().unwrap_or(Vec3::ZERO)),
                     ik: None,
                     ik_link: false,
                 }
@@ -168,10 +157,7 @@ impl Skeleton {
         let mut groups: Vec<Group> = Vec::new();
         for (p, &b) in order.iter().enumerate() {
             if p == 0 || keys[b as usize] != keys[order[p - 1] as usize] {
-                groups.push(Group {
-                    end: p as u32,
-                    iks: Vec::new(),
-                });
+                groups.push(Group { end: p as u32, iks: Vec::new() });
             }
             let group = groups.last_mut().expect("pushed above");
             group.end = p as u32 + 1;
@@ -288,11 +274,8 @@ impl Skeleton {
 /// to a bone already on the walk is dropped.
 fn acyclic_parents(model: &Model, notes: &mut Vec<SkeletonNote>) -> Vec<Option<u32>> {
     let n = model.bones.len();
-    let mut parents: Vec<Option<u32>> = model
-        .bones
-        .iter()
-        .map(|b| b.parent.map(|p| p as u32))
-        .collect();
+    let mut parents: Vec<Option<u32>> =
+        model.bones.iter().map(|b| b.parent.map(|p| p as u32)).collect();
     // 0 unvisited, 1 on the current walk, 2 known to reach a root.
     let mut state = vec![0u8; n];
     let mut walk = Vec::new();
@@ -345,10 +328,7 @@ fn deform_order(model: &Model, parents: &[Option<u32>]) -> (Vec<u32>, usize, Vec
             }
         }
         while let Some(b) = stack.pop() {
-            let own = (
-                i64::from(model.bones[b].deform_layer),
-                model.bones[b].after_physics,
-            );
+            let own = (i64::from(model.bones[b].deform_layer), model.bones[b].after_physics);
             (layer[b], after[b]) = match parents[b] {
                 Some(p) => (own.0.max(layer[p as usize]), own.1 || after[p as usize]),
                 None => own,

@@ -55,10 +55,7 @@ pub struct PoseOptions {
 
 impl Default for PoseOptions {
     fn default() -> Self {
-        PoseOptions {
-            ik_variant: IkVariant::Mmd,
-            solve_ik: true,
-        }
+        PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: true }
     }
 }
 
@@ -87,11 +84,7 @@ impl Pose {
         Pose {
             position: skeleton.bones.iter().map(|b| b.rest).collect(),
             rotation: vec![Quat::IDENTITY; n],
-            matrix: skeleton
-                .bones
-                .iter()
-                .map(|b| Mat4::from_translation(b.rest))
-                .collect(),
+            matrix: skeleton.bones.iter().map(|b| Mat4::from_translation(b.rest)).collect(),
             keyed_offset: vec![Vec3::ZERO; n],
             keyed_rotation: vec![Quat::IDENTITY; n],
             full_offset: vec![Vec3::ZERO; n],
@@ -197,14 +190,7 @@ impl ChainState for Work<'_> {
                 world_rotation: &p.rotation,
                 world_position: &p.position,
             };
-            append::apply(
-                a,
-                source.ik_link,
-                source.rest,
-                &sources,
-                &mut rotation,
-                &mut offset,
-            );
+            append::apply(a, source.ik_link, source.rest, &sources, &mut rotation, &mut offset);
             p.full_rotation[b] = rotation;
             p.full_offset[b] = offset;
         }
@@ -259,16 +245,8 @@ impl<'s> PoseEvaluator<'s> {
         let n = skeleton.bone_count();
         assert_eq!(input.bones.len(), n, "one BoneSample per bone");
         assert_eq!(pose.len(), n, "a Pose made for this skeleton");
-        assert_eq!(
-            input.morphs.len(),
-            skeleton.morph_count(),
-            "one weight per morph"
-        );
-        assert_eq!(
-            input.ik_enabled.len(),
-            skeleton.ik_count(),
-            "one switch per IK chain"
-        );
+        assert_eq!(input.morphs.len(), skeleton.morph_count(), "one weight per morph");
+        assert_eq!(input.ik_enabled.len(), skeleton.ik_count(), "one switch per IK chain");
 
         for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
             pose.keyed_offset[b] = key.translation;
@@ -313,23 +291,13 @@ impl<'s> PoseEvaluator<'s> {
             if solve {
                 for &k in &group.iks {
                     if input.ik_enabled[k as usize] {
-                        ik::solve(
-                            &skeleton.iks[k as usize],
-                            &skeleton.bones,
-                            variant,
-                            &mut work,
-                        );
+                        ik::solve(&skeleton.iks[k as usize], &skeleton.bones, variant, &mut work);
                     }
                 }
             }
         }
         let pose = work.pose;
-        for ((m, &r), &p) in pose
-            .matrix
-            .iter_mut()
-            .zip(&pose.rotation)
-            .zip(&pose.position)
-        {
+        for ((m, &r), &p) in pose.matrix.iter_mut().zip(&pose.rotation).zip(&pose.position) {
             *m = Mat4::from_rotation_translation(r, p);
         }
     }

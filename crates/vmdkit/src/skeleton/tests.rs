@@ -32,10 +32,7 @@ fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
 
 fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
     Model {
-        format: ModelFormat::Pmx {
-            version: 2.0,
-            utf8: true,
-        },
+        format: ModelFormat::Pmx { version: 2.0, utf8: true },
         name: "test".into(),
         name_en: String::new(),
         comment: String::new(),
@@ -60,11 +57,7 @@ fn pose_of(skeleton: &Skeleton, input: &PoseInput) -> Pose {
 }
 
 fn key(name: &str, frame: u32, translation: Vec3, rotation: Quat) -> BoneKey {
-    BoneKey {
-        translation,
-        rotation,
-        ..BoneKey::new(KeyName::encode(name).0, frame)
-    }
+    BoneKey { translation, rotation, ..BoneKey::new(KeyName::encode(name).0, frame) }
 }
 
 #[test]
@@ -79,10 +72,7 @@ fn skeleton_forward_kinematics_compose_parent_rotation_and_rest_offsets() {
     let s = Skeleton::new(&m);
     let mut input = PoseInput::new(&s);
     let rest = pose_of(&s, &input);
-    assert_eq!(
-        rest.positions(),
-        &[Vec3::new(0.0, 1.0, 0.0), Vec3::new(2.0, 1.0, 0.0)]
-    );
+    assert_eq!(rest.positions(), &[Vec3::new(0.0, 1.0, 0.0), Vec3::new(2.0, 1.0, 0.0)]);
     input.bones[0] = BoneSample {
         translation: Vec3::new(0.0, 0.5, 0.0),
         rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
@@ -91,25 +81,14 @@ fn skeleton_forward_kinematics_compose_parent_rotation_and_rest_offsets() {
     let p = pose_of(&s, &input);
     assert!((p.position(0) - Vec3::new(0.0, 1.5, 0.0)).length() < 1e-6);
     // 90° about +Y takes +X to −Z.
-    assert!(
-        (p.position(1) - Vec3::new(0.0, 1.5, -2.0)).length() < 1e-6,
-        "{:?}",
-        p.position(1)
-    );
-    assert!(
-        angle(
-            p.rotation(1),
-            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)
-        ) < 1e-6
-    );
+    assert!((p.position(1) - Vec3::new(0.0, 1.5, -2.0)).length() < 1e-6, "{:?}", p.position(1));
+    assert!(angle(p.rotation(1), Quat::from_rotation_y(std::f32::consts::FRAC_PI_2)) < 1e-6);
     let m1 = p.world_matrix(1);
     assert!((m1.w_axis.truncate() - p.position(1)).length() < 1e-6);
     // The skinning matrix maps the bind position onto the posed one.
     assert!(
-        (p.skinning_matrix(&s, 1)
-            .transform_point3(Vec3::new(2.0, 1.0, 0.0))
-            - p.position(1))
-        .length()
+        (p.skinning_matrix(&s, 1).transform_point3(Vec3::new(2.0, 1.0, 0.0)) - p.position(1))
+            .length()
             < 1e-6
     );
 }
@@ -148,20 +127,9 @@ fn append_model(ratio: f32, local: bool, translation: bool) -> Model {
         bone("follow", Vec3::new(1.0, 1.0, 0.0), None),
         bone("chain", Vec3::new(2.0, 1.0, 0.0), None),
     ];
-    bones[1].append = Some(Append {
-        parent: 0,
-        ratio,
-        rotation: true,
-        translation,
-        local,
-    });
-    bones[2].append = Some(Append {
-        parent: 1,
-        ratio: 1.0,
-        rotation: true,
-        translation,
-        local: false,
-    });
+    bones[1].append = Some(Append { parent: 0, ratio, rotation: true, translation, local });
+    bones[2].append =
+        Some(Append { parent: 1, ratio: 1.0, rotation: true, translation, local: false });
     model(bones, vec![])
 }
 
@@ -205,12 +173,7 @@ fn skeleton_append_local_reads_world_rotation_and_translation_reads_offsets() {
     let p = pose_of(&s, &input);
     // Local flag: half the source's world rotation (base · src), §12 row 16 (BM).
     let world = Quat::from_rotation_y(1.0) * Quat::from_rotation_z(0.4);
-    assert!(
-        angle(
-            p.local_rotation(2),
-            super::append::scale_rotation(world, 0.5)
-        ) < 1e-5
-    );
+    assert!(angle(p.local_rotation(2), super::append::scale_rotation(world, 0.5)) < 1e-5);
     // Local translation: half the source's world displacement from rest.
     let moved = p.position(1) - Vec3::new(0.0, 1.0, 0.0);
     assert!((p.position(2) - (Vec3::new(1.0, 1.0, 0.0) + moved * 0.5)).length() < 1e-5);
@@ -220,10 +183,8 @@ fn skeleton_append_local_reads_world_rotation_and_translation_reads_offsets() {
 
 #[test]
 fn skeleton_fixed_axis_projects_keys_only() {
-    let mut bones = vec![
-        bone("twist", Vec3::ZERO, None),
-        bone("tip", Vec3::new(1.0, 0.0, 0.0), Some(0)),
-    ];
+    let mut bones =
+        vec![bone("twist", Vec3::ZERO, None), bone("tip", Vec3::new(1.0, 0.0, 0.0), Some(0))];
     bones[0].fixed_axis = Some(Vec3::new(2.0, 0.0, 0.0));
     let s = Skeleton::new(&model(bones, vec![]));
     let mut input = PoseInput::new(&s);
@@ -236,10 +197,8 @@ fn skeleton_fixed_axis_projects_keys_only() {
 
 #[test]
 fn skeleton_bone_and_group_morphs_apply_before_bones() {
-    let bones = vec![
-        bone("root", Vec3::ZERO, None),
-        bone("jaw", Vec3::new(0.0, 1.0, 0.0), Some(0)),
-    ];
+    let bones =
+        vec![bone("root", Vec3::ZERO, None), bone("jaw", Vec3::new(0.0, 1.0, 0.0), Some(0))];
     let morph = |name: &str, kind| crate::model::Morph {
         name: name.into(),
         name_en: String::new(),
@@ -256,13 +215,7 @@ fn skeleton_bone_and_group_morphs_apply_before_bones() {
         bones,
         vec![
             morph("open", MorphKind::Bone(vec![offset])),
-            morph(
-                "group",
-                MorphKind::Group(vec![GroupMember {
-                    morph: 0,
-                    ratio: 0.5,
-                }]),
-            ),
+            morph("group", MorphKind::Group(vec![GroupMember { morph: 0, ratio: 0.5 }])),
         ],
     );
     let s = Skeleton::new(&m);
@@ -272,12 +225,7 @@ fn skeleton_bone_and_group_morphs_apply_before_bones() {
     let p = pose_of(&s, &input);
     assert!((p.position(1) - Vec3::new(0.0, 1.0, 0.75)).length() < 1e-6);
     // morph · keyed (§9.2).
-    assert!(
-        angle(
-            p.rotation(1),
-            Quat::from_rotation_x(0.375) * Quat::from_rotation_y(0.2)
-        ) < 1e-6
-    );
+    assert!(angle(p.rotation(1), Quat::from_rotation_x(0.375) * Quat::from_rotation_y(0.2)) < 1e-6);
 }
 
 /// A two-link leg: 足 (hip) → ひざ (knee, X-only limits) → 足首 (effector), and 足ＩＫ.
@@ -288,24 +236,14 @@ fn leg(knee_limits: bool) -> Model {
         bone("足首", Vec3::new(1.0, 0.5, 0.0), Some(1)),
         bone("足ＩＫ", Vec3::new(1.0, 0.5, 0.0), None),
     ];
-    let limits = knee_limits.then(|| {
-        (
-            Vec3::new(-std::f32::consts::PI, 0.0, 0.0),
-            Vec3::new(-0.0087, 0.0, 0.0),
-        )
-    });
+    let limits = knee_limits
+        .then(|| (Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new(-0.0087, 0.0, 0.0)));
     bones[3].deform_layer = 1;
     bones[3].ik = Some(Ik {
         target: 2,
         loop_count: 40,
         limit_angle: 2.0,
-        links: vec![
-            IkLink { bone: 1, limits },
-            IkLink {
-                bone: 0,
-                limits: None,
-            },
-        ],
+        links: vec![IkLink { bone: 1, limits }, IkLink { bone: 0, limits: None }],
     });
     model(bones, vec![])
 }
@@ -317,26 +255,12 @@ fn skeleton_ik_reaches_a_reachable_goal_and_bends_the_knee_forwards() {
         let mut input = PoseInput::new(&s);
         input.bones[3].translation = Vec3::new(0.0, 2.0, -1.0);
         let mut pose = Pose::new(&s);
-        PoseEvaluator::with_options(
-            &s,
-            PoseOptions {
-                ik_variant: variant,
-                solve_ik: true,
-            },
-        )
-        .evaluate(&input, &mut pose);
+        PoseEvaluator::with_options(&s, PoseOptions { ik_variant: variant, solve_ik: true })
+            .evaluate(&input, &mut pose);
         let goal = Vec3::new(1.0, 2.5, -1.0);
-        assert!(
-            (pose.position(2) - goal).length() < 5e-3,
-            "{variant:?}: {:?}",
-            pose.position(2)
-        );
+        assert!((pose.position(2) - goal).length() < 5e-3, "{variant:?}: {:?}", pose.position(2));
         // The knee goes forwards (−Z: models face −Z) and the bone lengths hold.
-        assert!(
-            pose.position(1).z < -0.5,
-            "{variant:?}: knee {:?}",
-            pose.position(1)
-        );
+        assert!(pose.position(1).z < -0.5, "{variant:?}: knee {:?}", pose.position(1));
         assert!(((pose.position(1) - pose.position(0)).length() - 5.0).abs() < 1e-4);
         assert!(((pose.position(2) - pose.position(1)).length() - 4.5).abs() < 1e-4);
     }
@@ -352,14 +276,8 @@ fn skeleton_ik_switch_off_and_option_off_leave_the_keyed_pose() {
     let off = pose_of(&s, &input);
     let mut fk = Pose::new(&s);
     input.ik_enabled[0] = true;
-    PoseEvaluator::with_options(
-        &s,
-        PoseOptions {
-            solve_ik: false,
-            ..Default::default()
-        },
-    )
-    .evaluate(&input, &mut fk);
+    PoseEvaluator::with_options(&s, PoseOptions { solve_ik: false, ..Default::default() })
+        .evaluate(&input, &mut fk);
     assert_eq!(off.positions(), fk.positions());
     assert!(
         (off.position(2)
@@ -407,18 +325,9 @@ fn skeleton_binding_matches_cut_names_and_reports_the_rest() {
     let mut motion = crate::Motion::new(LongName::encode("test").0);
     motion.bones.push(BoneKey::new(cut, 0));
     motion.bones.push(key("足", 0, Vec3::ZERO, Quat::IDENTITY));
-    motion
-        .bones
-        .push(key("しっぽ", 0, Vec3::ZERO, Quat::IDENTITY));
-    motion.morphs.push(MorphKey {
-        name: KeyName::encode("まばたき").0,
-        frame: 0,
-        weight: 1.0,
-    });
-    let off = |name: &str| IkState {
-        name: LongName::encode(name).0,
-        enabled_byte: 0,
-    };
+    motion.bones.push(key("しっぽ", 0, Vec3::ZERO, Quat::IDENTITY));
+    motion.morphs.push(MorphKey { name: KeyName::encode("まばたき").0, frame: 0, weight: 1.0 });
+    let off = |name: &str| IkState { name: LongName::encode(name).0, enabled_byte: 0 };
     motion.properties.push(PropertyKey {
         frame: 0,
         visible_byte: 1,
@@ -427,17 +336,8 @@ fn skeleton_binding_matches_cut_names_and_reports_the_rest() {
     let sampler = MotionSampler::new(&motion);
     let binding = Binding::new(&s, &sampler);
     let r = binding.report();
-    assert_eq!(
-        binding.bone_tracks().map(|(_, b)| b).collect::<Vec<_>>(),
-        vec![4, 0]
-    );
-    assert_eq!(
-        r.cut_name_matches
-            .iter()
-            .map(|(_, b)| *b)
-            .collect::<Vec<_>>(),
-        vec![4]
-    );
+    assert_eq!(binding.bone_tracks().map(|(_, b)| b).collect::<Vec<_>>(), vec![4, 0]);
+    assert_eq!(r.cut_name_matches.iter().map(|(_, b)| *b).collect::<Vec<_>>(), vec![4]);
     assert_eq!(r.unbound_bone_tracks, vec![KeyName::encode("しっぽ").0]);
     assert_eq!(r.unkeyed_bones, vec![1, 2, 3]);
     assert_eq!(r.unbound_morph_tracks, vec![KeyName::encode("まばたき").0]);

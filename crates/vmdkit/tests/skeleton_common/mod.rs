@@ -34,18 +34,11 @@ fn vmds(manifest: &Manifest, prefix: &str, contains: &str) -> Vec<PathBuf> {
 pub fn pairs(manifest: &Manifest) -> Vec<Pair> {
     let at = |p: &str| manifest.dir.join(p);
     let mut pairs = vec![
-        Pair {
-            model: at(MEI),
-            motions: vmds(manifest, "mmdagent__mmdagent-mirror/", "mei_"),
-        },
+        Pair { model: at(MEI), motions: vmds(manifest, "mmdagent__mmdagent-mirror/", "mei_") },
         Pair {
             model: at(TRACE),
             motions: [
-                vmds(
-                    manifest,
-                    "wayne931121__3d-pose-baseline-vmd/",
-                    "test_json_3d_",
-                ),
+                vmds(manifest, "wayne931121__3d-pose-baseline-vmd/", "test_json_3d_"),
                 vmds(manifest, "miu200521358__mmd-auto-trace-4/", "IK_step"),
             ]
             .concat(),
@@ -66,10 +59,7 @@ pub fn pairs(manifest: &Manifest) -> Vec<Pair> {
             model: at("miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx"),
             motions: vmds(manifest, "miu200521358__mmd_base/", "曲げ柱tex0"),
         },
-        Pair {
-            model: at(MIKU),
-            motions: vec![at(MIKU_TEST), at(WAVEFILE)],
-        },
+        Pair { model: at(MIKU), motions: vec![at(MIKU_TEST), at(WAVEFILE)] },
         Pair {
             model: at("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
             motions: vmds(manifest, "yohawing__three-mmd-loader/", "test_append_bone"),
@@ -98,9 +88,7 @@ pub fn motion(path: &Path) -> Motion {
 }
 
 pub fn short(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Up to `count` frames spread over 0..=last, with half frames, always including both ends.
@@ -123,7 +111,5 @@ pub fn frames(last: u32, count: usize) -> Vec<f64> {
 
 /// The bone named `name`.
 pub fn bone(model: &Model, name: &str) -> usize {
-    model
-        .bone_index(name)
-        .unwrap_or_else(|| panic!("{}: no bone {name}", model.name))
+    model.bone_index(name).unwrap_or_else(|| panic!("{}: no bone {name}", model.name))
 }

@@ -30,11 +30,8 @@ pub struct MergeArgs {
 pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     // Fail on a bad OUT before doing the work.
     super::output_format(&args.output)?;
-    let motions = args
-        .inputs
-        .iter()
-        .map(|p| load(p, args.lenient))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let motions =
+        args.inputs.iter().map(|p| load(p, args.lenient)).collect::<anyhow::Result<Vec<_>>>()?;
     let (merged, report) = vmdkit::edit::merge(&motions);
     save(&args.output, &merged)?;
     eprintln!("{}: {}", args.output.display(), counts(&merged));

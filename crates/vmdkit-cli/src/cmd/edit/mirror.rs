@@ -27,17 +27,8 @@ pub fn run(args: &MirrorArgs) -> anyhow::Result<()> {
     let motion = load(&args.io.input, args.io.lenient)?;
     let (mirrored, report) = vmdkit::edit::mirror(&motion);
     save(&args.io.output, &mirrored)?;
-    let pairs: Vec<String> = report
-        .swapped
-        .iter()
-        .map(|(a, b)| format!("{a} -> {b}"))
-        .collect();
-    eprintln!(
-        "{}: swapped {} names ({})",
-        args.io.output.display(),
-        pairs.len(),
-        list(&pairs, 6)
-    );
+    let pairs: Vec<String> = report.swapped.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
+    eprintln!("{}: swapped {} names ({})", args.io.output.display(), pairs.len(), list(&pairs, 6));
     if !report.unsided.is_empty() {
         eprintln!(
             "{} names have no left/right counterpart and keep their names, mirrored in place: {}",

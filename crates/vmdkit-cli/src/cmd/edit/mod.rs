@@ -86,10 +86,7 @@ pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
     let format = Format::from_path(path).unwrap_or(Format::Vmd);
     let loaded = io::read_motion(path, format, lenient)?;
     for repair in &loaded.repairs {
-        eprintln!(
-            "warning: {}: repaired by lenient reading: {repair}",
-            loaded.label
-        );
+        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
     }
     Ok(loaded.motion)
 }
@@ -112,10 +109,7 @@ pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
 
 /// Key counts for messages: "1234 bone, 56 morph, 7 camera keys".
 pub fn counts(m: &Motion) -> String {
-    let mut parts = vec![
-        format!("{} bone", m.bones.len()),
-        format!("{} morph", m.morphs.len()),
-    ];
+    let mut parts = vec![format!("{} bone", m.bones.len()), format!("{} morph", m.morphs.len())];
     for (n, what) in [
         (m.cameras.len(), "camera"),
         (m.lights.len(), "light"),
@@ -173,10 +167,8 @@ impl ToleranceArgs {
 
 /// The largest errors, for messages.
 pub fn errors(e: &vmdkit::edit::reduce::Errors) -> String {
-    let mut s = format!(
-        "bones {:.4} units / {:.3}°, morphs {:.4}",
-        e.position, e.angle_degrees, e.morph
-    );
+    let mut s =
+        format!("bones {:.4} units / {:.3}°, morphs {:.4}", e.position, e.angle_degrees, e.morph);
     if e.camera_position > 0.0 || e.camera_angle_degrees > 0.0 {
         s.push_str(&format!(
             ", camera {:.4} units / {:.3}°",

@@ -34,13 +34,7 @@ pub struct ReduceArgs {
 }
 
 fn describe(c: &KeyCounts) -> String {
-    format!(
-        "{} keys ({} bone, {} morph, {} camera)",
-        c.total(),
-        c.bones,
-        c.morphs,
-        c.cameras
-    )
+    format!("{} keys ({} bone, {} morph, {} camera)", c.total(), c.bones, c.morphs, c.cameras)
 }
 
 pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
@@ -48,16 +42,8 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     super::output_format(&args.io.output)?;
     let tolerance = args.tolerance.tolerance()?;
     let motion = load(&args.io.input, args.io.lenient)?;
-    let method = if args.baseline {
-        Method::Baseline
-    } else {
-        Method::Fitted
-    };
-    let options = ReduceOptions {
-        tolerance,
-        method,
-        ..ReduceOptions::default()
-    };
+    let method = if args.baseline { Method::Baseline } else { Method::Fitted };
+    let options = ReduceOptions { tolerance, method, ..ReduceOptions::default() };
     let (out, report) = vmdkit::edit::reduce(&motion, &options);
     save(&args.io.output, &out)?;
     eprintln!(
@@ -75,13 +61,8 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
         );
     }
     if args.compare {
-        let (_, base) = vmdkit::edit::reduce(
-            &motion,
-            &ReduceOptions {
-                method: Method::Baseline,
-                ..options
-            },
-        );
+        let (_, base) =
+            vmdkit::edit::reduce(&motion, &ReduceOptions { method: Method::Baseline, ..options });
         eprintln!(
             "baseline (recursive split, linear curves): {}; largest error {}",
             describe(&base.after),

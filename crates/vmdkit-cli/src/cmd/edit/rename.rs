@@ -97,27 +97,16 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
     };
     let (out, report) = vmdkit::edit::rename(&motion, &map)?;
     save(&args.io.output, &out)?;
-    let done: Vec<String> = report
-        .renamed
-        .iter()
-        .map(|r| format!("{} -> {}", r.old, r.new))
-        .collect();
-    eprintln!(
-        "{}: renamed {} names ({})",
-        args.io.output.display(),
-        done.len(),
-        list(&done, 6)
-    );
+    let done: Vec<String> =
+        report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
+    eprintln!("{}: renamed {} names ({})", args.io.output.display(), done.len(), list(&done, 6));
     for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
         let (bytes, stored) = r.shortened.as_ref().unwrap();
         let field = if r.kind == "IK" { 20 } else { 15 };
         eprintln!("warning: {} name {} needs {bytes} bytes but the field holds {field}; stored as {stored}", r.kind, r.new);
     }
-    let unused: Vec<String> = report
-        .unused
-        .iter()
-        .map(|(kind, old)| format!("{kind} {old}"))
-        .collect();
+    let unused: Vec<String> =
+        report.unused.iter().map(|(kind, old)| format!("{kind} {old}")).collect();
     // The dictionary maps only names present, so only given maps can have unused entries.
     let given = !(args.to_english || args.to_japanese);
     if given && !unused.is_empty() {

@@ -23,12 +23,7 @@ pub struct RetimeArgs {
     #[command(flatten)]
     pub io: InOut,
     /// Output frame rate: frame numbers count at N per second
-    #[arg(
-        long,
-        value_name = "N",
-        required_unless_present = "speed",
-        conflicts_with = "speed"
-    )]
+    #[arg(long, value_name = "N", required_unless_present = "speed", conflicts_with = "speed")]
     pub fps: Option<f64>,
     /// The rate the input's frame numbers count at
     #[arg(long, value_name = "M", default_value_t = 30.0, requires = "fps")]
@@ -49,9 +44,7 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
         (None, None) => unreachable!("clap requires one"),
     };
     if !(factor.is_finite() && factor > 0.0) {
-        return Err(usage(
-            "--fps, --from-fps and --speed must be positive numbers",
-        ));
+        return Err(usage("--fps, --from-fps and --speed must be positive numbers"));
     }
     let tolerance = args.tolerance.tolerance()?;
     let motion = load(&args.io.input, args.io.lenient)?;
@@ -59,11 +52,7 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
     save(&args.io.output, &out)?;
     let shown = format!("{factor:.6}");
     let shown = shown.trim_end_matches('0').trim_end_matches('.');
-    eprintln!(
-        "{}: frames × {shown}; {}",
-        args.io.output.display(),
-        counts(&out)
-    );
+    eprintln!("{}: frames × {shown}; {}", args.io.output.display(), counts(&out));
     eprintln!(
         "{} segments kept their curves exactly, {} were refitted around rounded keys; largest error against the ideal motion at any frame: {}",
         report.segments_kept,

@@ -35,11 +35,6 @@ pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
     }
     let out = vmdkit::edit::shift(&motion, args.frames)?;
     save(&args.io.output, &out)?;
-    eprintln!(
-        "{}: {} shifted by {} frames",
-        args.io.output.display(),
-        counts(&out),
-        args.frames
-    );
+    eprintln!("{}: {} shifted by {} frames", args.io.output.display(), counts(&out), args.frames);
     Ok(())
 }

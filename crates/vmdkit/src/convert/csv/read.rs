@@ -20,7 +20,11 @@ use std::str::FromStr;
 type Result<T> = std::result::Result<T, ConvertError>;
 
 fn csv_error(line: u64, column: Option<usize>, reason: impl Into<String>) -> ConvertError {
-    ConvertError::Csv { line, column: column.map(|c| COLUMNS[c].to_string()), reason: reason.into() }
+    ConvertError::Csv {
+        line,
+        column: column.map(|c| COLUMNS[c].to_string()),
+        reason: reason.into(),
+    }
 }
 
 /// One data row and where each known column is in it.
@@ -45,14 +49,22 @@ impl Row<'_> {
         csv_error(self.line, Some(c), reason)
     }
 
-    fn opt<T>(&self, c: usize, parse: impl Fn(&str) -> std::result::Result<T, String>) -> Result<Option<T>> {
+    fn opt<T>(
+        &self,
+        c: usize,
+        parse: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Result<Option<T>> {
         match self.cell(c) {
             "" => Ok(None),
             text => parse(text).map(Some).map_err(|e| self.err(c, e)),
         }
     }
 
-    fn req<T>(&self, c: usize, parse: impl Fn(&str) -> std::result::Result<T, String>) -> Result<T> {
+    fn req<T>(
+        &self,
+        c: usize,
+        parse: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Result<T> {
         self.opt(c, parse)?.ok_or_else(|| self.err(c, "this cell is required"))
     }
 
@@ -129,7 +141,8 @@ fn column_positions(header: &csv::StringRecord) -> Result<[Option<usize>; COLUMN
 
 pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(text.as_bytes());
+    let mut reader =
+        csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(text.as_bytes());
     let mut records = reader.records();
     let header = match records.next() {
         Some(r) => r.map_err(|e| csv_error(1, None, e.to_string()))?,
@@ -151,7 +164,11 @@ pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
             let value = row.cell(col::VALUE);
             let value = if key == "model_name" { value } else { value.trim() }.to_string();
             if meta.insert(key.clone(), (value, line)).is_some() {
-                return Err(csv_error(line, Some(col::NAME), format!("#meta {key:?} is given twice")));
+                return Err(csv_error(
+                    line,
+                    Some(col::NAME),
+                    format!("#meta {key:?} is given twice"),
+                ));
             }
         } else if !(section.starts_with('#')
             || section.is_empty() && record.iter().all(|c| c.trim().is_empty()))
@@ -204,8 +221,12 @@ fn motion_from_meta(
     if let Some((version, line)) = take("schema_version") {
         match version.parse::<u64>() {
             Ok(v) if v == SCHEMA_VERSION as u64 => {}
-            Ok(found) => return Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION }),
-            Err(_) => return Err(value_err(line, format!("schema_version {version:?} is not a number"))),
+            Ok(found) => {
+                return Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION })
+            }
+            Err(_) => {
+                return Err(value_err(line, format!("schema_version {version:?} is not a number")))
+            }
         }
     }
     let version = match take("vmd_version") {
@@ -219,16 +240,17 @@ fn motion_from_meta(
         Some((e, line)) => parse_encoding(&e).map_err(|r| value_err(line, r))?,
     };
     let hex = |entry: Option<(String, u64)>| -> Result<Option<(Vec<u8>, u64)>> {
-        entry.map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r))).transpose()
+        entry
+            .map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r)))
+            .transpose()
     };
     let model_name_raw = hex(take("model_name_raw"))?;
-    let signature_raw =
-        match hex(take("signature_raw"))? {
-            None => None,
-            Some((bytes, line)) => Some(bytes.try_into().map_err(|b: Vec<u8>| {
-                value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
-            })?),
-        };
+    let signature_raw = match hex(take("signature_raw"))? {
+        None => None,
+        Some((bytes, line)) => Some(bytes.try_into().map_err(|b: Vec<u8>| {
+            value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
+        })?),
+    };
     let sections_present = match take("sections_present") {
         None => 6,
         Some((n, line)) => match n.parse::<usize>() {
@@ -261,7 +283,9 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
             let rotation = row.floats(col::QUAT)?.map(Quat::from_array);
             let euler_deg = row.vec3(col::EULER)?;
             if rotation.is_some() && euler_deg.is_some() {
-                return Err(row.err(col::EULER[0], "give either qx..qw or euler_x..euler_z, not both"));
+                return Err(
+                    row.err(col::EULER[0], "give either qx..qw or euler_x..euler_z, not both")
+                );
             }
             let [x, y, z, r] = row.curves::<4>()?;
             let parts = BoneParts {
@@ -275,7 +299,8 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
                 physics: row.opt::<PhysicsToggle>(col::PHYSICS, parse_physics)?,
                 interpolation_raw: raw.as_ref().map(|r| r[47..].try_into().unwrap()),
             };
-            let key = fields::bone_in(parts, names).map_err(|e| row.err(col::EULER[0], e.reason))?;
+            let key =
+                fields::bone_in(parts, names).map_err(|e| row.err(col::EULER[0], e.reason))?;
             motion.bones.push(key);
         }
         "morph" => {
@@ -312,11 +337,18 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
         "property" => {
             let raw = row.raw::<9>()?;
             let visible = row.opt(col::VISIBLE, parse_bool)?;
-            motion.properties.push(fields::property_in(row.frame()?, visible, raw.map(|r| r[4]), Vec::new()));
+            motion.properties.push(fields::property_in(
+                row.frame()?,
+                visible,
+                raw.map(|r| r[4]),
+                Vec::new(),
+            ));
         }
         IK => {
             let Some(property) = motion.properties.last_mut() else {
-                return Err(row.err(col::SECTION, "an ik row must follow the property row it belongs to"));
+                return Err(
+                    row.err(col::SECTION, "an ik row must follow the property row it belongs to")
+                );
             };
             check_ik_frame(row, property)?;
             let raw = row.raw::<21>()?;
@@ -331,7 +363,8 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
         }
         "" => return Err(row.err(col::SECTION, "no section")),
         other => {
-            let known: Vec<&str> = Section::ALL.iter().map(|s| s.name()).chain([IK, META]).collect();
+            let known: Vec<&str> =
+                Section::ALL.iter().map(|s| s.name()).chain([IK, META]).collect();
             return Err(row.err(
                 col::SECTION,
                 format!("unknown section {other:?}; expected one of {}", known.join(", ")),

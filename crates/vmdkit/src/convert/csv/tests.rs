@@ -14,8 +14,11 @@ struct Sheet {
 impl Sheet {
     fn of(motion: &Motion) -> Sheet {
         let text = to_csv_string(motion);
-        let mut reader = ::csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
-        Sheet { rows: reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect() }
+        let mut reader =
+            ::csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+        Sheet {
+            rows: reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect(),
+        }
     }
 
     fn column(&self, name: &str) -> usize {
@@ -112,7 +115,10 @@ fn a_hand_written_sheet_makes_a_valid_vmd() {
     let arm = motion.bones[1];
     assert_eq!(arm.name, name("右腕,2"));
     assert!(arm.rotation.dot(Quat::from_xyzw(0.0, -0.382683, 0.0, 0.923880)).abs() > 1.0 - 1e-6);
-    assert_eq!(arm.interpolation, BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Off));
+    assert_eq!(
+        arm.interpolation,
+        BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Off)
+    );
     assert_eq!(motion.morphs[0].weight, 0.5);
     assert_eq!(crate::Motion::parse(&motion.to_bytes()).unwrap(), motion);
 }
@@ -136,7 +142,11 @@ fn errors_name_the_line_and_column() {
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.set("bone", 0, "qw", "");
-    assert!(sheet.read().unwrap_err().to_string().contains("column `qw`: fill all of these cells or none"));
+    assert!(sheet
+        .read()
+        .unwrap_err()
+        .to_string()
+        .contains("column `qw`: fill all of these cells or none"));
 
     let mut sheet = Sheet::of(&example_motion());
     for column in ["euler_x", "euler_y", "euler_z"] {
@@ -146,13 +156,18 @@ fn errors_name_the_line_and_column() {
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.set("ik", 0, "frame", "7");
-    assert!(sheet.read().unwrap_err().to_string().contains("keep ik rows under their property row"));
+    assert!(sheet
+        .read()
+        .unwrap_err()
+        .to_string()
+        .contains("keep ik rows under their property row"));
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.rows[0][3] = "xx".into();
     let err = sheet.read().unwrap_err();
     assert!(
-        matches!(err, ConvertError::Csv { line: 1, .. }) && err.to_string().contains("unknown column \"xx\"")
+        matches!(err, ConvertError::Csv { line: 1, .. })
+            && err.to_string().contains("unknown column \"xx\"")
     );
 
     let mut sheet = Sheet::of(&quirky_motion());
@@ -168,6 +183,9 @@ fn errors_name_the_line_and_column() {
     let text = "section,name,frame\nbones,a,0\n";
     assert!(from_csv_str(text).unwrap_err().to_string().contains("unknown section \"bones\""));
     let text = "section,name,value\n#meta,schema_version,2\n";
-    assert!(matches!(from_csv_str(text).unwrap_err(), ConvertError::UnsupportedSchema { found: 2, .. }));
+    assert!(matches!(
+        from_csv_str(text).unwrap_err(),
+        ConvertError::UnsupportedSchema { found: 2, .. }
+    ));
     assert!(from_csv_str("").is_err());
 }

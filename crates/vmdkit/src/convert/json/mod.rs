@@ -57,7 +57,8 @@ pub fn write_json(motion: &Motion, w: impl Write, pretty: bool) -> io::Result<()
 fn write_into(motion: &Motion, w: &mut impl Write, pretty: bool) -> io::Result<()> {
     let document = write::Document::new(motion, write::FloatStyle::Native);
     if pretty {
-        let mut serializer = serde_json::Serializer::with_formatter(&mut *w, write::KeyPerLine::default());
+        let mut serializer =
+            serde_json::Serializer::with_formatter(&mut *w, write::KeyPerLine::default());
         document.serialize(&mut serializer)?;
         w.write_all(b"\n")
     } else {

@@ -3,7 +3,9 @@
 
 use super::{FORMAT, SCHEMA_VERSION};
 use crate::convert::fields::{self, BoneParts, CameraParts, FieldError, IkParts, NamesIn};
-use crate::convert::scalar::{curve_from_array, f32_from_f64, parse_encoding, parse_f32, unhex, unhex_array};
+use crate::convert::scalar::{
+    curve_from_array, f32_from_f64, parse_encoding, parse_f32, unhex, unhex_array,
+};
 use crate::convert::{ConvertError, FieldPath};
 use crate::format::{Header, LightKey, Motion, PhysicsToggle, Section, ShadowKey, Version};
 use crate::text::TextEncoding;
@@ -63,7 +65,11 @@ fn check_identity(format: Option<&str>, schema_version: Option<u64>) -> Result<(
                 reason: format!("format is {other:?}, expected {FORMAT:?}"),
             })
         }
-        None => return Err(ConvertError::NotAMotion { reason: format!("no \"format\": {FORMAT:?} field") }),
+        None => {
+            return Err(ConvertError::NotAMotion {
+                reason: format!("no \"format\": {FORMAT:?} field"),
+            })
+        }
     }
     match schema_version {
         Some(v) if v == SCHEMA_VERSION as u64 => Ok(()),
@@ -81,7 +87,9 @@ impl<'de> Deserialize<'de> for F32In {
         impl Visitor<'_> for V {
             type Value = F32In;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a number, or a string with a float's bit pattern such as \"0x7fc00000\"")
+                f.write_str(
+                    "a number, or a string with a float's bit pattern such as \"0x7fc00000\"",
+                )
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32In, E> {
                 f32_from_f64(v).map(F32In).map_err(E::custom)
@@ -305,16 +313,25 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
     let sections_present = match doc.sections_present {
         None => 6,
         Some(n @ 0..=6) => n as usize,
-        Some(n) => return Err(top("sections_present", format!("{n} is more than the 6 sections a VMD has"))),
+        Some(n) => {
+            return Err(top(
+                "sections_present",
+                format!("{n} is more than the 6 sections a VMD has"),
+            ))
+        }
     };
     let enc = doc.encoding.map_or(TextEncoding::ShiftJis, |e| e.0);
     let mut report = Report { warnings: Vec::new(), names: NamesIn::new(enc) };
     let model_name_raw = doc.model_name_raw.as_ref().map(|h| &h.0[..]);
-    let model_name =
-        report.names.model_name(version, &doc.model_name, model_name_raw).map_err(at(None, None))?;
+    let model_name = report
+        .names
+        .model_name(version, &doc.model_name, model_name_raw)
+        .map_err(at(None, None))?;
     report.flush(None, None);
-    let header =
-        Header { signature: fields::signature_in(version, doc.signature_raw.map(|h| h.0)), model_name };
+    let header = Header {
+        signature: fields::signature_in(version, doc.signature_raw.map(|h| h.0)),
+        model_name,
+    };
 
     let mut motion = Motion::new(header.model_name);
     motion.header = header;
@@ -335,13 +352,20 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
             physics: b.physics.map(PhysicsToggle::from),
             interpolation_raw: b.interpolation_raw.as_ref().map(|h| &h.0),
         };
-        let key = fields::bone_in(parts, &mut report.names).map_err(at(Some(Section::Bone), Some(i)))?;
+        let key =
+            fields::bone_in(parts, &mut report.names).map_err(at(Some(Section::Bone), Some(i)))?;
         report.flush(Some(Section::Bone), Some(i));
         motion.bones.push(key);
     }
     for (i, m) in doc.morphs.iter().enumerate() {
         let name_raw = m.name_raw.as_ref().map(|h| &h.0);
-        motion.morphs.push(fields::morph_in(&m.name, name_raw, m.frame, m.weight.0, &mut report.names));
+        motion.morphs.push(fields::morph_in(
+            &m.name,
+            name_raw,
+            m.frame,
+            m.weight.0,
+            &mut report.names,
+        ));
         report.flush(Some(Section::Morph), Some(i));
     }
     for c in &doc.cameras {
@@ -351,14 +375,19 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
             distance: c.distance.0,
             target: vec3(&c.target),
             rotation: vec3(&c.rotation),
-            curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle].map(|c| c.map(curve_from_array)),
+            curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle]
+                .map(|c| c.map(curve_from_array)),
             view_angle: c.view_angle,
             perspective: c.perspective,
             perspective_raw: c.perspective_raw,
         }));
     }
     for l in &doc.lights {
-        motion.lights.push(LightKey { frame: l.frame, color: vec3(&l.color), direction: vec3(&l.direction) });
+        motion.lights.push(LightKey {
+            frame: l.frame,
+            color: vec3(&l.color),
+            direction: vec3(&l.direction),
+        });
     }
     for s in &doc.self_shadows {
         motion.shadows.push(ShadowKey { frame: s.frame, mode: s.mode, distance: s.distance.0 });

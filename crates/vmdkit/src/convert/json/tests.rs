@@ -18,7 +18,10 @@ fn round_trip(motion: &Motion) {
     assert_same_bytes(&from_json_value(to_json(motion)).unwrap(), motion);
 }
 
-fn edit(motion: &Motion, change: impl FnOnce(&mut Value)) -> Result<(Motion, Vec<String>), ConvertError> {
+fn edit(
+    motion: &Motion,
+    change: impl FnOnce(&mut Value),
+) -> Result<(Motion, Vec<String>), ConvertError> {
     let mut value = to_json(motion);
     change(&mut value);
     from_json_str_with_warnings(&value.to_string())
@@ -79,7 +82,9 @@ fn quirks_appear_as_raw_fields() {
     let property = &value["properties"][0];
     assert_eq!((&property["visible"], &property["visible_raw"]), (&json!(true), &json!(3)));
     assert_eq!(property["ik"][1]["enabled_raw"], 5);
-    assert!(property["ik"][1]["name_raw"].is_string() && property["ik"][0].get("name_raw").is_none());
+    assert!(
+        property["ik"][1]["name_raw"].is_string() && property["ik"][0].get("name_raw").is_none()
+    );
     assert!(value.get("sections_present").is_none());
     assert_eq!(to_json(&old_short_motion())["sections_present"], 2);
     assert_eq!(to_json(&old_short_motion())["vmd_version"], 1);
@@ -92,7 +97,8 @@ fn pretty_output_puts_each_key_on_one_line() {
     assert_eq!(lines[0], "{");
     assert_eq!(lines[1], r#"  "format": "vmdkit-motion","#);
     assert!(lines.contains(&r#"  "bones": ["#));
-    let arm = lines.iter().find(|l| l.starts_with(r#"    {"name": "右腕", "frame": 15, "#)).unwrap();
+    let arm =
+        lines.iter().find(|l| l.starts_with(r#"    {"name": "右腕", "frame": 15, "#)).unwrap();
     assert!(arm.ends_with(r#""physics": "on"},"#), "{arm}");
     assert!(lines.iter().any(|l| l.contains(r#""ik": [{"name": "右足ＩＫ", "enabled": true}, "#)));
     assert_eq!(lines.last(), Some(&"}"));
@@ -111,10 +117,14 @@ fn a_renamed_bone_is_encoded_with_mmd_padding_even_if_raw_bytes_remain() {
     // The untouched raw name is still used, so the other bones are unchanged.
     assert_eq!(motion.bones[2].name, quirky.bones[2].name);
 
-    let (motion, warnings) = edit(&quirky, |v| v["bones"][0]["name"] = json!("左足ＩＫ親左足ＩＫ")).unwrap();
+    let (motion, warnings) =
+        edit(&quirky, |v| v["bones"][0]["name"] = json!("左足ＩＫ親左足ＩＫ")).unwrap();
     assert_eq!(motion.bones[0].name.decode(TextEncoding::ShiftJis).text, "左足ＩＫ親左足");
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].starts_with("bones[0].name: ") && warnings[0].contains("shortened"), "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("bones[0].name: ") && warnings[0].contains("shortened"),
+        "{warnings:?}"
+    );
 }
 
 #[test]
@@ -138,10 +148,18 @@ fn rotation_can_be_given_as_mmd_euler_degrees() {
     })
     .unwrap();
     let expected = Quat::from_xyzw(0.0, -0.382683, 0.0, 0.923880);
-    assert!(motion.bones[0].rotation.dot(expected).abs() > 1.0 - 1e-6, "{:?}", motion.bones[0].rotation);
+    assert!(
+        motion.bones[0].rotation.dot(expected).abs() > 1.0 - 1e-6,
+        "{:?}",
+        motion.bones[0].rotation
+    );
 
-    let err = edit(&example_motion(), |v| v["bones"][2]["euler_deg"] = json!([1, 2, 3])).unwrap_err();
-    assert!(matches!(err, ConvertError::Field { section: Some(Section::Bone), record: Some(2), .. }));
+    let err =
+        edit(&example_motion(), |v| v["bones"][2]["euler_deg"] = json!([1, 2, 3])).unwrap_err();
+    assert!(matches!(
+        err,
+        ConvertError::Field { section: Some(Section::Bone), record: Some(2), .. }
+    ));
     assert_eq!(err.to_string(), "bones[2].euler_deg: give either rotation or euler_deg, not both");
 }
 
@@ -158,7 +176,10 @@ fn a_bare_new_key_gets_mmd_defaults() {
     assert_eq!(motion.cameras[0].interpolation, crate::format::CameraInterpolation::DEFAULT);
     assert_eq!(motion.properties[0].visible_byte, 1);
     assert_eq!(motion.properties[0].ik[0].enabled_byte, 0);
-    assert_eq!(motion.header, crate::format::Header::new(crate::text::LongName::encode("初音ミク").0));
+    assert_eq!(
+        motion.header,
+        crate::format::Header::new(crate::text::LongName::encode("初音ミク").0)
+    );
     assert_eq!(motion.sections_present, 6);
     assert_eq!(crate::Motion::parse(&motion.to_bytes()).unwrap(), motion);
 }
@@ -166,7 +187,8 @@ fn a_bare_new_key_gets_mmd_defaults() {
 #[test]
 fn edited_curves_win_over_a_stale_raw_block() {
     let quirky = quirky_motion();
-    let (motion, _) = edit(&quirky, |v| v["bones"][1]["curves"]["x"] = json!([30, 0, 97, 127])).unwrap();
+    let (motion, _) =
+        edit(&quirky, |v| v["bones"][1]["curves"]["x"] = json!([30, 0, 97, 127])).unwrap();
     let block = motion.bones[1].interpolation;
     assert!(block.is_canonical());
     assert_eq!(block.curves()[0], Curve::new(30, 0, 97, 127));
@@ -218,7 +240,8 @@ fn gbk_names_are_decoded_and_kept() {
 fn floats_read_back_to_the_same_bits() {
     let mut motion = Motion::default();
     let hazards = write::DOUBLE_ROUNDING.map(f32::from_bits);
-    let edges = [f32::MIN_POSITIVE, f32::MAX, f32::MIN, 1e-45, 3.4e-39, 0.1, 1.0 / 3.0, 16777217.0, -0.0];
+    let edges =
+        [f32::MIN_POSITIVE, f32::MAX, f32::MIN, 1e-45, 3.4e-39, 0.1, 1.0 / 3.0, 16777217.0, -0.0];
     let values = edges.into_iter().chain(hazards);
     for (frame, v) in values.enumerate() {
         let mut key = BoneKey::new(name("a"), frame as u32);
@@ -250,7 +273,8 @@ fn all_floats_read_back() {
                         text.clear();
                         serde_json::to_writer(&mut text, &v).unwrap();
                         let serde_way: f32 = serde_json::from_slice(&text).unwrap();
-                        let f64_way = std::str::from_utf8(&text).unwrap().parse::<f64>().unwrap() as f32;
+                        let f64_way =
+                            std::str::from_utf8(&text).unwrap().parse::<f64>().unwrap() as f32;
                         if serde_way.to_bits() != bits || f64_way.to_bits() != bits {
                             failures.push(bits);
                         }
@@ -261,13 +285,19 @@ fn all_floats_read_back() {
             .collect();
         workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
     });
-    assert!(failures.is_empty(), "add to DOUBLE_ROUNDING: {:x?}", &failures[..failures.len().min(20)]);
+    assert!(
+        failures.is_empty(),
+        "add to DOUBLE_ROUNDING: {:x?}",
+        &failures[..failures.len().min(20)]
+    );
 }
 
 #[test]
 fn errors_say_where_and_why() {
-    let err = from_json_str("{\"format\": \"vmdkit-motion\",\n \"schema_version\": 1, \"model_name\": 5}")
-        .unwrap_err();
+    let err = from_json_str(
+        "{\"format\": \"vmdkit-motion\",\n \"schema_version\": 1, \"model_name\": 5}",
+    )
+    .unwrap_err();
     assert!(matches!(err, ConvertError::Json { line: 2, .. }), "{err}");
     assert!(err.to_string().starts_with("JSON line 2, column "), "{err}");
 
@@ -289,9 +319,10 @@ fn errors_say_where_and_why() {
     assert!(matches!(err, ConvertError::NotAMotion { .. }), "{err}");
     let err = from_json_str(r#"[1, 2]"#).unwrap_err();
     assert!(matches!(err, ConvertError::NotAMotion { .. }), "{err}");
-    let err =
-        from_json_str(r#"{"format": "vmdkit-motion", "schema_version": 2, "model_name": "", "new": 1}"#)
-            .unwrap_err();
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 2, "model_name": "", "new": 1}"#,
+    )
+    .unwrap_err();
     assert!(matches!(err, ConvertError::UnsupportedSchema { found: 2, supported: 1 }), "{err}");
     let err = from_json_str(
         r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "", "vmd_version": 3}"#,

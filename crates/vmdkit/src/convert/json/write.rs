@@ -5,7 +5,8 @@ use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOu
 use crate::convert::scalar::{curve_array, f32_as_decimal_f64, f32_bits, Hex};
 use crate::convert::section_key;
 use crate::format::{
-    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey,
+    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
+    ShadowKey,
 };
 use glam::Vec3;
 use serde::ser::{SerializeMap, Serializer};
@@ -130,10 +131,19 @@ impl Serialize for Document<'_> {
         let key = section_key;
         map.serialize_entry(key(Section::Bone), &Seq(|| m.bones.iter().map(|k| bone(k, cx))))?;
         map.serialize_entry(key(Section::Morph), &Seq(|| m.morphs.iter().map(|k| morph(k, cx))))?;
-        map.serialize_entry(key(Section::Camera), &Seq(|| m.cameras.iter().map(|k| camera(k, cx))))?;
+        map.serialize_entry(
+            key(Section::Camera),
+            &Seq(|| m.cameras.iter().map(|k| camera(k, cx))),
+        )?;
         map.serialize_entry(key(Section::Light), &Seq(|| m.lights.iter().map(|k| light(k, cx))))?;
-        map.serialize_entry(key(Section::SelfShadow), &Seq(|| m.shadows.iter().map(|k| shadow(k, cx))))?;
-        map.serialize_entry(key(Section::Property), &Seq(|| m.properties.iter().map(|k| property(k, cx))))?;
+        map.serialize_entry(
+            key(Section::SelfShadow),
+            &Seq(|| m.shadows.iter().map(|k| shadow(k, cx))),
+        )?;
+        map.serialize_entry(
+            key(Section::Property),
+            &Seq(|| m.properties.iter().map(|k| property(k, cx))),
+        )?;
         if m.sections_present != 6 {
             map.serialize_entry("sections_present", &m.sections_present)?;
         }
@@ -192,7 +202,12 @@ struct MorphOut<'a> {
 
 fn morph<'a>(k: &'a MorphKey, cx: Ctx<'a>) -> MorphOut<'a> {
     let (name, name_raw) = cx.names.name(&k.name);
-    MorphOut { name, frame: k.frame, weight: F(k.weight, cx.floats), name_raw: hex(name_raw.map(|r| &r[..])) }
+    MorphOut {
+        name,
+        frame: k.frame,
+        weight: F(k.weight, cx.floats),
+        name_raw: hex(name_raw.map(|r| &r[..])),
+    }
 }
 
 #[derive(Serialize)]
@@ -357,7 +372,11 @@ impl serde_json::ser::Formatter for KeyPerLine {
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.close(w, b"]")
     }
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.element(w, first)
     }
     fn end_array_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {
@@ -370,7 +389,11 @@ impl serde_json::ser::Formatter for KeyPerLine {
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.close(w, b"}")
     }
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.element(w, first)
     }
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {

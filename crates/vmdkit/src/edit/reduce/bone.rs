@@ -71,13 +71,7 @@ impl<'r> BoneFit<'r> {
             .map(|i| i > 0 && r.physics[i].is_on() != r.physics[i - 1].is_on())
             .collect();
         let unit = r.rotation.iter().map(|&q| normalized_rotation(q)).collect();
-        BoneFit {
-            r,
-            unit,
-            tol,
-            breaks,
-            hints: HashMap::new(),
-        }
+        BoneFit { r, unit, tol, breaks, hints: HashMap::new() }
     }
 
     /// Makes frame `i` a key.
@@ -125,11 +119,7 @@ impl<'r> BoneFit<'r> {
                 axis(ta.y, tb.y, curves[1]),
                 axis(ta.z, tb.z, curves[2]),
             );
-            let q = if qa == qb {
-                qa
-            } else {
-                slerp(qa, qb, curves[3].weight_f64(p) as f32)
-            };
+            let q = if qa == qb { qa } else { slerp(qa, qb, curves[3].weight_f64(p) as f32) };
             let pos = (t.as_dvec3() - self.r.translation[k].as_dvec3()).length()
                 / self.tol.position.max(1e-300);
             let ang = angle_deg(q, self.unit[k]) / self.tol.angle_degrees.max(1e-300);
@@ -144,10 +134,7 @@ impl<'r> BoneFit<'r> {
     /// Translation curves for a..b with each moving axis's share of the budget scaled by
     /// `shrink`.
     fn fit_translation(&self, a: usize, b: usize, shrink: f64) -> Result<[Curve; 3], usize> {
-        let (ta, tb) = (
-            self.r.translation[a].to_array(),
-            self.r.translation[b].to_array(),
-        );
+        let (ta, tb) = (self.r.translation[a].to_array(), self.r.translation[b].to_array());
         let moving: Vec<usize> = (0..3).filter(|&c| ta[c] != tb[c]).collect();
         let e = self.tol.position;
         let mut bands: Vec<Band> = moving.iter().map(|_| Band::with_capacity(b - a)).collect();
@@ -166,11 +153,8 @@ impl<'r> BoneFit<'r> {
             let share = shrink * ((e * e - held) / moving.len() as f64).sqrt();
             let p = (k - a) as f64 / (b - a) as f64;
             for (band, &c) in bands.iter_mut().zip(&moving) {
-                let (x, y, d) = (
-                    f64::from(ta[c]),
-                    f64::from(v[c]),
-                    f64::from(tb[c]) - f64::from(ta[c]),
-                );
+                let (x, y, d) =
+                    (f64::from(ta[c]), f64::from(v[c]), f64::from(tb[c]) - f64::from(ta[c]));
                 let (lo, hi) = ((y - share - x) / d, (y + share - x) / d);
                 if !band.push(p, lo.min(hi), lo.max(hi)) {
                     return Err(k);
@@ -200,11 +184,8 @@ impl<'r> BoneFit<'r> {
         // θ: the angle between qa and qb on the 4D sphere (half the rotation angle).
         let theta = 2.0 * (b64 - e1).length().atan2((b64 + e1).length());
         let e2 = b64 - e1 * e1.dot(b64);
-        let e2 = if e2.length() > 1e-15 {
-            e2.normalize()
-        } else {
-            DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0)
-        };
+        let e2 =
+            if e2.length() > 1e-15 { e2.normalize() } else { DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0) };
         let middle = (e1 + b64).normalize();
         let mut band = Band::with_capacity(b - a);
         for k in a + 1..b {
@@ -244,11 +225,7 @@ impl Track for BoneFit<'_> {
 
     fn fit(&self, a: usize, b: usize) -> Result<[Curve; 4], usize> {
         if b == a + 1 {
-            return Ok(self
-                .hints
-                .get(&(a, b))
-                .copied()
-                .unwrap_or([Curve::LINEAR; 4]));
+            return Ok(self.hints.get(&(a, b)).copied().unwrap_or([Curve::LINEAR; 4]));
         }
         if let Some(h) = self.hints.get(&(a, b)) {
             if self.check(a, b, h).is_ok() {
@@ -297,11 +274,7 @@ pub(crate) fn linear_errors(fit: &BoneFit<'_>, a: usize, b: usize) -> ((f64, usi
         let p = (k - a) as f64 / (b - a) as f64;
         let axis = |x: f32, y: f32| if x == y { x } else { lerp(x, y, p) };
         let t = Vec3::new(axis(ta.x, tb.x), axis(ta.y, tb.y), axis(ta.z, tb.z));
-        let q = if qa == qb {
-            qa
-        } else {
-            slerp(qa, qb, p as f32)
-        };
+        let q = if qa == qb { qa } else { slerp(qa, qb, p as f32) };
         let e = (t.as_dvec3() - fit.r.translation[k].as_dvec3()).length();
         if e > pos.0 {
             pos = (e, k);

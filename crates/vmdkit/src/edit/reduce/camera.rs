@@ -41,13 +41,7 @@ impl<'r> CameraFit<'r> {
             .map(|i| i > 0 && r.samples[i].perspective != r.samples[i - 1].perspective)
             .collect();
         let fov = r.samples.iter().map(|s| s.fov.round().max(0.0)).collect();
-        CameraFit {
-            r,
-            fov,
-            tol,
-            breaks,
-            hints: HashMap::new(),
-        }
+        CameraFit { r, fov, tol, breaks, hints: HashMap::new() }
     }
 
     pub fn force_break(&mut self, i: usize) {
@@ -83,11 +77,7 @@ impl<'r> CameraFit<'r> {
         let d: Vec<f64> = (0..s.len().saturating_sub(1)).map(change).collect();
         for k in 0..d.len() {
             let around = d[k.saturating_sub(1)].max(*d.get(k + 1).unwrap_or(&0.0));
-            let around = if k == 0 {
-                d.get(1).copied().unwrap_or(0.0)
-            } else {
-                around
-            };
+            let around = if k == 0 { d.get(1).copied().unwrap_or(0.0) } else { around };
             if d[k] > 1.0 && d[k] > 8.0 * around {
                 self.breaks[k] = true;
                 self.breaks[k + 1] = true;
@@ -127,10 +117,8 @@ impl<'r> CameraFit<'r> {
         let e_pos = (got.target.as_dvec3() - want.target.as_dvec3())
             .length()
             .max(f64::from((got.distance - want.distance).abs()));
-        let e_rot = (got.rotation.as_dvec3() - want.rotation.as_dvec3())
-            .abs()
-            .max_element()
-            .to_degrees();
+        let e_rot =
+            (got.rotation.as_dvec3() - want.rotation.as_dvec3()).abs().max_element().to_degrees();
         let e_fov = f64::from((got.fov - want.fov).abs());
         (e_pos / self.tol.position.max(1e-300))
             .max(e_rot.max(e_fov) / self.tol.angle_degrees.max(1e-300))
@@ -194,29 +182,21 @@ impl<'r> CameraFit<'r> {
 
     fn fit_bands(&self, a: usize, b: usize, shrink: f64) -> Result<[Curve; 6], usize> {
         let s = &self.r.samples;
-        let (e, ang) = (
-            self.tol.position * shrink,
-            (self.tol.angle_degrees * shrink).to_radians(),
-        );
+        let (e, ang) = (self.tol.position * shrink, (self.tol.angle_degrees * shrink).to_radians());
         let mut curves = [Curve::LINEAR; 6];
         let fit = |band: &Option<Band>| {
-            band.as_ref()
-                .map_or(Ok(Curve::LINEAR), |b| b.fit().map_err(|i| a + 1 + i))
+            band.as_ref().map_or(Ok(Curve::LINEAR), |b| b.fit().map_err(|i| a + 1 + i))
         };
 
         // Target: like a bone translation, held axes first, the rest of the budget shared.
-        let axes: [&dyn Fn(usize) -> f64; 3] = [
-            &|k| f64::from(s[k].target.x),
-            &|k| f64::from(s[k].target.y),
-            &|k| f64::from(s[k].target.z),
-        ];
+        let axes: [&dyn Fn(usize) -> f64; 3] =
+            [&|k| f64::from(s[k].target.x), &|k| f64::from(s[k].target.y), &|k| {
+                f64::from(s[k].target.z)
+            }];
         let moving: Vec<bool> = axes.iter().map(|g| g(a) != g(b)).collect();
         let m = moving.iter().filter(|&&v| v).count().max(1) as f64;
         let held = |k: usize| -> f64 {
-            (0..3)
-                .filter(|&c| !moving[c])
-                .map(|c| (axes[c](a) - axes[c](k)).powi(2))
-                .sum()
+            (0..3).filter(|&c| !moving[c]).map(|c| (axes[c](a) - axes[c](k)).powi(2)).sum()
         };
         if let Some(k) = (a + 1..b).find(|&k| held(k) > e * e) {
             return Err(k);
@@ -289,11 +269,7 @@ impl Track for CameraFit<'_> {
 
     fn fit(&self, a: usize, b: usize) -> Result<[Curve; 6], usize> {
         if b == a + 1 {
-            return Ok(self
-                .hints
-                .get(&(a, b))
-                .copied()
-                .unwrap_or([Curve::LINEAR; 6]));
+            return Ok(self.hints.get(&(a, b)).copied().unwrap_or([Curve::LINEAR; 6]));
         }
         if let Some(h) = self.hints.get(&(a, b)) {
             if self.check(a, b, h).is_ok() {

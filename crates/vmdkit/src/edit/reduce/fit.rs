@@ -96,11 +96,7 @@ impl Band {
     /// gets stuck on), the worst one (≤ 1 means inside the band) and where it is. Gives up once
     /// the sum exceeds `cutoff`.
     fn score(&self, c: Curve, cutoff: f64) -> Score {
-        let mut s = Score {
-            sum: 0.0,
-            worst: 0.0,
-            at: 0,
-        };
+        let mut s = Score { sum: 0.0, worst: 0.0, at: 0 };
         for k in 0..self.len() {
             let w = c.weight_f64(self.p[k]);
             let mid = 0.5 * (self.lo[k] + self.hi[k]);
@@ -231,9 +227,8 @@ impl Band {
     fn refine(&self, start: [f64; 4]) -> ([f64; 4], f64) {
         let n = self.len();
         let mids: Vec<f64> = (0..n).map(|k| 0.5 * (self.lo[k] + self.hi[k])).collect();
-        let inv: Vec<f64> = (0..n)
-            .map(|k| 1.0 / (0.5 * (self.hi[k] - self.lo[k])).max(MIN_HALF))
-            .collect();
+        let inv: Vec<f64> =
+            (0..n).map(|k| 1.0 / (0.5 * (self.hi[k] - self.lo[k])).max(MIN_HALF)).collect();
         let cost = |q: &[f64; 4]| -> f64 {
             (0..n)
                 .map(|k| {
@@ -256,12 +251,7 @@ impl Band {
                 let (b1, b2) = (3.0 * s * (1.0 - s) * (1.0 - s), 3.0 * s * s * (1.0 - s));
                 // w = Y(s(p)); ∂s/∂x1 = −B1/X′ and ∂s/∂x2 = −B2/X′, damped where X′ ≈ 0.
                 let slope = dy / dx.max(1e-3);
-                let j = [
-                    -slope * b1 * inv[k],
-                    b1 * inv[k],
-                    -slope * b2 * inv[k],
-                    b2 * inv[k],
-                ];
+                let j = [-slope * b1 * inv[k], b1 * inv[k], -slope * b2 * inv[k], b2 * inv[k]];
                 let r = (y - mids[k]) * inv[k];
                 for a in 0..4 {
                     jtr[a] += j[a] * r;
@@ -299,9 +289,8 @@ impl Band {
     /// Schneider-style least-squares fit through the interval midpoints: (x1, y1, x2, y2).
     fn least_squares(&self) -> Option<[f64; 4]> {
         let n = self.len();
-        let pts: Vec<(f64, f64)> = (0..n)
-            .map(|k| (self.p[k], 0.5 * (self.lo[k] + self.hi[k]).clamp(-1.0, 2.0)))
-            .collect();
+        let pts: Vec<(f64, f64)> =
+            (0..n).map(|k| (self.p[k], 0.5 * (self.lo[k] + self.hi[k]).clamp(-1.0, 2.0))).collect();
         // Chord-length parameters, end points (0, 0) and (1, 1) included.
         let mut s = Vec::with_capacity(n);
         let mut total = 0.0;
@@ -322,11 +311,8 @@ impl Band {
             let (mut cx1, mut cx2, mut cy1, mut cy2) = (0.0, 0.0, 0.0, 0.0);
             for (k, &(x, y)) in pts.iter().enumerate() {
                 let t = s[k];
-                let (b1, b2, b3) = (
-                    3.0 * t * (1.0 - t) * (1.0 - t),
-                    3.0 * t * t * (1.0 - t),
-                    t * t * t,
-                );
+                let (b1, b2, b3) =
+                    (3.0 * t * (1.0 - t) * (1.0 - t), 3.0 * t * t * (1.0 - t), t * t * t);
                 a11 += b1 * b1;
                 a12 += b1 * b2;
                 a22 += b2 * b2;
@@ -380,11 +366,7 @@ fn solve_unit(a: f64, b: f64, p: f64) -> f64 {
             hi = s;
         }
         let next = if d > 1e-12 { s - f / d } else { f64::NAN };
-        s = if next > lo && next < hi {
-            next
-        } else {
-            0.5 * (lo + hi)
-        };
+        s = if next > lo && next < hi { next } else { 0.5 * (lo + hi) };
     }
     s
 }

@@ -45,18 +45,14 @@ pub fn measure_with(
     reference_time: impl Fn(u32) -> f64,
 ) -> Errors {
     let (a, b) = (MotionSampler::new(reference), MotionSampler::new(candidate));
-    let mut e = Errors {
-        frames: last + 1,
-        ..Errors::default()
-    };
+    let mut e = Errors { frames: last + 1, ..Errors::default() };
     for track in a.bone_tracks() {
         let other = b.bone_track(track.name().bytes());
         for f in 0..=last {
             let x = track.sample(reference_time(f));
             let y = other.map_or(BoneSample::default(), |t| t.sample(f));
-            e.position = e
-                .position
-                .max((x.translation.as_dvec3() - y.translation.as_dvec3()).length());
+            e.position =
+                e.position.max((x.translation.as_dvec3() - y.translation.as_dvec3()).length());
             e.angle_degrees = e.angle_degrees.max(angle_deg(x.rotation, y.rotation));
         }
     }
@@ -64,29 +60,21 @@ pub fn measure_with(
         let other = b.morph_track(track.name().bytes());
         for f in 0..=last {
             let y = other.map_or(0.0, |t| t.sample(f));
-            e.morph = e
-                .morph
-                .max(f64::from((track.sample(reference_time(f)) - y).abs()));
+            e.morph = e.morph.max(f64::from((track.sample(reference_time(f)) - y).abs()));
         }
     }
     if let Some(track) = a.camera_track() {
         for f in 0..=last {
             let x = track.sample(reference_time(f));
-            let y = b
-                .camera_track()
-                .map_or(CameraSample::MMD_DEFAULT, |t| t.sample(f));
+            let y = b.camera_track().map_or(CameraSample::MMD_DEFAULT, |t| t.sample(f));
             let pos = (x.target.as_dvec3() - y.target.as_dvec3())
                 .length()
                 .max(f64::from((x.distance - y.distance).abs()));
-            let rot = (x.rotation.as_dvec3() - y.rotation.as_dvec3())
-                .abs()
-                .max_element()
-                .to_degrees();
+            let rot =
+                (x.rotation.as_dvec3() - y.rotation.as_dvec3()).abs().max_element().to_degrees();
             e.camera_position = e.camera_position.max(pos);
-            e.camera_angle_degrees = e
-                .camera_angle_degrees
-                .max(rot)
-                .max(f64::from((x.fov - y.fov).abs()));
+            e.camera_angle_degrees =
+                e.camera_angle_degrees.max(rot).max(f64::from((x.fov - y.fov).abs()));
         }
     }
     e
@@ -94,12 +82,7 @@ pub fn measure_with(
 
 /// [`measure_with`] at equal frames, through the last key of either motion.
 pub fn measure(reference: &Motion, candidate: &Motion) -> Errors {
-    measure_with(
-        reference,
-        candidate,
-        last_frame(reference).max(last_frame(candidate)),
-        f64::from,
-    )
+    measure_with(reference, candidate, last_frame(reference).max(last_frame(candidate)), f64::from)
 }
 
 /// The largest key frame of any section (0 for an empty motion).

@@ -62,11 +62,7 @@ pub struct Tolerance {
 impl Default for Tolerance {
     /// 0.05 units (about 4 mm), 0.5°, and 0.01 of a morph: below what the eye notices.
     fn default() -> Self {
-        Tolerance {
-            position: 0.05,
-            angle_degrees: 0.5,
-            morph: 0.01,
-        }
+        Tolerance { position: 0.05, angle_degrees: 0.5, morph: 0.01 }
     }
 }
 
@@ -111,11 +107,7 @@ pub struct KeyCounts {
 
 impl KeyCounts {
     pub fn of(m: &Motion) -> Self {
-        KeyCounts {
-            bones: m.bones.len(),
-            morphs: m.morphs.len(),
-            cameras: m.cameras.len(),
-        }
+        KeyCounts { bones: m.bones.len(), morphs: m.morphs.len(), cameras: m.cameras.len() }
     }
 
     pub fn total(&self) -> usize {
@@ -144,20 +136,14 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
     } else {
         options.threads
     };
-    let mut out = Motion {
-        bones: Vec::new(),
-        morphs: Vec::new(),
-        cameras: Vec::new(),
-        ..motion.clone()
-    };
+    let mut out =
+        Motion { bones: Vec::new(), morphs: Vec::new(), cameras: Vec::new(), ..motion.clone() };
     let mut kept_original = Vec::new();
 
     let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
     let results = par_map(&groups, threads, |group| {
         let original: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
-        let track = sampler
-            .bone_track(original[0].name.bytes())
-            .expect("every name has a track");
+        let track = sampler.bone_track(original[0].name.bytes()).expect("every name has a track");
         let r = bone_reference(track, original[0].name);
         let fit = BoneFit::new(&r, tol);
         let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
@@ -173,20 +159,12 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
     let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
     let results = par_map(&groups, threads, |group| {
         let original: Vec<MorphKey> = group.iter().map(|&k| motion.morphs[k]).collect();
-        let track = sampler
-            .morph_track(original[0].name.bytes())
-            .expect("every name has a track");
+        let track = sampler.morph_track(original[0].name.bytes()).expect("every name has a track");
         let frames = track.frames();
         let (first, last) = (frames[0], frames[frames.len() - 1]);
         let mut cursor = Cursor::default();
-        let weights = (first..=last)
-            .map(|f| track.sample_with(&mut cursor, f))
-            .collect();
-        let r = MorphRef {
-            name: original[0].name,
-            first,
-            weights,
-        };
+        let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
+        let r = MorphRef { name: original[0].name, first, weights };
         let fit = MorphFit::new(&r, tol.morph);
         let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
         choose(plan.map(|p| fit.keys(&p)), original)
@@ -266,13 +244,8 @@ pub(crate) fn bone_reference_at(
     first: u32,
     times: impl Iterator<Item = f64>,
 ) -> BoneRef {
-    let mut r = BoneRef {
-        name,
-        first,
-        translation: Vec::new(),
-        rotation: Vec::new(),
-        physics: Vec::new(),
-    };
+    let mut r =
+        BoneRef { name, first, translation: Vec::new(), rotation: Vec::new(), physics: Vec::new() };
     let mut cursor = Cursor::default();
     for t in times {
         let s = track.sample_with(&mut cursor, t);
@@ -290,9 +263,7 @@ pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraRef {
     let mut cursor = Cursor::default();
     CameraRef {
         first,
-        samples: (first..=last)
-            .map(|f| track.sample_with(&mut cursor, f))
-            .collect(),
+        samples: (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect(),
     }
 }
 
@@ -322,10 +293,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a reduction worker panicked"))
-            .collect()
+        workers.into_iter().flat_map(|w| w.join().expect("a reduction worker panicked")).collect()
     });
     done.sort_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
@@ -341,22 +309,14 @@ mod tests {
         let dense = bake(&crate::example::example_motion(), 30.0).unwrap();
         let options = ReduceOptions::default();
         let (fitted, report) = reduce(&dense, &options);
-        let (base, base_report) = reduce(
-            &dense,
-            &ReduceOptions {
-                method: Method::Baseline,
-                ..options
-            },
-        );
+        let (base, base_report) =
+            reduce(&dense, &ReduceOptions { method: Method::Baseline, ..options });
         for (m, r) in [(&fitted, &report), (&base, &base_report)] {
             let e = measure(&dense, m);
             assert!(e.within(&options.tolerance), "{e:?}");
             assert_eq!(e, r.errors);
         }
-        assert!(
-            report.after.bones < base_report.after.bones,
-            "{report:?} vs {base_report:?}"
-        );
+        assert!(report.after.bones < base_report.after.bones, "{report:?} vs {base_report:?}");
         assert!(report.after.total() < report.before.total());
         assert!(report.kept_original.is_empty(), "{report:?}");
     }
@@ -365,11 +325,7 @@ mod tests {
     fn zero_tolerance_keeps_the_motion_exact() {
         let dense = bake(&crate::example::example_motion(), 30.0).unwrap();
         let options = ReduceOptions {
-            tolerance: Tolerance {
-                position: 0.0,
-                angle_degrees: 0.0,
-                morph: 0.0,
-            },
+            tolerance: Tolerance { position: 0.0, angle_degrees: 0.0, morph: 0.0 },
             ..Default::default()
         };
         let (out, report) = reduce(&dense, &options);

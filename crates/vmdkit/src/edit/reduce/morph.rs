@@ -24,11 +24,7 @@ pub(crate) struct MorphFit<'r> {
 
 impl<'r> MorphFit<'r> {
     pub fn new(r: &'r MorphRef, tol: f64) -> Self {
-        MorphFit {
-            r,
-            tol,
-            breaks: vec![false; r.weights.len()],
-        }
+        MorphFit { r, tol, breaks: vec![false; r.weights.len()] }
     }
 
     pub fn force_break(&mut self, i: usize) {

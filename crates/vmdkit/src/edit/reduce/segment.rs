@@ -237,10 +237,7 @@ mod tests {
             })
             .collect();
         let plan = greedy(&Line(v.clone(), 1e-9));
-        assert_eq!(
-            plan.iter().map(|p| p.0).collect::<Vec<_>>(),
-            vec![0, 10, 20, 30]
-        );
+        assert_eq!(plan.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0, 10, 20, 30]);
         assert_eq!(verified(&Line(v, 1e-9), plan.clone()), Some(plan));
     }
 
