@@ -23,6 +23,7 @@ pub mod example;
 pub mod format;
 pub mod io;
 pub mod lint;
+pub mod math;
 pub mod model;
 pub mod skeleton;
 pub mod text;

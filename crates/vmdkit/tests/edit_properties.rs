@@ -254,7 +254,5 @@ fn first_frame(m: &Motion) -> u32 {
 
 /// Rotation angle between two quaternions, degrees.
 fn angle(a: Quat, b: Quat) -> f64 {
-    let (a, b) = (a.as_dquat().normalize(), b.as_dquat().normalize());
-    let b = if a.dot(b) < 0.0 { -b } else { b };
-    (4.0 * (a - b).length().atan2((a + b).length())).to_degrees()
+    vmdkit::math::quat_angle(a.normalize(), b.normalize()).to_degrees()
 }

@@ -123,9 +123,6 @@ fn track_info(track: &Track, encoding: TextEncoding) -> TrackInfo {
     }
 }
 
-/// MMD plays 30 frames a second.
-const FPS: f64 = 30.0;
-
 pub fn summarise(loaded: Loaded) -> Info {
     let Loaded { label, motion, repairs, bytes } = loaded;
     let analysis = analyse(&motion, &repairs);
@@ -154,7 +151,7 @@ pub fn summarise(loaded: Loaded) -> Info {
             .map(|s| s.name())
             .collect(),
         frame_range: analysis.frame_range.map(|(a, b)| [a, b]),
-        duration_seconds: analysis.frame_range.map(|(_, last)| last as f64 / FPS),
+        duration_seconds: analysis.frame_range.map(|(_, last)| last as f64 / vmdkit::math::FPS),
         trailing_bytes: motion.trailing.len(),
         bones: analysis.bones.iter().map(|t| track_info(t, encoding)).collect(),
         morphs: analysis.morphs.iter().map(|t| track_info(t, encoding)).collect(),

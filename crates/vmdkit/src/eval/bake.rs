@@ -29,6 +29,7 @@ use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, LightKey,
     MorphKey, Motion, PropertyKey, ShadowKey,
 };
+use crate::math::FPS;
 
 /// Why a motion cannot be baked.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -154,13 +155,13 @@ impl Rate {
     /// Source frame (30 fps) of output frame `k`. For integer rates such as 60 or 24 this is
     /// exact whenever the true value is a whole frame.
     fn source_time(self, k: u32) -> f64 {
-        f64::from(k) * 30.0 / self.fps
+        f64::from(k) * FPS / self.fps
     }
 
     /// Output frames from the last one at or before source frame `first` to the first one at or
     /// after `last`.
     fn output_range(self, first: u32, last: u32) -> Result<(u32, u32), BakeError> {
-        let at = |f: u32| f64::from(f) * self.fps / 30.0;
+        let at = |f: u32| f64::from(f) * self.fps / FPS;
         let (lo, hi) = (at(first).floor(), at(last).ceil());
         if hi > f64::from(u32::MAX) {
             return Err(BakeError::TooLong { frame: last, fps: self.fps });

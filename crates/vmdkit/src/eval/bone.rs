@@ -16,11 +16,12 @@
 //!   three.js holds them).
 //! * The physics toggle is a step: the earlier key's value holds through the segment (§6.7, BM).
 
-use super::track::{lerp, Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
+use super::track::{Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
 use crate::curve::Curve;
 use crate::format::{BoneCurve, BoneKey, PhysicsToggle};
+use crate::math::{lerp, normalized_rotation, slerp};
 use crate::text::KeyName;
-use glam::{Quat, Vec3, Vec4};
+use glam::{Quat, Vec3};
 
 /// One bone's value at a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,72 +39,6 @@ impl Default for BoneSample {
     fn default() -> Self {
         BoneSample { translation: Vec3::ZERO, rotation: Quat::IDENTITY, physics: PhysicsToggle::On }
     }
-}
-
-/// A key's rotation as the evaluator uses it: normalised, with zero or non-finite quaternions
-/// taken as the identity.
-pub fn normalized_rotation(q: Quat) -> Quat {
-    let len = q.length();
-    if len.is_finite() && len > 0.0 {
-        q / len
-    } else {
-        Quat::IDENTITY
-    }
-}
-
-/// Shortest-arc spherical interpolation between unit quaternions `a` and `b` at `w`.
-///
-/// After the sign flip, cos θ = |a·b| ≥ 0, so θ ≤ π/2 and both sine arguments lie in [0, π/2]:
-/// there a polynomial acos (Abramowitz & Stegun 4.4.46, error ≤ 2e-8) and the Taylor series
-/// of sin to x¹³ (error < 7e-10) are as accurate as f32 itself and several times cheaper than
-/// libm's. The scales sin((1−w)θ) and sin(wθ) are not divided by sin θ: normalising the sum
-/// does that. Below θ ≈ 0.014 rad the result is the normalised linear blend, whose direction
-/// differs from the true slerp by under 1e-7 rad there.
-#[inline]
-pub fn slerp(a: Quat, b: Quat, w: f32) -> Quat {
-    let mut d = a.dot(b);
-    let b = if d < 0.0 {
-        d = -d;
-        -b
-    } else {
-        b
-    };
-    let (sa, sb) = if d > 0.9999 {
-        (1.0 - w, w)
-    } else {
-        let theta = acos_nonnegative(d.min(1.0));
-        let s = sin_to_half_pi(Vec4::new((1.0 - w) * theta, w * theta, 0.0, 0.0));
-        (s.x, s.y)
-    };
-    (a * sa + b * sb).normalize()
-}
-
-/// acos(x) for x in [0, 1] (Abramowitz & Stegun 4.4.46), the polynomial by Estrin's scheme so
-/// that its multiplications do not wait on each other. Plain multiply-adds: `mul_add` would
-/// call a software fma on targets without the instruction.
-#[inline]
-fn acos_nonnegative(x: f32) -> f32 {
-    let (x2, x4) = (x * x, x * x * x * x);
-    let p01 = std::f32::consts::FRAC_PI_2 - 0.214_598_8 * x;
-    let p23 = 0.088_978_99 - 0.050_174_303 * x;
-    let p45 = 0.030_891_88 - 0.017_088_126 * x;
-    let p67 = 0.006_670_09 - 0.001_262_491_1 * x;
-    let p = (p01 + p23 * x2) + (p45 + p67 * x2) * x4;
-    p * (1.0 - x).sqrt()
-}
-
-/// sin of each lane, for lanes in [0, π/2]: the Taylor series to x¹³, whose remainder there is
-/// below 7e-10, far under f32's rounding. Both sines of a slerp go through one 4-wide pass.
-#[inline]
-fn sin_to_half_pi(x: Vec4) -> Vec4 {
-    let x2 = x * x;
-    let c = Vec4::splat;
-    let p = c(1.0 / 6_227_020_800.0) * x2 - c(1.0 / 39_916_800.0); // 1/13!, 1/11!
-    let p = p * x2 + c(1.0 / 362_880.0);
-    let p = p * x2 - c(1.0 / 5_040.0);
-    let p = p * x2 + c(1.0 / 120.0);
-    let p = p * x2 - c(1.0 / 6.0);
-    x + x * x2 * p
 }
 
 /// The keys of one bone, sorted by frame: the frames in one array (all that a search reads)
@@ -264,7 +199,7 @@ impl BoneTrack {
 mod tests {
     use super::*;
     use crate::format::BoneInterpolation;
-    use glam::DQuat;
+    use crate::math::quat_angle as angle;
 
     fn key(frame: u32, translation: Vec3, rotation: Quat, curves: [Curve; 4]) -> BoneKey {
         BoneKey {
@@ -278,12 +213,6 @@ mod tests {
 
     fn track(keys: &[BoneKey]) -> BoneTrack {
         BoneTrack::new(keys[0].name, keys, &(0..keys.len()).collect::<Vec<_>>())
-    }
-
-    /// Angle between two rotations, in radians.
-    fn angle(a: Quat, b: Quat) -> f64 {
-        let d = a.as_dquat().normalize().dot(b.as_dquat().normalize()).abs().min(1.0);
-        2.0 * d.acos()
     }
 
     #[test]
@@ -379,49 +308,6 @@ mod tests {
             key(10, Vec3::ZERO, -Quat::from_rotation_z(0.5), [Curve::LINEAR; 4]),
         ];
         assert!(angle(track(&keys).sample(5.0).rotation, Quat::from_rotation_z(0.3)) < 1e-6);
-    }
-
-    #[test]
-    fn slerp_matches_an_f64_reference() {
-        // Against slerp computed in f64 for angles from 1e-6 rad to nearly π.
-        let axis = Vec3::new(0.3, -0.8, 0.52).normalize();
-        for k in 0..200 {
-            let theta = 1e-6f64 * (3.1 / 1e-6f64).powf(f64::from(k) / 199.0);
-            let a = Quat::from_rotation_x(0.4);
-            let b = a * Quat::from_axis_angle(axis, theta as f32);
-            for w in [0.1f32, 0.5, 0.77] {
-                let want = slerp_f64(a.as_dquat(), b.as_dquat(), f64::from(w));
-                let got = slerp(a, b, w);
-                assert!(angle(got, want.as_quat()) < 2e-6, "theta {theta} w {w}");
-                assert!((got.length() - 1.0).abs() < 1e-6);
-            }
-        }
-    }
-
-    #[test]
-    fn polynomial_acos_and_sin_are_as_good_as_f32() {
-        // Against f64, over the whole ranges used. One f32 ulp near π/2 is 1.2e-7; the polynomial
-        // itself is good to 2e-8, the rest is f32 rounding (Estrin's order rounds a little
-        // differently from Horner's: up to about 3 ulp).
-        let (mut acos_err, mut sin_err) = (0.0f64, 0.0f64);
-        for k in 0..=100_000 {
-            let x = k as f32 / 100_000.0;
-            acos_err = acos_err.max((f64::from(acos_nonnegative(x)) - f64::from(x).acos()).abs());
-            let y = x * std::f32::consts::FRAC_PI_2;
-            sin_err = sin_err
-                .max((f64::from(sin_to_half_pi(Vec4::splat(y)).x) - f64::from(y).sin()).abs());
-        }
-        assert!(acos_err < 4e-7 && sin_err < 1.5e-7, "acos {acos_err:e}, sin {sin_err:e}");
-    }
-
-    /// Textbook slerp in f64, with θ from atan2 so that it is accurate at small angles.
-    fn slerp_f64(a: DQuat, b: DQuat, w: f64) -> DQuat {
-        let b = if a.dot(b) < 0.0 { -b } else { b };
-        let theta = 2.0 * (b - a).length().atan2((b + a).length());
-        if theta == 0.0 {
-            return a;
-        }
-        (a * ((1.0 - w) * theta).sin() + b * (w * theta).sin()) / theta.sin()
     }
 
     #[test]

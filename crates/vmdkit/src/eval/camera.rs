@@ -20,9 +20,10 @@
 //! camera looks along C·(0, 0, 1) with C·(0, 1, 0) up, and the field of view is vertical.
 //! The distance d is normally negative, which puts the eye behind the target.
 
-use super::track::{lerp, Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
+use super::track::{Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
 use crate::curve::Curve;
 use crate::format::{CameraCurve, CameraKey};
+use crate::math::lerp;
 use glam::{DMat3, DVec3, Mat3, Vec3};
 
 /// The camera's keyed values at a time.

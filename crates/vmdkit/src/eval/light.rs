@@ -13,8 +13,9 @@
 //!   key's value applies. IK states are tracked per IK name (raw bytes up to the NUL), from the
 //!   property keys that list that name.
 
-use super::track::{lerp, Cursor, Segment, StepTrack, Timeline};
+use super::track::{Cursor, Segment, StepTrack, Timeline};
 use crate::format::{LightKey, ShadowKey};
+use crate::math::lerp;
 use crate::text::LongName;
 use glam::Vec3;
 

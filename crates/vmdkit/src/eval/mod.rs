@@ -64,17 +64,10 @@ pub mod morph;
 pub mod sampler;
 pub mod track;
 
-pub use bone::{slerp, BoneSample, BoneTrack};
+pub use crate::math::{frame_at_seconds, slerp, FPS};
+pub use bone::{BoneSample, BoneTrack};
 pub use camera::{CameraSample, CameraTrack, CameraView};
 pub use light::{IkTrack, LightSample, LightTrack, ShadowSample, ShadowTrack};
 pub use morph::MorphTrack;
 pub use sampler::{MotionSample, MotionSampler, Playhead};
 pub use track::{Cursor, Duplicate, Segment, StepTrack, Timeline};
-
-/// MMD's frame rate: VMD frame numbers count at 30 fps (§6.1).
-pub const FPS: f64 = 30.0;
-
-/// The frame (at 30 fps) for a time in seconds.
-pub fn frame_at_seconds(seconds: f64) -> f64 {
-    seconds * FPS
-}

@@ -3,8 +3,9 @@
 //! apart go 0→1 or 1→0 (§12 row 13), is not followed. Weights are not clamped to [0, 1]: files
 //! hold values outside it (§3.1).
 
-use super::track::{lerp, Cursor, Segment, Timeline};
+use super::track::{Cursor, Segment, Timeline};
 use crate::format::MorphKey;
+use crate::math::lerp;
 use crate::text::KeyName;
 
 /// The keys of one morph, sorted by frame.

@@ -261,13 +261,6 @@ impl<T: Copy> StepTrack<T> {
     }
 }
 
-/// `a + (b − a)·w`, in f64 and rounded once.
-#[inline]
-pub(crate) fn lerp(a: f32, b: f32, w: f64) -> f32 {
-    let a64 = f64::from(a);
-    (a64 + (f64::from(b) - a64) * w) as f32
-}
-
 /// Curve weights solved at one time, so that channels and tracks with the same curve and
 /// progress solve it once (each solve costs a few Newton steps with a division each). A dance
 /// keys many bones on the same frames with a handful of curves: in the largest corpus motion,

@@ -113,9 +113,7 @@ mod tests {
     use super::*;
 
     fn angle(a: Quat, b: Quat) -> f32 {
-        // Accurate for small angles, where acos(dot) is not.
-        let b = if a.dot(b) < 0.0 { -b } else { b };
-        4.0 * (a - b).length().atan2((a + b).length())
+        crate::math::quat_angle(a, b) as f32
     }
 
     #[test]

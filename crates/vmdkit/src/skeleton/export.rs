@@ -104,7 +104,7 @@ pub struct WorldBake {
 /// they fall on a sample).
 pub fn sample_count(last_frame: u32, fps: f64) -> usize {
     // A hair of tolerance so that e.g. 60 fps over 90 frames gives 181 samples, not 180.
-    (f64::from(last_frame) / crate::eval::FPS * fps + 1e-9).floor() as usize + 1
+    (f64::from(last_frame) / crate::math::FPS * fps + 1e-9).floor() as usize + 1
 }
 
 /// Poses `sampler` on `skeleton` at every sample, calling `progress(done, total)` now and then.
@@ -135,7 +135,7 @@ pub fn bake_world(
     };
     let scale = settings.scale as f32;
     for k in 0..count {
-        let frame = k as f64 * crate::eval::FPS / settings.fps;
+        let frame = k as f64 * crate::math::FPS / settings.fps;
         poser.pose_at(frame, &mut pose);
         bake.frames.push(frame);
         for (p, q) in pose.positions().iter().zip(pose.rotations()) {
@@ -215,7 +215,7 @@ impl WorldBake {
                 row.clear();
                 row.push(k.to_string());
                 row.push(frame.to_string());
-                row.push((frame / crate::eval::FPS).to_string());
+                row.push((frame / crate::math::FPS).to_string());
                 row.push(b.to_string());
                 row.push(self.names[b].clone());
                 row.push(self.parents[b].to_string());

@@ -37,7 +37,7 @@ impl MorphTable {
                         offsets.iter().filter(|o| o.bone < model.bones.len()).map(|o| Offset {
                             bone: o.bone as u32,
                             translation: o.translation,
-                            rotation: crate::eval::bone::normalized_rotation(o.rotation),
+                            rotation: crate::math::normalized_rotation(o.rotation),
                         }),
                     );
                     table.spans.push((false, start, table.offsets.len() as u32));

@@ -45,9 +45,7 @@ fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
 
 /// The angle between two rotations, accurate for small angles (unlike acos of the dot).
 fn angle(a: Quat, b: Quat) -> f32 {
-    let (a, b) = (a.normalize(), b.normalize());
-    let b = if a.dot(b) < 0.0 { -b } else { b };
-    4.0 * (a - b).length().atan2((a + b).length())
+    crate::math::quat_angle(a.normalize(), b.normalize()) as f32
 }
 
 fn pose_of(skeleton: &Skeleton, input: &PoseInput) -> Pose {

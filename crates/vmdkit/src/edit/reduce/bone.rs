@@ -20,9 +20,9 @@ use super::fit::Band;
 use super::segment::Track;
 use super::Tolerance;
 use crate::curve::Curve;
-use crate::eval::bone::{normalized_rotation, slerp};
 use crate::eval::MotionSampler;
 use crate::format::{BoneInterpolation, BoneKey, Motion, PhysicsToggle};
+use crate::math::{lerp, normalized_rotation, quat_angle, slerp};
 use crate::text::KeyName;
 use glam::{DQuat, Quat, Vec3};
 use std::collections::HashMap;
@@ -49,17 +49,9 @@ pub(crate) struct BoneFit<'r> {
     hints: HashMap<(usize, usize), [Curve; 4]>,
 }
 
-/// `a + (b − a)·w` as the sampler computes it: in f64, rounded once.
-pub(crate) fn lerp(a: f32, b: f32, w: f64) -> f32 {
-    let a64 = f64::from(a);
-    (a64 + (f64::from(b) - a64) * w) as f32
-}
-
-/// The angle of the rotation between two unit quaternions, in degrees (stable near 0).
+/// The angle of the rotation between two unit quaternions, in degrees.
 pub(crate) fn angle_deg(a: Quat, b: Quat) -> f64 {
-    let (a, b) = (a.as_dquat(), b.as_dquat());
-    let b = if a.dot(b) < 0.0 { -b } else { b };
-    (2.0 * 2.0 * (a - b).length().atan2((a + b).length())).to_degrees()
+    quat_angle(a, b).to_degrees()
 }
 
 impl<'r> BoneFit<'r> {

@@ -9,13 +9,13 @@
 //! in the file, so a key is placed only where the reference's view angle is whole to within the
 //! tolerance; otherwise the track keeps its original keys.
 
-use super::bone::lerp;
 use super::fit::Band;
 use super::segment::Track;
 use super::Tolerance;
 use crate::curve::Curve;
 use crate::eval::{CameraSample, MotionSampler};
 use crate::format::{CameraInterpolation, CameraKey, Motion};
+use crate::math::lerp;
 use std::collections::HashMap;
 
 /// The camera's reference values at consecutive frames starting at `first`.

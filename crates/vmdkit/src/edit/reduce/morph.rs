@@ -2,10 +2,10 @@
 //! fit; a segment fits when the straight line between its end weights stays within the
 //! tolerance (an absolute weight difference) at every frame inside.
 
-use super::bone::lerp;
 use super::segment::Track;
 use crate::eval::MotionSampler;
 use crate::format::{MorphKey, Motion};
+use crate::math::lerp;
 use crate::text::KeyName;
 
 /// A morph's reference weights at consecutive frames starting at `first`.
