@@ -28,6 +28,7 @@ pub const QUAT_LENGTH_TOLERANCE: f32 = 1e-3;
 /// What a warning is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum WarningKind {
     /// Lenient reading repaired damage or a writer quirk.
     Repaired,

@@ -15,6 +15,7 @@ pub const MMD_PAD: u8 = 0xFD;
 /// A text encoding a VMD's names can be in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TextEncoding {
     /// CP932, Shift-JIS as Windows writes it (MMD's own encoding).
     #[default]
@@ -109,6 +110,7 @@ fn is_incomplete_tail(encoding: TextEncoding, tail: &[u8]) -> bool {
 /// What happened when a name was decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DecodeStatus {
     Ok,
     /// The field ended inside a multibyte character; the whole characters were decoded.
@@ -127,6 +129,7 @@ pub struct Decoded<'a> {
 /// What happened when text was encoded into a name field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum EncodeStatus {
     Ok,
     /// The text did not fit and was cut on a character boundary.

@@ -281,6 +281,7 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
                         check_bone(stats, ours.bones[k], s, a, b, &what);
                     }
                 }
+                other => panic!("{}: a segment this test does not know: {other:?}", what()),
             }
         }
         for s in theirs.morph_samples() {
@@ -303,6 +304,7 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
                         (ours.morphs[k], (a, track.weights()[i + 1]))
                     }
                 }
+                other => panic!("{path}: a segment this test does not know: {other:?}"),
             };
             let err = f64::from(ours - s.weight).abs();
             let tol = EPS_REL * (1.0 + f64::from(a.abs() + b.abs()));

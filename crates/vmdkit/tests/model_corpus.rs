@@ -66,6 +66,8 @@ fn check_references(path: &str, model: &Model) {
                 members.iter().all(|g| matches!(model.morphs[g.morph].kind, MorphKind::Bone(_))),
                 "{path}: morph {i}"
             ),
+            // Kinds added later hold no references this test knows how to check.
+            _ => {}
         }
     }
 }

@@ -152,6 +152,8 @@ fn peer_arena(model: &Model) -> ModelArena {
                     GroupMorphOffset { child_morph: MorphIndex(g.morph as u32), ratio: g.ratio },
                 )
             })),
+            // The peer runtime takes bone and group morphs only.
+            _ => {}
         }
     }
     let morphs =

@@ -228,6 +228,8 @@ fn write_text(
                 writeln!(out, "{section}: {}", plural_keys(total))?;
                 lines(out, &mut m.properties.iter().map(|k| property_text(k, ctx)).enumerate())?;
             }
+            // A section this version does not know has nothing to show.
+            _ => {}
         }
     }
     Ok(shown)
@@ -286,7 +288,8 @@ fn bone_text(k: &BoneKey, ctx: &Context) -> String {
     let physics = match physics_note(k) {
         None => String::new(),
         Some(PhysicsToggle::Off) => " physics off".to_string(),
-        Some(p) => format!(" physics bytes {:?}", physics_bytes(p)),
+        // The toggle is bytes 2-3 of the block, whatever variant they read as.
+        Some(_) => format!(" physics bytes {:?}", (k.interpolation.0[2], k.interpolation.0[3])),
     };
     format!(
         "frame {} {:?} pos {} {rot} X {x} Y {y} Z {z} R {r}{physics}",
@@ -294,14 +297,6 @@ fn bone_text(k: &BoneKey, ctx: &Context) -> String {
         ctx.text(&k.name),
         v3(k.translation)
     )
-}
-
-fn physics_bytes(p: PhysicsToggle) -> (u8, u8) {
-    match p {
-        PhysicsToggle::On => (0, 0),
-        PhysicsToggle::Off => (99, 15),
-        PhysicsToggle::Unknown(a, b) => (a, b),
-    }
 }
 
 fn morph_text(k: &MorphKey, ctx: &Context) -> String {
@@ -569,6 +564,8 @@ fn write_json(
                     )?;
                 }
             }
+            // A section this version does not know has no keys to list.
+            _ => {}
         }
         write!(out, "{}]", if first { "" } else { "\n" })?;
     }

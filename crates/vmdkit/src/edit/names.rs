@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 /// Which English spelling to produce.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EnglishStyle {
     /// nuthouse01's `bone_dict` with `_L`/`_R` suffixes: `arm_L`, `leg IK_R`.
     #[default]
@@ -236,6 +237,7 @@ pub fn decode_clean<const N: usize>(name: &RawName<N>, encoding: TextEncoding) -
 
 /// Why a new name could not be stored as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fit {
     /// Stored in full.
     Ok,

@@ -270,6 +270,7 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
 
 /// Whether [`filter`] keeps or drops the matching names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FilterMode {
     Keep,
     Drop,

@@ -22,6 +22,7 @@ use std::collections::HashMap;
 
 /// Where a time falls in a track.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Segment {
     /// Exactly the value of key `i`: before the first key, after the last, or on a key's frame.
     Key(usize),

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// Which of a bone key's four curves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BoneCurve {
     X = 0,
     Y = 1,
@@ -20,6 +21,7 @@ pub enum BoneCurve {
 /// The physics toggle stored in bytes 2–3 of a bone key's interpolation block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum PhysicsToggle {
     /// (0, 0): the bone's rigid bodies are simulated.
     On,
@@ -130,6 +132,7 @@ impl std::fmt::Debug for BoneInterpolation {
 
 /// Which of a camera key's six curves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum CameraCurve {
     X = 0,
     Y = 1,

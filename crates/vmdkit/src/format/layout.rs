@@ -21,6 +21,7 @@ const SIGNATURE_STEM: &[u8] = b"Vocaloid Motion Data";
 
 /// The format version, chosen by the signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum Version {
     /// "Vocaloid Motion Data file": 10-byte model name.
     V1 = 1,
@@ -55,6 +56,7 @@ impl Version {
 /// The six sections, in file order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Section {
     Bone = 0,
     Morph = 1,
@@ -142,6 +144,7 @@ impl Layout {
 /// A repair made by lenient reading.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Repair {
     /// The signature is not one of the two known ones but starts like a VMD's; read as v2.
     UnknownSignature { signature: String },

@@ -12,6 +12,7 @@ use std::sync::{Mutex, OnceLock};
 
 /// Which file a model came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ModelFormat {
     /// PMX `version` (2.0 or 2.1); `utf8` is false for UTF-16LE text.
     Pmx { version: f32, utf8: bool },
@@ -91,6 +92,7 @@ impl BitOr for BoneFlags {
 
 /// Where a bone's display tail points. It affects only how editors draw the bone.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Tail {
     /// Another bone, or none.
     Bone(Option<usize>),
@@ -171,6 +173,7 @@ pub struct Morph {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum MorphKind {
     /// Per-bone offsets, added at weight 1.
     Bone(Vec<BoneOffset>),

@@ -26,6 +26,7 @@ pub const METRES_PER_UNIT: f64 = 0.08;
 
 /// The coordinate frame of an export.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Axes {
     /// MMD's own: left-handed, Y up, models face −Z.
     #[default]

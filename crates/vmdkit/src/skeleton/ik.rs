@@ -35,6 +35,7 @@ use glam::{Mat3, Quat, Vec3};
 
 /// Which CCD step to take (reference §10.2, §12 rows 14–15).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum IkVariant {
     /// babylon-mmd's solver, the reference's recommendation: the per-link clamp grows with the
     /// link's index, single-axis links snap to their axis and out-of-range angles reflect during

@@ -60,6 +60,7 @@ pub(crate) struct Group {
 
 /// Something [`Skeleton::new`] had to repair or leave out.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum SkeletonNote {
     /// The parent of `bone` closed a parent cycle; the bone is treated as a root.
     ParentCycle { bone: usize },

@@ -80,6 +80,7 @@ impl Tolerance {
 
 /// Which algorithm [`reduce`] uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Method {
     /// Greedy segmentation with fitted curves (this module).
     #[default]
