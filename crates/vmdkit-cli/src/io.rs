@@ -91,19 +91,13 @@ impl fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 impl LoadError {
-    fn from_format(err: vmdkit::Error, lenient: bool) -> Self {
+    fn from_read(err: ReadError, lenient: bool) -> Self {
+        let Some(format) = err.format_error() else {
+            return LoadError { message: err.to_string(), suggest_lenient: false };
+        };
         // The library's message says "try lenient reading"; our own hint names the flag.
         let message = err.to_string().replace(" (try lenient reading)", "");
-        LoadError { message, suggest_lenient: !lenient && err.lenient_may_help() }
-    }
-
-    fn from_read(err: ReadError, lenient: bool) -> Self {
-        match err {
-            ReadError::Format(err) => Self::from_format(err, lenient),
-            io @ ReadError::Io { .. } => {
-                LoadError { message: io.to_string(), suggest_lenient: false }
-            }
-        }
+        LoadError { message, suggest_lenient: !lenient && format.lenient_may_help() }
     }
 }
 
@@ -131,7 +125,7 @@ pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
 /// Parses a VMD held in memory (stdin).
 pub fn parse_vmd(label: &str, data: &[u8], lenient: bool) -> Result<Loaded, LoadError> {
     let parsed = Motion::parse_with(data, options(lenient))
-        .map_err(|e| LoadError::from_format(e.with_path(label), lenient))?;
+        .map_err(|e| LoadError::from_read(e.with_path(label), lenient))?;
     Ok(Loaded {
         label: label.to_string(),
         motion: parsed.motion,

@@ -1,49 +1,67 @@
 //! Typed errors that say where in a file something went wrong.
+//!
+//! Each reader family has one error type: VMD motions [`Error`] (here), models
+//! [`ModelError`](crate::model::ModelError), VPD poses [`VpdError`](crate::model::VpdError) and
+//! text conversions [`ConvertError`](crate::convert::ConvertError). Reading a file wraps the
+//! family's error in the one [`FileError`], which adds the path.
 
 use crate::format::Section;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What is wrong with the bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The file ends inside the 30-byte signature or the model name.
-    TruncatedHeader { needed: usize, available: usize },
-    /// The bytes are not a VMD; `what` says what they look like instead. `vmd_like` is set for
-    /// a signature that starts like a VMD's, which lenient reading accepts as version 2.
-    NotVmd { what: String, vmd_like: bool },
+    #[error("file ends inside the header ({available} bytes, a VMD header needs {needed})")]
+    TruncatedHeader {
+        /// The header's length for the signature read (or the signature's, if that is cut).
+        needed: usize,
+        /// The file's length.
+        available: usize,
+    },
+    /// The bytes are not a VMD.
+    #[error("not a VMD file: {what}")]
+    NotVmd {
+        /// What the bytes look like instead.
+        what: String,
+        /// Set for a signature that starts like a VMD's, which lenient reading accepts as
+        /// version 2.
+        vmd_like: bool,
+    },
     /// The file ends inside a section's 4-byte count.
-    TruncatedCount { available: usize },
+    #[error("file ends inside the section count ({available} of 4 bytes)")]
+    TruncatedCount {
+        /// The bytes of the count that are there.
+        available: usize,
+    },
     /// A fixed-size section's count asks for more bytes than the file has.
-    CountTooLarge { count: u32, needed: u64, available: u64 },
+    #[error("count {count} needs {needed} bytes but only {available} remain")]
+    CountTooLarge {
+        /// The count as stored.
+        count: u32,
+        /// The bytes that many records take.
+        needed: u64,
+        /// The bytes left after the count.
+        available: u64,
+    },
     /// The file ends inside a record.
-    TruncatedRecord { needed: u64, available: u64 },
+    #[error("record cut off: it needs {needed} bytes but only {available} remain")]
+    TruncatedRecord {
+        /// The record's length.
+        needed: u64,
+        /// The bytes left at the record's start.
+        available: u64,
+    },
 }
 
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ErrorKind::TruncatedHeader { needed, available } => write!(
-                f,
-                "file ends inside the header ({available} bytes, a VMD header needs {needed})"
-            ),
-            ErrorKind::NotVmd { what, .. } => write!(f, "not a VMD file: {what}"),
-            ErrorKind::TruncatedCount { available } => {
-                write!(f, "file ends inside the section count ({available} of 4 bytes)")
-            }
-            ErrorKind::CountTooLarge { count, needed, available } => {
-                write!(f, "count {count} needs {needed} bytes but only {available} remain")
-            }
-            ErrorKind::TruncatedRecord { needed, available } => {
-                write!(f, "record cut off: it needs {needed} bytes but only {available} remain")
-            }
-        }
-    }
-}
-
-/// A reading error with its location: file, section, record index and byte offset.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A reading error with its location: section, record index and byte offset. Reading a file
+/// adds the path ([`ReadError`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}, byte offset {offset}: {kind}", VmdPlace(*section), InRecord(*record))]
 pub struct Error {
+    /// What is wrong.
     pub kind: ErrorKind,
     /// The section being read, if the header was complete.
     pub section: Option<Section>,
@@ -51,13 +69,11 @@ pub struct Error {
     pub record: Option<u64>,
     /// Byte offset from the start of the file.
     pub offset: u64,
-    /// The file, when the error came from reading one.
-    pub path: Option<PathBuf>,
 }
 
 impl Error {
     pub(crate) fn new(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, section: None, record: None, offset: offset as u64, path: None }
+        Error { kind, section: None, record: None, offset: offset as u64 }
     }
 
     pub(crate) fn in_section(mut self, section: Section, record: Option<u64>) -> Self {
@@ -67,9 +83,8 @@ impl Error {
     }
 
     /// Attaches the file the error came from.
-    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Self {
-        self.path = Some(path.into());
-        self
+    pub fn with_path(self, path: impl Into<PathBuf>) -> ReadError {
+        FileError::format(path, self)
     }
 
     /// Whether lenient reading could recover the complete records around the damage.
@@ -82,35 +97,90 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
+/// Reading a VMD file: the file could not be read, or its bytes are not a valid VMD.
+pub type ReadError = FileError<Error>;
+
+/// "bone section" or "header": a VMD has no header section, so errors before the first
+/// section name none.
+struct VmdPlace(Option<Section>);
+
+impl fmt::Display for VmdPlace {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(path) = &self.path {
-            write!(f, "{}: ", path.display())?;
+        match self.0 {
+            Some(section) => write!(f, "{} section", section.name()),
+            None => f.write_str("header"),
         }
-        match self.section {
-            Some(section) => write!(f, "{} section", section.name())?,
-            None => f.write_str("header")?,
-        }
-        if let Some(record) = self.record {
-            write!(f, ", record {record}")?;
-        }
-        write!(f, ", byte offset {}: {}", self.offset, self.kind)
     }
 }
 
-impl std::error::Error for Error {}
+/// ", record N" when the error is inside a record, nothing between records.
+pub(crate) struct InRecord(pub Option<u64>);
 
-/// Reading a file: either the file could not be read, or its bytes are not a valid VMD.
+impl fmt::Display for InRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(record) => write!(f, ", record {record}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reading a file failed: the file could not be read, or its contents are invalid. The
+/// message starts with the path, then gives the reader's own message.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error(transparent)]
-    Format(#[from] Error),
+#[non_exhaustive]
+pub enum FileError<E: std::error::Error + 'static> {
+    /// The file could not be opened, mapped or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why it could not be read.
+        source: std::io::Error,
+    },
+    /// The file was read, but its contents are invalid.
+    #[error("{}: {error}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the contents, and where.
+        #[source]
+        error: E,
+    },
 }
 
-impl ReadError {
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
-        ReadError::Io { path: path.to_path_buf(), source }
+impl<E: std::error::Error + 'static> FileError<E> {
+    /// The file `path` could not be read.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        FileError::Io { path: path.into(), source }
     }
+
+    /// The contents of the file `path` are invalid.
+    pub fn format(path: impl Into<PathBuf>, error: E) -> Self {
+        FileError::Format { path: path.into(), error }
+    }
+
+    /// The file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            FileError::Io { path, .. } | FileError::Format { path, .. } => path,
+        }
+    }
+
+    /// The format error, when the file was read but is invalid.
+    pub fn format_error(&self) -> Option<&E> {
+        match self {
+            FileError::Format { error, .. } => Some(error),
+            FileError::Io { .. } => None,
+        }
+    }
+}
+
+/// Reads `path` whole and parses it, attaching the path to any error.
+pub(crate) fn read_and_parse<T, E: std::error::Error + 'static>(
+    path: &Path,
+    parse: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> Result<T, FileError<E>> {
+    let data = std::fs::read(path).map_err(|source| FileError::io(path, source))?;
+    parse(&data).map_err(|error| FileError::format(path, error))
 }

@@ -23,16 +23,32 @@ use std::fmt;
 /// Why a JSON or CSV document could not be turned into a motion, and where. The message is one
 /// line: the location (JSON line and column, JSON path, or CSV line and column), then the reason.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// The text is not well-formed JSON, or a value has the wrong type or shape.
     #[error("JSON line {line}, column {column}: {message}")]
-    Json { line: usize, column: usize, message: String },
+    Json {
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// The JSON reader's description.
+        message: String,
+    },
     /// The document is not a vmdkit motion at all (no or another `format`).
     #[error("not a vmdkit motion document: {reason}")]
-    NotAMotion { reason: String },
+    NotAMotion {
+        /// What is missing or what the document says it is.
+        reason: String,
+    },
     /// The document was written for a schema version this library does not know.
     #[error("schema_version {found} is not supported (this vmdkit reads version {supported})")]
-    UnsupportedSchema { found: u64, supported: u32 },
+    UnsupportedSchema {
+        /// The document's `schema_version`.
+        found: u64,
+        /// The version this library reads.
+        supported: u32,
+    },
     /// A JSON field has a value that cannot be used, e.g. `vmd_version` 3 or a bone with both
     /// `rotation` and `euler_deg`. Shown as a path: `bones[2].euler_deg: ...`.
     #[error("{}: {reason}", FieldPath { section: *section, record: *record, field })]
@@ -41,12 +57,22 @@ pub enum ConvertError {
         section: Option<Section>,
         /// The key's index within its section.
         record: Option<usize>,
+        /// The field's name within the key or document; empty for the key as a whole.
         field: String,
+        /// Why the value cannot be used.
         reason: String,
     },
-    /// A CSV row or cell cannot be used. `line` is 1-based, counting the header.
+    /// A CSV row or cell cannot be used.
     #[error("CSV line {line}{}: {reason}", in_column(column.as_deref()))]
-    Csv { line: u64, column: Option<String>, reason: String },
+    Csv {
+        /// 1-based line, counting the header.
+        line: u64,
+        /// The column's header name, when one cell is at fault.
+        column: Option<String>,
+        /// Why the row or cell cannot be used.
+        reason: String,
+    },
+    /// The input could not be read.
     #[error("reading input: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -54,6 +54,7 @@ pub use time::{shift, trim, TrimReport};
 
 /// Why an edit cannot be made.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EditError {
     /// A shift would move a key before frame 0. Frames are unsigned in a VMD; trim first (or
     /// use the CLI's `--clip`) to drop what would fall off.

@@ -33,6 +33,7 @@ use crate::math::FPS;
 
 /// Why a motion cannot be baked.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BakeError {
     #[error("the frame rate must be a positive finite number, not {0}")]
     BadFrameRate(f64),

@@ -171,7 +171,7 @@ impl Motion {
         let file = std::fs::File::open(path).map_err(|e| ReadError::io(path, e))?;
         let len = file.metadata().map_err(|e| ReadError::io(path, e))?.len();
         if len == 0 {
-            return Self::parse_with(&[], options).map_err(|e| e.with_path(path).into());
+            return Self::parse_with(&[], options).map_err(|e| e.with_path(path));
         }
         // SAFETY: the map is read-only and private to this call; a file changed underneath us
         // gives wrong bytes, never unsoundness in safe code that reads them as plain bytes.

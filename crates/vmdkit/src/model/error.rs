@@ -1,27 +1,38 @@
 //! Typed model-reading errors: what is wrong, in which section, which record, at which byte.
 
+use crate::error::InRecord;
 use std::fmt;
-use std::path::PathBuf;
 
 /// The part of a PMX or PMD file being read when an error occurred, in file order (the two
 /// formats' orders agree on the sections they share).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ModelSection {
+    /// The magic bytes, version, encoding and names.
     Header,
+    /// The vertex list.
     Vertices,
+    /// The triangle list.
     Faces,
+    /// PMX's texture path list.
     Textures,
+    /// The material list.
     Materials,
+    /// The bone table.
     Bones,
     /// PMD's separate IK chain list.
     Ik,
+    /// The morph list.
     Morphs,
+    /// The display frames (bone and morph groups shown in MMD's panels).
     DisplayFrames,
     /// PMD's optional English names block.
     EnglishNames,
     /// PMD's optional list of ten toon texture names.
     ToonTextures,
+    /// The physics rigid bodies.
     RigidBodies,
+    /// The physics joints.
     Joints,
     /// PMX 2.1 soft bodies.
     SoftBodies,
@@ -57,79 +68,91 @@ impl fmt::Display for ModelSection {
 
 /// What is wrong with the bytes.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ModelErrorKind {
+    /// The magic bytes are neither PMX's nor PMD's.
     #[error("not a PMX or PMD file: {what}")]
-    NotAModel { what: String },
+    NotAModel {
+        /// What the bytes look like instead.
+        what: String,
+    },
+    /// A PMX or PMD of a version this library does not read.
     #[error("unsupported {format} version {version}")]
-    UnsupportedVersion { format: &'static str, version: f32 },
+    UnsupportedVersion {
+        /// `"PMX"` or `"PMD"`.
+        format: &'static str,
+        /// The version as stored.
+        version: f32,
+    },
+    /// A PMX header field (encoding, index size, globals count) has an impossible value.
     #[error("header field {field} has the invalid value {value}")]
-    BadHeaderField { field: &'static str, value: u8 },
+    BadHeaderField {
+        /// The field's name.
+        field: &'static str,
+        /// The value as stored.
+        value: u8,
+    },
+    /// The file ends inside a field.
     #[error("file ends inside a field: {needed} bytes needed, {available} remain")]
-    Truncated { needed: u64, available: u64 },
+    Truncated {
+        /// The field's length.
+        needed: u64,
+        /// The bytes left at the field's start.
+        available: u64,
+    },
+    /// A PMX count is negative.
     #[error("negative count {count}")]
-    NegativeCount { count: i64 },
+    NegativeCount {
+        /// The count as stored.
+        count: i64,
+    },
+    /// A count asks for more records than the bytes left could hold.
     #[error("count {count} needs at least {needed} bytes but only {available} remain")]
-    CountTooLarge { count: u64, needed: u64, available: u64 },
+    CountTooLarge {
+        /// The count as stored.
+        count: u64,
+        /// The bytes that many records take at the least.
+        needed: u64,
+        /// The bytes left after the count.
+        available: u64,
+    },
+    /// A PMX text field's length is negative.
     #[error("negative text length {length}")]
-    NegativeLength { length: i64 },
+    NegativeLength {
+        /// The length as stored.
+        length: i64,
+    },
+    /// An index refers to a bone, vertex, morph... that does not exist.
     #[error("{what} index {index} is out of range (there are {count})")]
-    BadIndex { what: &'static str, index: i64, count: usize },
+    BadIndex {
+        /// What the index refers to, e.g. `"parent bone"`.
+        what: &'static str,
+        /// The index as stored.
+        index: i64,
+        /// How many there are.
+        count: usize,
+    },
+    /// A type byte (weight type, morph type...) has no known meaning.
     #[error("unknown {what} {value}")]
-    UnknownKind { what: &'static str, value: u8 },
+    UnknownKind {
+        /// The field, e.g. `"weight type"`.
+        what: &'static str,
+        /// The value as stored.
+        value: u8,
+    },
 }
 
-/// A model-reading error with its location.
-#[derive(Clone, Debug, PartialEq)]
+/// A model-reading error with its location. Reading a file adds the path
+/// ([`FileError`](crate::error::FileError)).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{section} section{}, byte offset {offset}: {kind}", InRecord(*record))]
 pub struct ModelError {
+    /// What is wrong.
     pub kind: ModelErrorKind,
+    /// The section being read.
     pub section: ModelSection,
     /// The index of the record within its section, when the error is inside one.
     pub record: Option<u64>,
     /// Byte offset from the start of the file.
     pub offset: u64,
-}
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} section", self.section)?;
-        if let Some(record) = self.record {
-            write!(f, ", record {record}")?;
-        }
-        write!(f, ", byte offset {}: {}", self.offset, self.kind)
-    }
-}
-
-impl std::error::Error for ModelError {}
-
-/// Reading a model or pose file: the file could not be read, or its contents are invalid.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadFileError<E: std::error::Error + 'static> {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{}: {error}", path.display())]
-    Format {
-        path: PathBuf,
-        #[source]
-        error: E,
-    },
-}
-
-impl<E: std::error::Error + 'static> ReadFileError<E> {
-    /// The format error, when the file was read but is invalid.
-    pub fn format_error(&self) -> Option<&E> {
-        match self {
-            ReadFileError::Format { error, .. } => Some(error),
-            ReadFileError::Io { .. } => None,
-        }
-    }
-}
-
-/// Reads `path` whole and parses it, attaching the path to any error.
-pub(crate) fn read_and_parse<T, E: std::error::Error + 'static>(
-    path: &std::path::Path,
-    parse: impl FnOnce(&[u8]) -> Result<T, E>,
-) -> Result<T, ReadFileError<E>> {
-    let data = std::fs::read(path)
-        .map_err(|source| ReadFileError::Io { path: path.to_path_buf(), source })?;
-    parse(&data).map_err(|error| ReadFileError::Format { path: path.to_path_buf(), error })
 }

@@ -28,9 +28,11 @@ mod vpd;
 #[cfg(test)]
 mod tests;
 
-pub use error::{ModelError, ModelErrorKind, ModelSection, ReadFileError};
+pub use error::{ModelError, ModelErrorKind, ModelSection};
 pub use types::*;
 pub use vpd::{Pose, PoseBone, VpdError, VpdErrorKind};
+
+use crate::error::{read_and_parse, FileError};
 
 impl Model {
     /// Reads a PMX or PMD file's bytes; the format is chosen by the magic bytes.
@@ -58,17 +60,15 @@ impl Model {
     }
 
     /// Reads a PMX or PMD file.
-    pub fn read_file(
-        path: impl AsRef<std::path::Path>,
-    ) -> Result<Model, ReadFileError<ModelError>> {
-        error::read_and_parse(path.as_ref(), Model::parse)
+    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Model, FileError<ModelError>> {
+        read_and_parse(path.as_ref(), Model::parse)
     }
 }
 
 impl Pose {
     /// Reads a VPD file.
-    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Pose, ReadFileError<VpdError>> {
-        error::read_and_parse(path.as_ref(), Pose::parse)
+    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Pose, FileError<VpdError>> {
+        read_and_parse(path.as_ref(), Pose::parse)
     }
 
     /// Writes the pose as MMD writes a VPD ([`Pose::to_bytes`]), atomically.

@@ -20,6 +20,7 @@ const SIGNATURE: &str = "Vocaloid Pose Data file";
 pub struct Pose {
     /// The model the pose was saved from, e.g. `初音ミク.osm`.
     pub model_file: String,
+    /// The bones' poses, in file order.
     pub bones: Vec<PoseBone>,
     /// Morph weights (a MikuMikuMoving extension MMD ignores).
     pub morphs: Vec<(String, f32)>,
@@ -28,6 +29,7 @@ pub struct Pose {
 /// One bone's pose, in the bone's local frame as in a VMD key.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseBone {
+    /// The bone's name.
     pub name: String,
     /// Offset from the rest position.
     pub translation: Vec3,
@@ -35,32 +37,71 @@ pub struct PoseBone {
     pub rotation: Quat,
 }
 
-/// What is wrong with a VPD, and on which line (1-based).
+/// What is wrong with a VPD, and on which line.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("line {line}: {kind}")]
 pub struct VpdError {
+    /// The line, 1-based, counting blank and comment lines.
     pub line: usize,
+    /// What is wrong.
     pub kind: VpdErrorKind,
 }
 
+/// What is wrong with a VPD's text.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum VpdErrorKind {
+    /// The first line is not the VPD signature.
     #[error("not a VPD file: the first line is not \"Vocaloid Pose Data file\"")]
     NotVpd,
+    /// The text ends inside the header.
     #[error("the file ends before the {what}")]
-    MissingHeader { what: &'static str },
+    MissingHeader {
+        /// The header line missing: `"model file name"` or `"bone count"`.
+        what: &'static str,
+    },
+    /// The bone count is not a whole number.
     #[error("bone count {text:?} is not a number")]
-    BadCount { text: String },
+    BadCount {
+        /// The count's text.
+        text: String,
+    },
+    /// A value is not a number, or is infinite or NaN.
     #[error("{text:?} is not a finite number")]
-    BadNumber { text: String },
+    BadNumber {
+        /// The value's text.
+        text: String,
+    },
+    /// An entry holds too few or too many numbers.
     #[error("{entry} entry has {found} numbers, it needs {expected}")]
-    ValueCount { entry: &'static str, expected: usize, found: usize },
+    ValueCount {
+        /// `"bone"` or `"morph"`.
+        entry: &'static str,
+        /// The numbers such an entry holds.
+        expected: usize,
+        /// The numbers this one holds.
+        found: usize,
+    },
+    /// An entry's `}` is missing: the text ends, or the next entry starts, first.
     #[error("entry {name:?} is not closed with '}}'")]
-    UnclosedEntry { name: String },
+    UnclosedEntry {
+        /// The entry's bone or morph name.
+        name: String,
+    },
+    /// A line that is neither an entry header nor inside an entry.
     #[error("unexpected text {text:?}")]
-    UnexpectedLine { text: String },
+    UnexpectedLine {
+        /// The line, without comment and surrounding space.
+        text: String,
+    },
+    /// Fewer bone entries than the header declares.
     #[error("the header declares {declared} bones but the file has {found}")]
-    MissingBones { declared: usize, found: usize },
+    MissingBones {
+        /// The header's bone count.
+        declared: usize,
+        /// The bone entries found.
+        found: usize,
+    },
 }
 
 /// Decodes the file: a BOM chooses its encoding; otherwise text that is valid UTF-8 is read
