@@ -3,7 +3,8 @@
 //! Each reader family has one error type: VMD motions [`Error`] (here), models
 //! [`ModelError`](crate::model::ModelError), VPD poses [`VpdError`](crate::model::VpdError) and
 //! text conversions [`ConvertError`](crate::convert::ConvertError). Reading a file wraps the
-//! family's error in the one [`FileError`], which adds the path.
+//! family's error in the one [`FileError`], which adds the path. Every one of them says its
+//! [`Category`], for callers that react to the kind of failure rather than its details.
 
 use crate::format::Section;
 use std::fmt;
@@ -97,6 +98,18 @@ impl Error {
     }
 }
 
+impl Categorize for Error {
+    fn category(&self) -> Category {
+        match self.kind {
+            ErrorKind::NotVmd { .. } => Category::WrongFormat,
+            ErrorKind::TruncatedHeader { .. }
+            | ErrorKind::TruncatedCount { .. }
+            | ErrorKind::CountTooLarge { .. }
+            | ErrorKind::TruncatedRecord { .. } => Category::Truncated,
+        }
+    }
+}
+
 /// Reading a VMD file: the file could not be read, or its bytes are not a valid VMD.
 pub type ReadError = FileError<Error>;
 
@@ -176,6 +189,15 @@ impl<E: std::error::Error + 'static> FileError<E> {
     }
 }
 
+impl<E: Categorize + std::error::Error + 'static> Categorize for FileError<E> {
+    fn category(&self) -> Category {
+        match self {
+            FileError::Io { .. } => Category::Io,
+            FileError::Format { error, .. } => error.category(),
+        }
+    }
+}
+
 /// Reads `path` whole and parses it, attaching the path to any error.
 pub(crate) fn read_and_parse<T, E: std::error::Error + 'static>(
     path: &Path,
@@ -183,4 +205,69 @@ pub(crate) fn read_and_parse<T, E: std::error::Error + 'static>(
 ) -> Result<T, FileError<E>> {
     let data = std::fs::read(path).map_err(|source| FileError::io(path, source))?;
     parse(&data).map_err(|error| FileError::format(path, error))
+}
+
+/// The kind of a failure, for callers that react to it without matching every detail (retry
+/// with lenient reading, skip files of another kind, report damage).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Category {
+    /// The file or input could not be read at all.
+    Io,
+    /// The data is another kind of file, or none known: a model given as a motion, a VMD
+    /// given as a model, a JSON document that is not a vmdkit motion.
+    WrongFormat,
+    /// The right format, in a version or schema this library does not read.
+    Unsupported,
+    /// The data stops early: it ends inside a header, count, record or entry, or a count
+    /// asks for more than is left.
+    Truncated,
+    /// The data is complete, but a value in it cannot be used.
+    Invalid,
+}
+
+/// An error that can say its [`Category`].
+pub trait Categorize {
+    /// The kind of failure.
+    fn category(&self) -> Category;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::json::from_json_str;
+    use crate::model::{Model, Pose};
+    use crate::Motion;
+
+    #[test]
+    fn every_reader_says_the_category_of_its_failure() {
+        let vmd = crate::example::example_motion().to_bytes();
+        assert_eq!(
+            Motion::parse(&vmd[..vmd.len() - 3]).unwrap_err().category(),
+            Category::Truncated
+        );
+        assert_eq!(Motion::parse(b"PMX 2.0").unwrap_err().category(), Category::WrongFormat);
+        assert_eq!(Model::parse(&vmd).unwrap_err().category(), Category::WrongFormat);
+        assert_eq!(
+            Model::parse(b"PMX \0\0\x40\x40").unwrap_err().category(),
+            Category::Unsupported
+        );
+        assert_eq!(Pose::parse(b"hello").unwrap_err().category(), Category::WrongFormat);
+        assert_eq!(from_json_str("{").unwrap_err().category(), Category::Invalid);
+        let missing = Model::read_file("/nonexistent/vmdkit/model.pmx").unwrap_err();
+        assert_eq!(
+            (missing.category(), missing.path()),
+            (Category::Io, Path::new("/nonexistent/vmdkit/model.pmx"))
+        );
+    }
+
+    #[test]
+    fn the_file_wrapper_puts_the_path_before_the_reader_message() {
+        let err = Motion::parse(b"").unwrap_err();
+        let message = err.to_string();
+        let in_file = err.clone().with_path("dance.vmd");
+        assert_eq!(in_file.to_string(), format!("dance.vmd: {message}"));
+        assert_eq!(in_file.format_error(), Some(&err));
+        assert_eq!(in_file.category(), Category::WrongFormat);
+    }
 }

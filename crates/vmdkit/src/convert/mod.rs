@@ -17,6 +17,7 @@ mod scalar;
 #[cfg(test)]
 mod testing;
 
+use crate::error::{Categorize, Category};
 use crate::format::Section;
 use std::fmt;
 
@@ -75,6 +76,19 @@ pub enum ConvertError {
     /// The input could not be read.
     #[error("reading input: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl Categorize for ConvertError {
+    fn category(&self) -> Category {
+        match self {
+            ConvertError::Io(_) => Category::Io,
+            ConvertError::NotAMotion { .. } => Category::WrongFormat,
+            ConvertError::UnsupportedSchema { .. } => Category::Unsupported,
+            ConvertError::Json { .. } | ConvertError::Field { .. } | ConvertError::Csv { .. } => {
+                Category::Invalid
+            }
+        }
+    }
 }
 
 fn in_column(column: Option<&str>) -> String {

@@ -1,6 +1,6 @@
 //! Typed model-reading errors: what is wrong, in which section, which record, at which byte.
 
-use crate::error::InRecord;
+use crate::error::{Categorize, Category, InRecord};
 use std::fmt;
 
 /// The part of a PMX or PMD file being read when an error occurred, in file order (the two
@@ -155,4 +155,21 @@ pub struct ModelError {
     pub record: Option<u64>,
     /// Byte offset from the start of the file.
     pub offset: u64,
+}
+
+impl Categorize for ModelError {
+    fn category(&self) -> Category {
+        match self.kind {
+            ModelErrorKind::NotAModel { .. } => Category::WrongFormat,
+            ModelErrorKind::UnsupportedVersion { .. } => Category::Unsupported,
+            ModelErrorKind::Truncated { .. } | ModelErrorKind::CountTooLarge { .. } => {
+                Category::Truncated
+            }
+            ModelErrorKind::BadHeaderField { .. }
+            | ModelErrorKind::NegativeCount { .. }
+            | ModelErrorKind::NegativeLength { .. }
+            | ModelErrorKind::BadIndex { .. }
+            | ModelErrorKind::UnknownKind { .. } => Category::Invalid,
+        }
+    }
 }

@@ -8,6 +8,7 @@
 //! It follows MMD in reading exactly the declared number of bone entries: further bone entries
 //! are ignored (MMD does not apply them); fewer than declared is an error.
 
+use crate::error::{Categorize, Category};
 use crate::text::TextEncoding;
 use glam::{Quat, Vec3};
 use std::borrow::Cow;
@@ -102,6 +103,22 @@ pub enum VpdErrorKind {
         /// The bone entries found.
         found: usize,
     },
+}
+
+impl Categorize for VpdError {
+    fn category(&self) -> Category {
+        match self.kind {
+            VpdErrorKind::NotVpd => Category::WrongFormat,
+            VpdErrorKind::MissingHeader { .. } | VpdErrorKind::MissingBones { .. } => {
+                Category::Truncated
+            }
+            VpdErrorKind::BadCount { .. }
+            | VpdErrorKind::BadNumber { .. }
+            | VpdErrorKind::ValueCount { .. }
+            | VpdErrorKind::UnclosedEntry { .. }
+            | VpdErrorKind::UnexpectedLine { .. } => Category::Invalid,
+        }
+    }
 }
 
 /// Decodes the file: a BOM chooses its encoding; otherwise text that is valid UTF-8 is read
