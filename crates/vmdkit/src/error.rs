@@ -236,7 +236,7 @@ pub trait Categorize {
 mod tests {
     use super::*;
     use crate::convert::json::from_json_str;
-    use crate::model::{Model, Pose};
+    use crate::model::{Model, VpdPose};
     use crate::Motion;
 
     #[test]
@@ -252,7 +252,7 @@ mod tests {
             Model::parse(b"PMX \0\0\x40\x40").unwrap_err().category(),
             Category::Unsupported
         );
-        assert_eq!(Pose::parse(b"hello").unwrap_err().category(), Category::WrongFormat);
+        assert_eq!(VpdPose::parse(b"hello").unwrap_err().category(), Category::WrongFormat);
         assert_eq!(from_json_str("{").unwrap_err().category(), Category::Invalid);
         let missing = Model::read_file("/nonexistent/vmdkit/model.pmx").unwrap_err();
         assert_eq!(

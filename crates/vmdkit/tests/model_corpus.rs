@@ -235,7 +235,7 @@ fn model_corpus_poses_read_and_rewrite_as_mmd_writes_them() {
     let mut checked = 0;
     for entry in manifest.of_kind("vpd") {
         let data = entry.bytes();
-        let pose = Pose::read_file(&entry.path).unwrap_or_else(|e| panic!("{e}"));
+        let pose = VpdPose::read_file(&entry.path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(pose.model_file, entry.get("model_name"), "{}", entry.local_path);
         assert_eq!(pose.bones.len() as u64, entry.count("bone").unwrap(), "{}", entry.local_path);
         assert!(pose.bones.iter().all(|b| !b.name.contains('\u{FFFD}')));
@@ -245,14 +245,14 @@ fn model_corpus_poses_read_and_rewrite_as_mmd_writes_them() {
             .flat_map(|&b| if b == b'\n' { vec![b'\r', b'\n'] } else { vec![b] })
             .collect();
         assert!(pose.to_bytes() == crlf, "{}: rewrite differs", entry.local_path);
-        assert_eq!(Pose::parse(&pose.to_bytes()).unwrap(), pose);
+        assert_eq!(VpdPose::parse(&pose.to_bytes()).unwrap(), pose);
         for len in 0..data.len().min(2000) {
-            let _ = Pose::parse(&data[..len]);
+            let _ = VpdPose::parse(&data[..len]);
         }
         checked += 1;
     }
     assert_eq!(checked, 2);
-    let smile = Pose::read_file(&find(&manifest, "微笑.vpd").path).unwrap();
+    let smile = VpdPose::read_file(&find(&manifest, "微笑.vpd").path).unwrap();
     assert_eq!(smile.morphs.len(), 6);
     assert_eq!(smile.morphs[0], ("ウィンク右".to_string(), 0.190476));
 }

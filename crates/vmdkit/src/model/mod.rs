@@ -6,16 +6,16 @@
 //! and byte offset; every count is checked against the bytes left before anything is
 //! allocated, so no input can cause a large allocation or a panic.
 //!
-//! [`Pose`] reads and writes VPD pose files.
+//! [`VpdPose`] reads and writes VPD pose files.
 //!
 //! ```
-//! let pose = vmdkit::model::Pose::parse(
+//! let pose = vmdkit::model::VpdPose::parse(
 //!     "Vocaloid Pose Data file\n\nmiku.osm;\n1;\n\nBone0{センター\n  0,1,0;\n  0,0,0,1;\n}\n"
 //!         .as_bytes(),
 //! )
 //! .unwrap();
 //! assert_eq!(pose.bones[0].name, "センター");
-//! assert_eq!(vmdkit::model::Pose::parse(&pose.to_bytes()).unwrap(), pose);
+//! assert_eq!(vmdkit::model::VpdPose::parse(&pose.to_bytes()).unwrap(), pose);
 //! ```
 
 mod error;
@@ -30,7 +30,7 @@ mod tests;
 
 pub use error::{ModelError, ModelErrorKind, ModelSection};
 pub use types::*;
-pub use vpd::{Pose, PoseBone, VpdError, VpdErrorKind};
+pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
 
 use crate::error::{read_and_parse, FileError};
 
@@ -65,13 +65,13 @@ impl Model {
     }
 }
 
-impl Pose {
+impl VpdPose {
     /// Reads a VPD file.
-    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Pose, FileError<VpdError>> {
-        read_and_parse(path.as_ref(), Pose::parse)
+    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<VpdPose, FileError<VpdError>> {
+        read_and_parse(path.as_ref(), VpdPose::parse)
     }
 
-    /// Writes the pose as MMD writes a VPD ([`Pose::to_bytes`]), atomically.
+    /// Writes the pose as MMD writes a VPD ([`VpdPose::to_bytes`]), atomically.
     pub fn write_file(&self, path: impl AsRef<std::path::Path>) -> std::io::Result<()> {
         crate::io::write_atomic(path.as_ref(), &self.to_bytes())
     }

@@ -16,20 +16,21 @@ use std::fmt::Write as _;
 
 const SIGNATURE: &str = "Vocaloid Pose Data file";
 
-/// A pose: each listed bone's translation and rotation, and morph weights.
+/// A VPD pose file: each listed bone's translation and rotation, and morph weights. (Not to be
+/// confused with [`skeleton::Pose`](crate::skeleton::Pose), a model's evaluated pose.)
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Pose {
+pub struct VpdPose {
     /// The model the pose was saved from, e.g. `初音ミク.osm`.
     pub model_file: String,
     /// The bones' poses, in file order.
-    pub bones: Vec<PoseBone>,
+    pub bones: Vec<VpdBone>,
     /// Morph weights (a MikuMikuMoving extension MMD ignores).
     pub morphs: Vec<(String, f32)>,
 }
 
-/// One bone's pose, in the bone's local frame as in a VMD key.
+/// One bone's pose in a VPD file, in the bone's local frame as in a VMD key.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PoseBone {
+pub struct VpdBone {
     /// The bone's name.
     pub name: String,
     /// Offset from the rest position.
@@ -173,9 +174,9 @@ fn error(line: usize, kind: VpdErrorKind) -> VpdError {
     VpdError { line, kind }
 }
 
-impl Pose {
+impl VpdPose {
     /// Reads a VPD file's bytes.
-    pub fn parse(data: &[u8]) -> Result<Pose, VpdError> {
+    pub fn parse(data: &[u8]) -> Result<VpdPose, VpdError> {
         let text = decode(data);
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
         // (line number, content without comment, trimmed), blank lines dropped.
@@ -202,7 +203,7 @@ impl Pose {
             .parse()
             .map_err(|_| error(count_line, VpdErrorKind::BadCount { text: count_text }))?;
 
-        let mut pose = Pose { model_file, bones: Vec::new(), morphs: Vec::new() };
+        let mut pose = VpdPose { model_file, bones: Vec::new(), morphs: Vec::new() };
         let mut bone_entries = 0usize;
         while let Some((start, content)) = lines.next() {
             let Some((entry, name)) = Entry::header(content) else {
@@ -249,7 +250,7 @@ impl Pose {
                 Entry::Bone => {
                     bone_entries += 1;
                     if pose.bones.len() < declared {
-                        pose.bones.push(PoseBone {
+                        pose.bones.push(VpdBone {
                             name: name.to_string(),
                             translation: Vec3::new(values[0], values[1], values[2]),
                             rotation: Quat::from_xyzw(values[3], values[4], values[5], values[6]),
@@ -310,16 +311,16 @@ impl Pose {
 mod tests {
     use super::*;
 
-    fn sample() -> Pose {
-        Pose {
+    fn sample() -> VpdPose {
+        VpdPose {
             model_file: "初音ミク.osm".into(),
             bones: vec![
-                PoseBone {
+                VpdBone {
                     name: "センター".into(),
                     translation: Vec3::new(0.5, -1.25, 0.0),
                     rotation: Quat::IDENTITY,
                 },
-                PoseBone {
+                VpdBone {
                     name: "左足ＩＫ".into(),
                     translation: Vec3::ZERO,
                     rotation: Quat::from_xyzw(0.049841, 0.038732, -0.102715, 0.992706),
@@ -342,7 +343,7 @@ mod tests {
             text.ends_with("Morph0{まばたき\r\n  0.750000;\t\t\t\t// weight\r\n}\r\n\r\n"),
             "{text}"
         );
-        assert_eq!(Pose::parse(&bytes).unwrap(), pose);
+        assert_eq!(VpdPose::parse(&bytes).unwrap(), pose);
     }
 
     #[test]
@@ -360,19 +361,19 @@ mod tests {
         let expected = sample();
         for text in variants {
             let mut bytes = TextEncoding::ShiftJis.encode(text, text.len()).bytes;
-            let pose = Pose::parse(&bytes).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let pose = VpdPose::parse(&bytes).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(pose, expected, "{text}");
             // UTF-8 with and without a BOM
             bytes = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
-            assert_eq!(Pose::parse(&bytes).unwrap(), expected);
-            assert_eq!(Pose::parse(text.as_bytes()).unwrap(), expected);
+            assert_eq!(VpdPose::parse(&bytes).unwrap(), expected);
+            assert_eq!(VpdPose::parse(text.as_bytes()).unwrap(), expected);
         }
     }
 
     #[test]
     fn model_vpd_reads_the_declared_bones_only_and_reports_lines() {
         let ok = "Vocaloid Pose Data file\n\nm.osm;\n1;\n\nBone0{a\n0,0,0;\n0,0,0,1;\n}\nBone1{b\n0,0,0;\n0,0,0,1;\n}\n";
-        let pose = Pose::parse(ok.as_bytes()).unwrap();
+        let pose = VpdPose::parse(ok.as_bytes()).unwrap();
         assert_eq!(pose.bones.len(), 1, "MMD applies only the declared number of bones");
         let cases: [(&str, usize, VpdErrorKind); 7] = [
             ("Vocaloid Motion Data 0002\n", 1, VpdErrorKind::NotVpd),
@@ -408,22 +409,22 @@ mod tests {
             ),
         ];
         for (text, line, kind) in cases {
-            assert_eq!(Pose::parse(text.as_bytes()), Err(VpdError { line, kind }), "{text}");
+            assert_eq!(VpdPose::parse(text.as_bytes()), Err(VpdError { line, kind }), "{text}");
         }
-        let e = Pose::parse(b"Vocaloid Pose Data file\nm.osm;\n0;\nhello\n").unwrap_err();
+        let e = VpdPose::parse(b"Vocaloid Pose Data file\nm.osm;\n0;\nhello\n").unwrap_err();
         assert_eq!(e.to_string(), "line 4: unexpected text \"hello\"");
     }
 
-    fn pose_strategy(name: &'static str) -> impl proptest::strategy::Strategy<Value = Pose> {
+    fn pose_strategy(name: &'static str) -> impl proptest::strategy::Strategy<Value = VpdPose> {
         use proptest::prelude::*;
         let value = || -1000.0f32..1000.0;
         let bone = (name, [value(), value(), value()], [value(), value(), value(), value()]);
         (name, prop::collection::vec(bone, 0..6), prop::collection::vec((name, value()), 0..4))
-            .prop_map(|(model_file, bones, morphs)| Pose {
+            .prop_map(|(model_file, bones, morphs)| VpdPose {
                 model_file,
                 bones: bones
                     .into_iter()
-                    .map(|(name, t, q)| PoseBone {
+                    .map(|(name, t, q)| VpdBone {
                         name,
                         translation: Vec3::from(t),
                         rotation: Quat::from_array(q),
@@ -434,7 +435,7 @@ mod tests {
     }
 
     /// Writing rounds values to six decimals; after that, read and write are exact inverses.
-    fn assert_round_trip(pose: &Pose, once: &Pose) {
+    fn assert_round_trip(pose: &VpdPose, once: &VpdPose) {
         assert_eq!(once.bones.len(), pose.bones.len());
         assert_eq!(once.morphs.len(), pose.morphs.len());
         for (a, b) in once.bones.iter().zip(&pose.bones) {
@@ -444,7 +445,7 @@ mod tests {
                 "{a:?} {b:?}"
             );
         }
-        let twice = Pose::parse(&once.to_bytes()).unwrap();
+        let twice = VpdPose::parse(&once.to_bytes()).unwrap();
         assert_eq!(&twice, once);
         assert_eq!(twice.to_bytes(), once.to_bytes());
     }
@@ -455,7 +456,7 @@ mod tests {
         let name =
             "[a-zA-Z0-9_.ぁ-んァ-ヶ腕足首頭目指親捩肩上半身下全操作中心ＡＩＫ０-９]{1,6}( [a-z]{1,3})?";
         proptest::proptest!(|(pose in pose_strategy(name))| {
-            let once = Pose::parse(&pose.to_bytes()).unwrap();
+            let once = VpdPose::parse(&pose.to_bytes()).unwrap();
             assert_eq!(once.model_file, pose.model_file);
             assert!(once.bones.iter().zip(&pose.bones).all(|(a, b)| a.name == b.name));
             assert!(once.morphs.iter().zip(&pose.morphs).all(|(a, b)| a.0 == b.0));
@@ -468,7 +469,7 @@ mod tests {
         // Arbitrary text may hold `//`, braces or characters CP932 lacks: no panic, and
         // whatever reads back round-trips.
         proptest::proptest!(|(pose in pose_strategy(".{0,12}"))| {
-            if let Ok(once) = Pose::parse(&pose.to_bytes()) {
+            if let Ok(once) = VpdPose::parse(&pose.to_bytes()) {
                 assert_round_trip(&pose, &once);
             }
         });
