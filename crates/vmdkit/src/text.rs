@@ -110,6 +110,7 @@ fn is_incomplete_tail(encoding: TextEncoding, tail: &[u8]) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DecodeStatus {
+    /// Every byte decoded as a valid character.
     Ok,
     /// The field ended inside a multibyte character; the whole characters were decoded.
     CutMidCharacter,
@@ -120,7 +121,9 @@ pub enum DecodeStatus {
 /// A decoded name and how cleanly it decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded<'a> {
+    /// The decoded text; borrowed from the field when the bytes are already valid UTF-8.
     pub text: Cow<'a, str>,
+    /// Whether the text is exact, cut at the field's end, or had invalid bytes replaced.
     pub status: DecodeStatus,
 }
 
@@ -128,6 +131,7 @@ pub struct Decoded<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EncodeStatus {
+    /// The whole text was encoded and fits the field.
     Ok,
     /// The text did not fit and was cut on a character boundary.
     Shortened,
@@ -138,7 +142,9 @@ pub enum EncodeStatus {
 /// Text encoded for a name field (without the NUL or padding).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Encoded {
+    /// The encoded name, at most the field's width, with no NUL or padding.
     pub bytes: Vec<u8>,
+    /// Whether the whole text made it into `bytes` unchanged.
     pub status: EncodeStatus,
 }
 

@@ -65,12 +65,20 @@ impl Default for Header {
 /// last section are kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Motion {
+    /// The signature and model name; the name decides whether MMD applies this as a model or a
+    /// camera/light motion.
     pub header: Header,
+    /// Bone keys in file order, not sorted: files are not guaranteed sorted by frame or name.
     pub bones: Vec<BoneKey>,
+    /// Morph (facial) keys in file order.
     pub morphs: Vec<MorphKey>,
+    /// Camera keys in file order; MMD uses them only in a camera/light motion.
     pub cameras: Vec<CameraKey>,
+    /// Light keys in file order.
     pub lights: Vec<LightKey>,
+    /// Self-shadow keys in file order.
     pub shadows: Vec<ShadowKey>,
+    /// Property keys (visibility, IK on/off) in file order.
     pub properties: Vec<PropertyKey>,
     /// How many sections the file had, from the bone section on (0–6). Writing emits at least
     /// these, and any later section that has keys.
@@ -88,7 +96,9 @@ impl Default for Motion {
 /// A motion read leniently, with what was repaired.
 #[derive(Clone, Debug)]
 pub struct Parsed {
+    /// The motion as read, repairs applied.
     pub motion: Motion,
+    /// What lenient reading changed to read it, in file order; empty when the file was sound.
     pub repairs: Vec<Repair>,
 }
 
