@@ -166,8 +166,9 @@ impl Motion {
         }
     }
 
-    /// Reads a file strictly. The file is memory-mapped and released as it is decoded, so the
-    /// peak memory is about the size of the decoded motion, not twice the file.
+    /// Reads a file strictly. With the `mmap` feature the file is memory-mapped and released as
+    /// it is decoded, so the peak memory is about the size of the decoded motion, not twice the
+    /// file; without it the file is read into memory first.
     pub fn read_file(path: impl AsRef<Path>) -> Result<Motion, ReadError> {
         Ok(Self::read_file_with(path, ReadOptions::STRICT)?.motion)
     }
@@ -183,6 +184,29 @@ impl Motion {
         if len == 0 {
             return Self::parse_with(&[], options).map_err(|e| e.with_path(path).into());
         }
+        Self::read_open_file(file, path, options)
+    }
+
+    /// Reads an open, non-empty file into memory and parses it.
+    #[cfg(not(feature = "mmap"))]
+    fn read_open_file(
+        mut file: std::fs::File,
+        path: &Path,
+        options: ReadOptions,
+    ) -> Result<Parsed, ReadError> {
+        use std::io::Read;
+        let mut data = Vec::new();
+        file.read_to_end(&mut data).map_err(|e| ReadError::io(path, e))?;
+        Self::parse_with(&data, options).map_err(|e| e.with_path(path).into())
+    }
+
+    /// Maps an open, non-empty file and decodes it, dropping pages behind the decoder.
+    #[cfg(feature = "mmap")]
+    fn read_open_file(
+        file: std::fs::File,
+        path: &Path,
+        options: ReadOptions,
+    ) -> Result<Parsed, ReadError> {
         // SAFETY: the map is read-only and private to this call; a file changed underneath us
         // gives wrong bytes, never unsoundness in safe code that reads them as plain bytes.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| ReadError::io(path, e))?;
