@@ -1,6 +1,6 @@
 //! vmdkit: read, write and evaluate MikuMikuDance VMD motion data exactly.
 //!
-//! Data flows one way: bytes → format types ([`format`]) → tracks → poses → outputs.
+//! Data flows one way: bytes → format types ([`format`](mod@format)) → tracks → poses → outputs.
 //!
 //! ```
 //! use vmdkit::{format::BoneKey, text::KeyName, Motion};
