@@ -1,6 +1,6 @@
 //! vmdkit: read, write and evaluate MikuMikuDance VMD motion data exactly.
 //!
-//! Data flows one way: bytes → format types ([`format`]) → tracks → poses → outputs.
+//! Data flows one way: bytes → format types ([`format`](mod@format)) → tracks → poses → outputs.
 //!
 //! ```
 //! use vmdkit::{format::BoneKey, text::KeyName, Motion};
@@ -12,6 +12,16 @@
 //! let bytes = motion.to_bytes();
 //! assert_eq!(vmdkit::Motion::parse(&bytes).unwrap(), motion);
 //! ```
+//!
+//! # Features
+//!
+//! All are on by default; each only adds a dependency, never changes what the rest does.
+//!
+//! * `json`: [`convert::json`], motions as JSON documents (serde_json).
+//! * `csv`: [`convert::csv`], motions as one CSV table (csv).
+//! * `mmap`: [`Motion::read_file`] memory-maps the file and releases it as it decodes, so the
+//!   peak memory is about the decoded motion alone (memmap2). Without it the file is read into
+//!   memory first.
 
 pub mod angles;
 pub mod convert;

@@ -45,10 +45,10 @@ pub fn normalized_rotation(q: Quat) -> Quat {
 ///
 /// After the sign flip, cos θ = |a·b| ≥ 0, so θ ≤ π/2 and both sine arguments lie in [0, π/2]:
 /// there a polynomial acos (Abramowitz & Stegun 4.4.46, error ≤ 2e-8) and the Taylor series
-/// of sin to x¹³ (error < 7e-10) are as accurate as f32 itself and several times cheaper than
-/// libm's. The scales sin((1−w)θ) and sin(wθ) are not divided by sin θ: normalising the sum
-/// does that. Below θ ≈ 0.014 rad the result is the normalised linear blend, whose direction
-/// differs from the true slerp by under 1e-7 rad there.
+/// of sin to x¹³ (error < 7e-10) are as accurate as f32 itself and cheaper than libm's. The
+/// scales sin((1−w)θ) and sin(wθ) are not divided by sin θ: normalising the sum does that.
+/// Below θ ≈ 0.014 rad the result is the normalised linear blend, whose direction differs from
+/// the true slerp by under 1e-7 rad there.
 #[inline]
 pub fn slerp(a: Quat, b: Quat, w: f32) -> Quat {
     let mut d = a.dot(b);

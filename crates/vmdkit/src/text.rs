@@ -112,6 +112,7 @@ fn is_incomplete_tail(encoding: TextEncoding, tail: &[u8]) -> bool {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DecodeStatus {
+    /// Every byte decoded as a valid character.
     Ok,
     /// The field ended inside a multibyte character; the whole characters were decoded.
     CutMidCharacter,
@@ -122,7 +123,9 @@ pub enum DecodeStatus {
 /// A decoded name and how cleanly it decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded<'a> {
+    /// The decoded text; borrowed from the field when the bytes are already valid UTF-8.
     pub text: Cow<'a, str>,
+    /// Whether the text is exact, cut at the field's end, or had invalid bytes replaced.
     pub status: DecodeStatus,
 }
 
@@ -131,6 +134,7 @@ pub struct Decoded<'a> {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum EncodeStatus {
+    /// The whole text was encoded and fits the field.
     Ok,
     /// The text did not fit and was cut on a character boundary.
     Shortened,
@@ -141,7 +145,9 @@ pub enum EncodeStatus {
 /// Text encoded for a name field (without the NUL or padding).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Encoded {
+    /// The encoded name, at most the field's width, with no NUL or padding.
     pub bytes: Vec<u8>,
+    /// Whether the whole text made it into `bytes` unchanged.
     pub status: EncodeStatus,
 }
 

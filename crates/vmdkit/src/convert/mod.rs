@@ -9,17 +9,27 @@
 //! The layouts are documented in `docs/json-format.md` (with `docs/vmd-json.schema.json`) and
 //! `docs/csv-format.md`.
 
+#[cfg(feature = "csv")]
 pub mod csv;
+#[cfg(feature = "json")]
 pub mod json;
 
+#[cfg(any(feature = "json", feature = "csv"))]
 mod fields;
+#[cfg(any(feature = "json", feature = "csv"))]
 mod scalar;
-#[cfg(test)]
+#[cfg(all(test, any(feature = "json", feature = "csv")))]
 mod testing;
 
 use crate::error::{Categorize, Category};
 use crate::format::Section;
 use std::fmt;
+
+/// The version of the document layout shared by JSON documents and CSV tables (its
+/// `schema_version`); readers refuse documents from a newer one.
+pub const SCHEMA_VERSION: u32 = 1;
+/// The value of the `format` field that marks a JSON document or CSV table as a vmdkit motion.
+pub const FORMAT: &str = "vmdkit-motion";
 
 /// Why a JSON or CSV document could not be turned into a motion, and where. The message is one
 /// line: the location (JSON line and column, JSON path, or CSV line and column), then the reason.

@@ -82,7 +82,9 @@ fn rotation_f64(r: Vec3) -> DMat3 {
 /// Where the camera is and where it looks, in MMD's left-handed axes (§7).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CameraView {
+    /// The camera's position: the target plus the distance along the camera's local Z.
     pub eye: Vec3,
+    /// The point the camera orbits and looks at (the key's target, interpolated).
     pub target: Vec3,
     /// Unit viewing direction (the camera's local +Z).
     pub forward: Vec3,
@@ -92,6 +94,7 @@ pub struct CameraView {
     pub right: Vec3,
     /// Vertical field of view in degrees.
     pub fov_y_degrees: f32,
+    /// Perspective projection when true (perspective byte 0), orthographic otherwise.
     pub perspective: bool,
 }
 

@@ -25,11 +25,11 @@
 //! * **Curves** (§6.3): [`Curve::weight`](crate::curve::Curve::weight) solves x(s) = p by
 //!   Newton with a bisection fallback, in f64, to |s − s*| ≤ 1e-10, with a shortcut for linear
 //!   curves. three.js and babylon-mmd instead bisect 15 times to |x(s) − p| < 1e-5
-//!   ([`Curve::weight_bisect15`](crate::curve::Curve::weight_bisect15)); the curve module's
-//!   documentation measures the gap: at most 9.9e-4 in weight over the whole 128² grid of x
-//!   handles, under 1e-4 for 99.98% of samples, and more near flat spots of x(s) and at vertical
-//!   tangents. mmd-anim-runtime bisects 12 times with no tolerance (s to 2⁻¹³ ≈ 1.2e-4, weight
-//!   to about 3.7e-4; see `tests/eval_oracle.rs`).
+//!   ([`Curve::weight_bisect15`](crate::curve::Curve::weight_bisect15)), which is off most near
+//!   flat spots of x(s) and at vertical tangents; the curve module says why, and
+//!   `BENCHMARKS.md` ("Curve solver against the players") how far. mmd-anim-runtime bisects 12
+//!   times with no tolerance, so its s is good to 2⁻¹³; `tests/eval_oracle.rs` turns that into
+//!   a bound on the weight and asserts it.
 //! * **Tracks** ([`track`]): grouped by raw name bytes up to the NUL, sorted by frame. Duplicate
 //!   (name, frame) keys: the last in file order wins (§4, §12 row 11) and the others are listed
 //!   in [`MotionSampler::duplicates`]. Before the first key and after the last, the end key's

@@ -75,6 +75,7 @@ pub struct MotionSample {
     pub camera: Option<CameraSample>,
     /// `None` when the motion has no light keys (see [`LightSample::MMD_DEFAULT`]).
     pub light: Option<LightSample>,
+    /// The self-shadow mode and distance; `None` when the motion has no self-shadow keys.
     pub shadow: Option<ShadowSample>,
     /// The model's visibility; `None` without property keys.
     pub visible: Option<bool>,
@@ -201,10 +202,12 @@ impl MotionSampler {
         self.last_frame
     }
 
+    /// The number of bone tracks: distinct bone names in the motion.
     pub fn bone_count(&self) -> usize {
         self.bones.len()
     }
 
+    /// The number of morph tracks: distinct morph names in the motion.
     pub fn morph_count(&self) -> usize {
         self.morphs.len()
     }
@@ -220,10 +223,12 @@ impl MotionSampler {
         self.morphs.iter().map(|t| t.name().bytes())
     }
 
+    /// Every bone track, in [`MotionSampler::bone_names`] order.
     pub fn bone_tracks(&self) -> &[BoneTrack] {
         &self.bones
     }
 
+    /// Every morph track, in [`MotionSampler::morph_names`] order.
     pub fn morph_tracks(&self) -> &[MorphTrack] {
         &self.morphs
     }
@@ -239,14 +244,17 @@ impl MotionSampler {
         self.morph_index.get(name).map(|&i| &self.morphs[i])
     }
 
+    /// The camera keys as one track; `None` when the motion has no camera keys.
     pub fn camera_track(&self) -> Option<&CameraTrack> {
         self.camera.as_ref()
     }
 
+    /// The light keys as one track; `None` when the motion has no light keys.
     pub fn light_track(&self) -> Option<&LightTrack> {
         self.light.as_ref()
     }
 
+    /// The self-shadow keys as one track; `None` when the motion has none.
     pub fn shadow_track(&self) -> Option<&ShadowTrack> {
         self.shadow.as_ref()
     }

@@ -12,9 +12,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BoneCurve {
+    /// The x-translation curve, read from row 0 (block bytes 0, 4, 8, 12).
     X = 0,
+    /// The y-translation curve, read from row 1 (block bytes 16, 20, 24, 28).
     Y = 1,
+    /// The z-translation curve, read from row 2 (block bytes 32, 36, 40, 44).
     Z = 2,
+    /// The rotation curve (one curve for the whole slerp), read from row 3 (bytes 48, 52, 56, 60).
     Rotation = 3,
 }
 
@@ -134,11 +138,17 @@ impl std::fmt::Debug for BoneInterpolation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CameraCurve {
+    /// The target's x curve (block bytes 0–3).
     X = 0,
+    /// The target's y curve (block bytes 4–7).
     Y = 1,
+    /// The target's z curve (block bytes 8–11).
     Z = 2,
+    /// One curve shared by all three rotation angles (block bytes 12–15).
     Rotation = 3,
+    /// The eye's distance from the target (block bytes 16–19).
     Distance = 4,
+    /// The vertical field of view (block bytes 20–23).
     ViewAngle = 5,
 }
 

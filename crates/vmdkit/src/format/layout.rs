@@ -58,15 +58,22 @@ impl Version {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Section {
+    /// Bone keys, 111 bytes each.
     Bone = 0,
+    /// Morph (facial) keys, 23 bytes each.
     Morph = 1,
+    /// Camera keys, 61 bytes each.
     Camera = 2,
+    /// Light keys, 28 bytes each.
     Light = 3,
+    /// Self-shadow keys, 9 bytes each.
     SelfShadow = 4,
+    /// Property keys (model visibility and IK on/off), 9 + 21 × IK entries bytes each.
     Property = 5,
 }
 
 impl Section {
+    /// Every section in file order; a section's discriminant is its index here.
     pub const ALL: [Section; 6] = [
         Section::Bone,
         Section::Morph,
@@ -121,12 +128,14 @@ pub struct SectionSpan {
     pub count: u32,
     /// The records' bytes: `start..end`.
     pub start: usize,
+    /// One past the last record byte; the next section's count starts here.
     pub end: usize,
 }
 
 /// The layout of a whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// The header's version, which fixes the model name's width and so where sections start.
     pub version: Version,
     /// The sections present, in order; sections after the last one were absent from the file.
     pub sections: Vec<SectionSpan>,
@@ -147,14 +156,44 @@ impl Layout {
 #[non_exhaustive]
 pub enum Repair {
     /// The signature is not one of the two known ones but starts like a VMD's; read as v2.
-    UnknownSignature { signature: String },
+    UnknownSignature {
+        /// The 30-byte signature field as text (lossy ASCII), trailing NULs removed.
+        signature: String,
+    },
     /// The count was 0 but records follow (a writer quirk); the rest of the file parses
     /// exactly only with the larger count.
-    Undercounted { section: Section, offset: u64, declared: u32, recovered: u32 },
+    Undercounted {
+        /// The section whose count was wrong.
+        section: Section,
+        /// Byte offset of that section's 4-byte count.
+        offset: u64,
+        /// The count the file states (always 0).
+        declared: u32,
+        /// The number of records that make the rest of the file parse to its last byte.
+        recovered: u32,
+    },
     /// The count said more records than the file holds: the complete records were kept.
-    Truncated { section: Section, offset: u64, declared: u32, kept: u32, dropped_bytes: u64 },
+    Truncated {
+        /// The section that ends early.
+        section: Section,
+        /// Byte offset of that section's 4-byte count.
+        offset: u64,
+        /// The count the file states.
+        declared: u32,
+        /// Complete records present and kept.
+        kept: u32,
+        /// Bytes of the partial record at the end of the file, dropped.
+        dropped_bytes: u64,
+    },
     /// The file ends inside a section count; the bytes were dropped.
-    CutCount { section: Section, offset: u64, dropped_bytes: u64 },
+    CutCount {
+        /// The section whose count is cut.
+        section: Section,
+        /// Byte offset where the count starts.
+        offset: u64,
+        /// The 1–3 bytes of the count that are present, dropped.
+        dropped_bytes: u64,
+    },
 }
 
 impl fmt::Display for Repair {
@@ -190,7 +229,10 @@ pub struct ReadOptions {
 }
 
 impl ReadOptions {
+    /// Fail on the first damage found.
     pub const STRICT: ReadOptions = ReadOptions { lenient: false };
+    /// Repair damage where the rest of the file can still be read exactly, reporting each
+    /// [`Repair`].
     pub const LENIENT: ReadOptions = ReadOptions { lenient: true };
 }
 

@@ -65,12 +65,20 @@ impl Default for Header {
 /// last section are kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Motion {
+    /// The signature and model name; the name decides whether MMD applies this as a model or a
+    /// camera/light motion.
     pub header: Header,
+    /// Bone keys in file order, not sorted: files are not guaranteed sorted by frame or name.
     pub bones: Vec<BoneKey>,
+    /// Morph (facial) keys in file order.
     pub morphs: Vec<MorphKey>,
+    /// Camera keys in file order; MMD uses them only in a camera/light motion.
     pub cameras: Vec<CameraKey>,
+    /// Light keys in file order.
     pub lights: Vec<LightKey>,
+    /// Self-shadow keys in file order.
     pub shadows: Vec<ShadowKey>,
+    /// Property keys (visibility, IK on/off) in file order.
     pub properties: Vec<PropertyKey>,
     /// How many sections the file had, from the bone section on (0–6). Writing emits at least
     /// these, and any later section that has keys.
@@ -88,7 +96,9 @@ impl Default for Motion {
 /// A motion read leniently, with what was repaired.
 #[derive(Clone, Debug)]
 pub struct Parsed {
+    /// The motion as read, repairs applied.
     pub motion: Motion,
+    /// What lenient reading changed to read it, in file order; empty when the file was sound.
     pub repairs: Vec<Repair>,
 }
 
@@ -156,8 +166,9 @@ impl Motion {
         }
     }
 
-    /// Reads a file strictly. The file is memory-mapped and released as it is decoded, so the
-    /// peak memory is about the size of the decoded motion, not twice the file.
+    /// Reads a file strictly. With the `mmap` feature the file is memory-mapped and released as
+    /// it is decoded, so the peak memory is about the size of the decoded motion, not twice the
+    /// file; without it the file is read into memory first.
     pub fn read_file(path: impl AsRef<Path>) -> Result<Motion, ReadError> {
         Ok(Self::read_file_with(path, ReadOptions::STRICT)?.motion)
     }
@@ -173,6 +184,29 @@ impl Motion {
         if len == 0 {
             return Self::parse_with(&[], options).map_err(|e| e.with_path(path));
         }
+        Self::read_open_file(file, path, options)
+    }
+
+    /// Reads an open, non-empty file into memory and parses it.
+    #[cfg(not(feature = "mmap"))]
+    fn read_open_file(
+        mut file: std::fs::File,
+        path: &Path,
+        options: ReadOptions,
+    ) -> Result<Parsed, ReadError> {
+        use std::io::Read;
+        let mut data = Vec::new();
+        file.read_to_end(&mut data).map_err(|e| ReadError::io(path, e))?;
+        Self::parse_with(&data, options).map_err(|e| e.with_path(path).into())
+    }
+
+    /// Maps an open, non-empty file and decodes it, dropping pages behind the decoder.
+    #[cfg(feature = "mmap")]
+    fn read_open_file(
+        file: std::fs::File,
+        path: &Path,
+        options: ReadOptions,
+    ) -> Result<Parsed, ReadError> {
         // SAFETY: the map is read-only and private to this call; a file changed underneath us
         // gives wrong bytes, never unsoundness in safe code that reads them as plain bytes.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| ReadError::io(path, e))?;

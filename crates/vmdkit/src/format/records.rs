@@ -38,6 +38,7 @@ fn put_vec3(out: &mut [u8], at: usize, v: Vec3) {
 /// A bone keyframe (111 bytes in the file).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneKey {
+    /// The bone's name: CP932 bytes up to the first NUL, padding kept (bytes 0–14).
     pub name: KeyName,
     /// Frame number at 30 fps.
     pub frame: u32,
@@ -45,6 +46,8 @@ pub struct BoneKey {
     pub translation: Vec3,
     /// The bone's local rotation, exactly as stored (x, y, z, w); not normalised.
     pub rotation: Quat,
+    /// The 64-byte block holding the X, Y, Z and rotation curves and the physics toggle
+    /// (bytes 47–110).
     pub interpolation: BoneInterpolation,
 }
 
@@ -58,26 +61,32 @@ pub fn bone_refs(bytes: &[u8]) -> impl ExactSizeIterator<Item = BoneRef<'_>> {
 pub struct BoneRef<'a>(pub &'a [u8; 111]);
 
 impl<'a> BoneRef<'a> {
+    /// The name field in place (bytes 0–14).
     pub fn name(&self) -> &'a KeyName {
         RawName::from_ref(self.0[..15].try_into().unwrap())
     }
+    /// Frame number at 30 fps (bytes 15–18).
     #[inline]
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 15)
     }
+    /// Offset from the rest position, MMD's left-handed axes (bytes 19–30).
     #[inline]
     pub fn translation(&self) -> Vec3 {
         vec3_at(self.0, 19)
     }
+    /// Local rotation as stored, (x, y, z, w), not normalised (bytes 31–46).
     #[inline]
     pub fn rotation(&self) -> Quat {
         let b = self.0;
         Quat::from_xyzw(f32_at(b, 31), f32_at(b, 35), f32_at(b, 39), f32_at(b, 43))
     }
+    /// The raw 64-byte interpolation block (bytes 47–110).
     #[inline]
     pub fn interpolation(&self) -> &'a [u8; 64] {
         self.0[47..].try_into().unwrap()
     }
+    /// Copies the record into an owned [`BoneKey`].
     #[inline]
     pub fn to_key(&self) -> BoneKey {
         BoneKey {
@@ -91,6 +100,7 @@ impl<'a> BoneRef<'a> {
 }
 
 impl BoneKey {
+    /// Bytes per bone record: name 15, frame 4, translation 12, rotation 16, curves 64.
     pub const SIZE: usize = 111;
 
     /// A key with identity rotation, no translation and linear curves.
@@ -104,6 +114,7 @@ impl BoneKey {
         }
     }
 
+    /// The record's 111 bytes, field for field as read; the inverse of [`BoneRef::to_key`].
     #[inline]
     pub fn encode(&self) -> [u8; 111] {
         let mut out = [0u8; 111];
@@ -121,7 +132,9 @@ impl BoneKey {
 /// A morph (facial) keyframe (23 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MorphKey {
+    /// The morph's name: CP932 bytes up to the first NUL, padding kept (bytes 0–14).
     pub name: KeyName,
+    /// Frame number at 30 fps (bytes 15–18).
     pub frame: u32,
     /// Usually 0–1, but not clamped: files hold values outside that range.
     pub weight: f32,
@@ -132,15 +145,19 @@ pub struct MorphKey {
 pub struct MorphRef<'a>(pub &'a [u8; 23]);
 
 impl<'a> MorphRef<'a> {
+    /// The name field in place (bytes 0–14).
     pub fn name(&self) -> &'a KeyName {
         RawName::from_ref(self.0[..15].try_into().unwrap())
     }
+    /// Frame number at 30 fps (bytes 15–18).
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 15)
     }
+    /// The morph weight as stored, not clamped (bytes 19–22).
     pub fn weight(&self) -> f32 {
         f32_at(self.0, 19)
     }
+    /// Copies the record into an owned [`MorphKey`].
     #[inline]
     pub fn to_key(&self) -> MorphKey {
         MorphKey { name: RawName(array_at(self.0, 0)), frame: self.frame(), weight: self.weight() }
@@ -148,8 +165,10 @@ impl<'a> MorphRef<'a> {
 }
 
 impl MorphKey {
+    /// Bytes per morph record: name 15, frame 4, weight 4.
     pub const SIZE: usize = 23;
 
+    /// The record's 23 bytes; the inverse of [`MorphRef::to_key`].
     #[inline]
     pub fn encode(&self) -> [u8; 23] {
         let mut out = [0u8; 23];
@@ -163,6 +182,7 @@ impl MorphKey {
 /// A camera keyframe (61 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CameraKey {
+    /// Frame number at 30 fps (bytes 0–3).
     pub frame: u32,
     /// Signed distance from the target to the eye along the camera's Z; normally negative.
     pub distance: f32,
@@ -170,6 +190,7 @@ pub struct CameraKey {
     pub target: Vec3,
     /// Pitch, yaw, roll in radians.
     pub rotation: Vec3,
+    /// Six 4-byte curves: target X, Y, Z, rotation, distance, view angle (bytes 32–55).
     pub interpolation: CameraInterpolation,
     /// Vertical field of view in whole degrees.
     pub view_angle: u32,
@@ -178,6 +199,8 @@ pub struct CameraKey {
 }
 
 impl CameraKey {
+    /// Bytes per camera record: frame 4, distance 4, target 12, rotation 12, curves 24, view angle
+    /// 4, perspective 1.
     pub const SIZE: usize = 61;
 
     /// Whether the camera uses a perspective projection (byte 0).
@@ -185,6 +208,7 @@ impl CameraKey {
         self.perspective_byte == 0
     }
 
+    /// The record's 61 bytes; the inverse of [`CameraRef::to_key`].
     #[inline]
     pub fn encode(&self) -> [u8; 61] {
         let mut out = [0u8; 61];
@@ -204,9 +228,11 @@ impl CameraKey {
 pub struct CameraRef<'a>(pub &'a [u8; 61]);
 
 impl CameraRef<'_> {
+    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 0)
     }
+    /// Copies the record into an owned [`CameraKey`].
     pub fn to_key(&self) -> CameraKey {
         let b = self.0;
         CameraKey {
@@ -224,6 +250,7 @@ impl CameraRef<'_> {
 /// A light keyframe (28 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LightKey {
+    /// Frame number at 30 fps (bytes 0–3).
     pub frame: u32,
     /// RGB as the UI value / 256, so normally in [0, 1).
     pub color: Vec3,
@@ -232,8 +259,10 @@ pub struct LightKey {
 }
 
 impl LightKey {
+    /// Bytes per light record: frame 4, colour 12, direction 12.
     pub const SIZE: usize = 28;
 
+    /// The record's 28 bytes; the inverse of [`LightRef::to_key`].
     pub fn encode(&self) -> [u8; 28] {
         let mut out = [0u8; 28];
         out[..4].copy_from_slice(&self.frame.to_le_bytes());
@@ -248,9 +277,11 @@ impl LightKey {
 pub struct LightRef<'a>(pub &'a [u8; 28]);
 
 impl LightRef<'_> {
+    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 0)
     }
+    /// Copies the record into an owned [`LightKey`].
     pub fn to_key(&self) -> LightKey {
         LightKey { frame: self.frame(), color: vec3_at(self.0, 4), direction: vec3_at(self.0, 16) }
     }
@@ -259,6 +290,7 @@ impl LightRef<'_> {
 /// A self-shadow keyframe (9 bytes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShadowKey {
+    /// Frame number at 30 fps (bytes 0–3).
     pub frame: u32,
     /// 0 = off, 1 = mode 1, 2 = mode 2.
     pub mode: u8,
@@ -267,8 +299,10 @@ pub struct ShadowKey {
 }
 
 impl ShadowKey {
+    /// Bytes per self-shadow record: frame 4, mode 1, distance 4.
     pub const SIZE: usize = 9;
 
+    /// The record's 9 bytes; the inverse of [`ShadowRef::to_key`].
     pub fn encode(&self) -> [u8; 9] {
         let mut out = [0u8; 9];
         out[..4].copy_from_slice(&self.frame.to_le_bytes());
@@ -283,9 +317,11 @@ impl ShadowKey {
 pub struct ShadowRef<'a>(pub &'a [u8; 9]);
 
 impl ShadowRef<'_> {
+    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 0)
     }
+    /// Copies the record into an owned [`ShadowKey`].
     pub fn to_key(&self) -> ShadowKey {
         ShadowKey { frame: self.frame(), mode: self.0[4], distance: f32_at(self.0, 5) }
     }
@@ -294,12 +330,14 @@ impl ShadowRef<'_> {
 /// One IK bone's on/off state in a property key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IkState {
+    /// The IK bone's name: a 20-byte CP932 field (wider than a bone key's 15).
     pub name: LongName,
     /// The raw byte: 1 = on, 0 = off.
     pub enabled_byte: u8,
 }
 
 impl IkState {
+    /// Whether IK is on for this bone; any non-zero byte counts as on.
     pub fn is_enabled(&self) -> bool {
         self.enabled_byte != 0
     }
@@ -308,13 +346,16 @@ impl IkState {
 /// A property keyframe: model visibility and IK on/off (9 + 21 × IK entries bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertyKey {
+    /// Frame number at 30 fps (bytes 0–3).
     pub frame: u32,
     /// The raw byte: 1 = shown, 0 = hidden.
     pub visible_byte: u8,
+    /// IK on/off per IK bone, in file order (21 bytes each after the 9-byte head).
     pub ik: Vec<IkState>,
 }
 
 impl PropertyKey {
+    /// Whether the model is shown; any non-zero byte counts as shown.
     pub fn is_visible(&self) -> bool {
         self.visible_byte != 0
     }
@@ -324,6 +365,8 @@ impl PropertyKey {
         super::layout::PROPERTY_HEAD_LEN + self.ik.len() * super::layout::IK_ENTRY_LEN
     }
 
+    /// Appends the record's [`encoded_len`](Self::encoded_len) bytes to `out`; the inverse of
+    /// [`PropertyRef::to_key`].
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.frame.to_le_bytes());
         out.push(self.visible_byte);
@@ -340,9 +383,11 @@ impl PropertyKey {
 pub struct PropertyRef<'a>(pub &'a [u8]);
 
 impl<'a> PropertyRef<'a> {
+    /// Frame number at 30 fps (bytes 0–3).
     pub fn frame(&self) -> u32 {
         u32_at(self.0, 0)
     }
+    /// The raw visibility byte (byte 4): 1 = shown, 0 = hidden.
     pub fn visible_byte(&self) -> u8 {
         self.0[4]
     }
@@ -352,6 +397,7 @@ impl<'a> PropertyRef<'a> {
             .chunks_exact(21)
             .map(|c| IkState { name: RawName(array_at(c, 0)), enabled_byte: c[20] })
     }
+    /// Copies the record, IK entries included, into an owned [`PropertyKey`].
     pub fn to_key(&self) -> PropertyKey {
         PropertyKey {
             frame: self.frame(),

@@ -26,10 +26,12 @@ impl<'a> MotionView<'a> {
         Ok(MotionView { data, layout, repairs })
     }
 
+    /// The whole file's bytes the view was made from.
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
 
+    /// Where each present section's count and records lie in [`data`](Self::data).
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -63,26 +65,32 @@ impl<'a> MotionView<'a> {
         self.layout.span(section).map_or(&[], |s| &self.data[s.start..s.end])
     }
 
+    /// Bone records in place, in file order.
     pub fn bones(&self) -> impl ExactSizeIterator<Item = BoneRef<'a>> + 'a {
         bone_refs(self.records(Section::Bone))
     }
 
+    /// Morph records in place, in file order.
     pub fn morphs(&self) -> impl ExactSizeIterator<Item = MorphRef<'a>> + 'a {
         self.records(Section::Morph).chunks_exact(23).map(|c| MorphRef(c.try_into().unwrap()))
     }
 
+    /// Camera records in place, in file order.
     pub fn cameras(&self) -> impl ExactSizeIterator<Item = CameraRef<'a>> + 'a {
         self.records(Section::Camera).chunks_exact(61).map(|c| CameraRef(c.try_into().unwrap()))
     }
 
+    /// Light records in place, in file order.
     pub fn lights(&self) -> impl ExactSizeIterator<Item = LightRef<'a>> + 'a {
         self.records(Section::Light).chunks_exact(28).map(|c| LightRef(c.try_into().unwrap()))
     }
 
+    /// Self-shadow records in place, in file order.
     pub fn shadows(&self) -> impl ExactSizeIterator<Item = ShadowRef<'a>> + 'a {
         self.records(Section::SelfShadow).chunks_exact(9).map(|c| ShadowRef(c.try_into().unwrap()))
     }
 
+    /// Property records in place, in file order; each is walked once to find the next.
     pub fn properties(&self) -> PropertyIter<'a> {
         PropertyIter { rest: self.records(Section::Property) }
     }

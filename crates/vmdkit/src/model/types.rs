@@ -14,39 +14,61 @@ use std::sync::{Mutex, OnceLock};
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ModelFormat {
-    /// PMX `version` (2.0 or 2.1); `utf8` is false for UTF-16LE text.
-    Pmx { version: f32, utf8: bool },
-    /// PMD 1.0; `english` says the file had the English names block.
-    Pmd { english: bool },
+    /// PMX 2.0 or 2.1.
+    Pmx {
+        /// The header's version number, 2.0 or 2.1.
+        version: f32,
+        /// The header's text encoding: UTF-8 when true, UTF-16LE when false.
+        utf8: bool,
+    },
+    /// PMD 1.0.
+    Pmd {
+        /// Whether the file had the optional block of English names.
+        english: bool,
+    },
 }
 
 /// How many records the sections that are skipped had (they were walked and checked).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SectionCounts {
+    /// Vertices in the mesh.
     pub vertices: usize,
     /// Face vertex indices (three per triangle).
     pub face_indices: usize,
+    /// Texture paths in the texture table (PMD: 0, it names textures per material).
     pub textures: usize,
+    /// Materials, each drawing a run of the face indices.
     pub materials: usize,
     /// Every morph in the file, including those [`Model::morphs`] leaves out.
     pub morphs: usize,
+    /// Display frames (表示枠), the groups the editor's bone and morph lists show.
     pub display_frames: usize,
+    /// Rigid bodies of the physics simulation.
     pub rigid_bodies: usize,
+    /// Joints (constraints) between rigid bodies.
     pub joints: usize,
+    /// Soft bodies (PMX 2.1 only; 0 otherwise).
     pub soft_bodies: usize,
 }
 
 /// A model's bones and the morphs that move them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
+    /// Which file format and version the model was read from.
     pub format: ModelFormat,
+    /// The model's name, usually Japanese; a VMD made for it carries this in its header.
     pub name: String,
+    /// The English model name (empty when the file has none).
     pub name_en: String,
+    /// The model's comment (author, terms of use), usually Japanese.
     pub comment: String,
+    /// The English comment (empty when the file has none).
     pub comment_en: String,
+    /// Every bone in file order; bone indices elsewhere in the model index this.
     pub bones: Vec<Bone>,
     /// Bone morphs, and group morphs with at least one bone-morph member, in file order.
     pub morphs: Vec<Morph>,
+    /// Record counts of the sections read only to be skipped.
     pub counts: SectionCounts,
 }
 
@@ -55,18 +77,31 @@ pub struct Model {
 pub struct BoneFlags(pub u16);
 
 impl BoneFlags {
+    /// The display tail is a bone index rather than an offset ([`Tail`]).
     pub const TAIL_IS_BONE: BoneFlags = BoneFlags(0x0001);
+    /// The bone may be rotated in the editor.
     pub const ROTATABLE: BoneFlags = BoneFlags(0x0002);
+    /// The bone may be translated in the editor.
     pub const MOVABLE: BoneFlags = BoneFlags(0x0004);
+    /// The editor draws the bone.
     pub const VISIBLE: BoneFlags = BoneFlags(0x0008);
+    /// The user can select and pose the bone.
     pub const CONTROLLABLE: BoneFlags = BoneFlags(0x0010);
+    /// The bone is an IK bone and carries an [`Ik`] chain.
     pub const IK: BoneFlags = BoneFlags(0x0020);
+    /// Append (付与: ローカル) takes the source's local transform; readers disagree (§9.2).
     pub const APPEND_LOCAL: BoneFlags = BoneFlags(0x0080);
+    /// Append a share of the source bone's rotation (回転付与).
     pub const APPEND_ROTATION: BoneFlags = BoneFlags(0x0100);
+    /// Append a share of the source bone's translation (移動付与).
     pub const APPEND_TRANSLATION: BoneFlags = BoneFlags(0x0200);
+    /// Rotation is limited to [`Bone::fixed_axis`] (軸固定).
     pub const FIXED_AXIS: BoneFlags = BoneFlags(0x0400);
+    /// The bone has its own axes for editing ([`Bone::local_axes`]); no effect on evaluation.
     pub const LOCAL_AXES: BoneFlags = BoneFlags(0x0800);
+    /// Deformed in the second pass, after physics (物理後変形).
     pub const AFTER_PHYSICS: BoneFlags = BoneFlags(0x1000);
+    /// Parented to another model's bone by key (外部親変形); no effect on evaluation here.
     pub const EXTERNAL_PARENT: BoneFlags = BoneFlags(0x2000);
 
     /// True when every bit of `other` is set.
@@ -74,6 +109,7 @@ impl BoneFlags {
         self.0 & other.0 == other.0
     }
 
+    /// Sets every bit of `other` when `on`, else clears them.
     pub fn set(&mut self, other: BoneFlags, on: bool) {
         if on {
             self.0 |= other.0;
@@ -103,10 +139,13 @@ pub enum Tail {
 /// Append (付与): a share of another bone's rotation and/or translation added to this bone's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Append {
+    /// The source bone (付与親), an index into [`Model::bones`].
     pub parent: usize,
     /// The share; may be negative.
     pub ratio: f32,
+    /// Flag 0x0100: append the source's rotation, as slerp(identity, source, ratio).
     pub rotation: bool,
+    /// Flag 0x0200: append the source's translation times the ratio.
     pub translation: bool,
     /// Flag 0x0080: take the source's local (world, in some readers) transform; see §9.2.
     pub local: bool,
@@ -115,6 +154,7 @@ pub struct Append {
 /// One link of an IK chain.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IkLink {
+    /// The link's bone, an index into [`Model::bones`].
     pub bone: usize,
     /// Euler angle limits (min, max) in radians, left-handed, as PMX stores them.
     pub limits: Option<(Vec3, Vec3)>,
@@ -136,23 +176,32 @@ pub struct Ik {
 /// One bone, with every field of the PMX bone record.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bone {
+    /// The bone's name, usually Japanese, as the model file stores it (VMD keys name this).
     pub name: String,
+    /// The English bone name (empty when the file has none).
     pub name_en: String,
     /// The name encoded to CP932 and cut at 15 bytes, as a VMD stores it: bind keys to bones
     /// by comparing these bytes, which also matches names that were cut mid-character.
     pub name_cp932: KeyName,
     /// Rest position in model space (left-handed).
     pub position: Vec3,
+    /// Index of the parent in [`Model::bones`]; `None` for a root (−1 in the file).
     pub parent: Option<usize>,
     /// Deform layer (変形階層): bones deform in (layer, index) order.
     pub deform_layer: i32,
+    /// The PMX flags, which say which of the optional fields below the record had.
     pub flags: BoneFlags,
+    /// Where the editor draws the bone's tail.
     pub tail: Tail,
+    /// The append (付与) source, when flag 0x0100 or 0x0200 is set.
     pub append: Option<Append>,
+    /// The only axis the bone may rotate about (flag 0x0400), in model space, as stored.
     pub fixed_axis: Option<Vec3>,
     /// Local X and Z axes.
     pub local_axes: Option<(Vec3, Vec3)>,
+    /// Flag 0x2000: the key MMD uses to find another model's bone as parent.
     pub external_parent_key: Option<i32>,
+    /// The IK chain this bone solves (flag 0x0020).
     pub ik: Option<Ik>,
     /// Flag 0x1000: deformed in the second pass, after physics.
     pub after_physics: bool,
@@ -163,15 +212,19 @@ pub struct Bone {
 /// A morph that moves bones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Morph {
+    /// The morph's name, usually Japanese (VMD morph keys name this).
     pub name: String,
+    /// The English morph name (empty when the file has none).
     pub name_en: String,
     /// As [`Bone::name_cp932`]: the name a VMD morph key carries.
     pub name_cp932: KeyName,
     /// The facial panel (0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other).
     pub panel: u8,
+    /// What the morph moves.
     pub kind: MorphKind,
 }
 
+/// What a bone-moving morph does at its weight.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum MorphKind {
@@ -182,17 +235,23 @@ pub enum MorphKind {
     Group(Vec<GroupMember>),
 }
 
+/// One bone's offset in a bone morph.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneOffset {
+    /// The bone moved, an index into [`Model::bones`].
     pub bone: usize,
+    /// Added to the bone's translation, scaled by the morph weight.
     pub translation: Vec3,
+    /// Applied to the bone's rotation, slerped from identity by the morph weight.
     pub rotation: Quat,
 }
 
+/// One member of a group morph.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroupMember {
     /// Index into [`Model::morphs`]; always a bone morph.
     pub morph: usize,
+    /// The member's weight per unit of the group's weight; may be negative.
     pub ratio: f32,
 }
 

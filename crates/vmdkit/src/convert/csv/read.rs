@@ -3,11 +3,11 @@
 
 use super::{col, COLUMNS, IK, META};
 use crate::convert::fields::{self, BoneParts, CameraParts, IkParts, NamesIn};
-use crate::convert::json::{FORMAT, SCHEMA_VERSION};
 use crate::convert::scalar::{
     parse_bool, parse_curve, parse_encoding, parse_f32, parse_physics, unhex, unhex_array,
 };
 use crate::convert::ConvertError;
+use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::curve::Curve;
 use crate::format::{
     Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey, Version,

@@ -2,8 +2,8 @@
 
 use super::{col, COLUMNS, IK, META};
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
-use crate::convert::json::{FORMAT, SCHEMA_VERSION};
 use crate::convert::scalar::{physics_text, write_curve, write_f32, Hex};
+use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{Motion, Section};
 use glam::Vec3;
 use std::fmt::{Display, Write as _};

@@ -21,14 +21,10 @@ mod write;
 mod tests;
 
 use super::ConvertError;
+pub use super::{FORMAT, SCHEMA_VERSION};
 use crate::format::Motion;
 use serde::Serialize;
 use std::io::{self, Write};
-
-/// The version of the document layout; readers refuse documents from a newer one.
-pub const SCHEMA_VERSION: u32 = 1;
-/// The value of the document's `format` field.
-pub const FORMAT: &str = "vmdkit-motion";
 
 /// The motion as a JSON value tree. Floats hold the shortest decimal of each f32, so the tree
 /// prints as readably as [`to_json_string`] and reads back to the same bits.
