@@ -100,12 +100,7 @@ pub(crate) fn write_f32(out: &mut String, value: f32) {
     }
 }
 
-/// A curve as `[x1, y1, x2, y2]`, the order MMD's graph editor shows, for bone and camera
-/// curves alike (the camera block stores them as x1, x2, y1, y2).
-pub(crate) fn curve_array(c: Curve) -> [u8; 4] {
-    [c.x1, c.y1, c.x2, c.y2]
-}
-
+/// The inverse of [`curve_points`](crate::report::curves::curve_points).
 pub(crate) fn curve_from_array([x1, y1, x2, y2]: [u8; 4]) -> Curve {
     Curve { x1, y1, x2, y2 }
 }
