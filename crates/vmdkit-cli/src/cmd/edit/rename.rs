@@ -1,6 +1,6 @@
 //! `vmdkit rename`: rename bones and morphs (see `vmdkit::edit::rename`).
 
-use super::{list, load, save, InOut};
+use super::{list, InOut};
 use crate::error::usage;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -65,9 +65,7 @@ fn pair(s: &str, flag: &str) -> anyhow::Result<(String, String)> {
 }
 
 pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.read()?;
     let map = if args.to_english {
         let style = match args.english_style {
             Style::Nuthouse => EnglishStyle::Nuthouse,
@@ -96,7 +94,7 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
         map
     };
     let (out, report) = vmdkit::edit::rename(&motion, &map)?;
-    save(&args.io.output, &out)?;
+    args.io.write(&out)?;
     let done: Vec<String> =
         report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
     eprintln!("{}: renamed {} names ({})", args.io.output.display(), done.len(), list(&done, 6));
