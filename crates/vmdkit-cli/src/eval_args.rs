@@ -1,11 +1,19 @@
 //! What the commands that evaluate a motion (`sample`, `bake`, `pose`, `bake --model`) share:
-//! the `--fps` and `--ik` flags, reading the model, and the warnings about what evaluation
+//! the `--frame` and `--ik` flags, reading the model, and the warnings about what evaluation
 //! will ignore.
 
 use std::path::Path;
 use vmdkit::eval::MotionSampler;
 use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
+
+/// A usage error unless `--frame` is a number (clap accepts `nan` and `inf` as floats).
+pub fn check_frame(frame: f64) -> anyhow::Result<()> {
+    if frame.is_finite() {
+        return Ok(());
+    }
+    Err(crate::error::usage(format!("--frame must be a number, not {frame}")))
+}
 
 /// A usage error unless `--fps` is a positive number.
 pub fn check_fps(fps: f64) -> anyhow::Result<()> {

@@ -275,3 +275,10 @@ fn collect_vmds(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// One JSON document and a newline. Errors stay `io::Error`s, so that a closed pipe
+/// (`vmdkit sample … | head`) is recognised as such.
+pub fn write_json_line(out: &mut impl Write, doc: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, doc).map_err(io::Error::from)?;
+    writeln!(out)
+}
