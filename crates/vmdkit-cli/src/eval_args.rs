@@ -2,10 +2,21 @@
 //! the `--frame` and `--ik` flags, reading the model, and the warnings about what evaluation
 //! will ignore.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
+
+/// A motion and a time in it: the FILE and `--frame` of `sample` and `pose`.
+#[derive(clap::Args)]
+pub struct MotionAt {
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The time, as a frame number at 30 fps (fractions allowed)
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    pub frame: f64,
+}
 
 /// A usage error unless `--frame` is a number (clap accepts `nan` and `inf` as floats).
 pub fn check_frame(frame: f64) -> anyhow::Result<()> {
@@ -62,9 +73,12 @@ pub fn read_model(path: &Path) -> anyhow::Result<Model> {
     Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }
 
-/// Prints what did not bind (see `vmdkit::report::binding`); `label` names the motion.
-pub fn warn_binding(label: &str, skeleton: &Skeleton, binding: &Binding) {
-    for message in vmdkit::report::binding::binding_warnings(label, skeleton, binding) {
+/// Binds the motion's tracks to the model's bones and prints what did not bind (see
+/// `vmdkit::report::binding`); `label` names the motion.
+pub fn bind(label: &str, skeleton: &Skeleton, sampler: &MotionSampler) -> Binding {
+    let binding = Binding::new(skeleton, sampler);
+    for message in vmdkit::report::binding::binding_warnings(label, skeleton, &binding) {
         eprintln!("warning: {message}");
     }
+    binding
 }

@@ -2,12 +2,12 @@
 //! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
 
 use crate::batch::progress_bar;
-use crate::eval_args::{check_fps, read_model, warn_binding, IkMode};
+use crate::eval_args::{bind, check_fps, read_model, IkMode};
 use crate::io;
 use std::path::Path;
 use vmdkit::eval::MotionSampler;
 use vmdkit::skeleton::export::{self, Axes, BakeSettings, METRES_PER_UNIT};
-use vmdkit::skeleton::{Binding, Skeleton};
+use vmdkit::skeleton::Skeleton;
 
 /// Bakes shorter than this finish before a progress bar would help.
 const PROGRESS_MIN_SAMPLES: usize = 2_000;
@@ -99,8 +99,7 @@ pub fn run(
     let loaded = io::load_motion(motion_path, false)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
-    let binding = Binding::new(&skeleton, &sampler);
-    warn_binding(&loaded.label, &skeleton, &binding);
+    let binding = bind(&loaded.label, &skeleton, &sampler);
 
     let total = export::sample_count(sampler.last_frame().unwrap_or(0), fps);
     let bar = progress_bar(total, total >= PROGRESS_MIN_SAMPLES, "samples");

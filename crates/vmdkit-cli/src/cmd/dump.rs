@@ -102,12 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         Section::ALL.into_iter().filter(|&s| loaded.motion.count(s) > 0).collect()
     };
+    let listing = Listing { loaded: &loaded, sections: &sections, options: &options };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let shown = if args.json {
-        write_json(&mut out, &loaded, &sections, &options)?
-    } else {
-        write_text(&mut out, &loaded, &sections, &options)?
-    };
+    let shown = if args.json { listing.json(&mut out)? } else { listing.text(&mut out)? };
     out.flush()?;
     if let (Some(name), 0) = (&args.name, shown) {
         eprintln!("note: no bone or morph keys named {name:?} in {}", loaded.label);
@@ -129,49 +126,85 @@ fn asked_sections(args: &Args) -> anyhow::Result<Vec<Section>> {
     Ok(chosen)
 }
 
-fn write_text(
-    out: &mut impl Write,
-    loaded: &Loaded,
-    sections: &[Section],
-    options: &KeyOptions,
-) -> anyhow::Result<usize> {
-    let m = &loaded.motion;
-    writeln!(
-        out,
-        "{}: version {}, model {:?} ({})",
-        loaded.label,
-        m.header.version() as u8,
-        m.header.model_name.decode(options.encoding).text,
-        options.encoding.label()
-    )?;
-    writeln!(out, "curves are (x1, y1, x2, y2), 0-127")?;
-    let mut shown = 0;
-    for &section in sections {
-        writeln!(out)?;
-        writeln!(out, "{section}: {}", section_title(m, section, options))?;
-        // Lines are written as they are made: a 200 MB motion has millions of them.
-        let mut lines: Box<dyn Iterator<Item = (usize, String)>> = match section {
-            Section::Bone => Box::new(
-                kept(&m.bones, options, |k| &k.name).map(|(i, k)| (i, bone_text(k, options))),
-            ),
-            Section::Morph => Box::new(
-                kept(&m.morphs, options, |k| &k.name).map(|(i, k)| (i, morph_text(k, options))),
-            ),
-            Section::Camera => {
-                Box::new(m.cameras.iter().map(|k| camera_text(k, options)).enumerate())
+/// What to list; each writer returns how many keys it showed.
+struct Listing<'a> {
+    loaded: &'a Loaded,
+    sections: &'a [Section],
+    options: &'a KeyOptions<'a>,
+}
+
+impl Listing<'_> {
+    /// The readable listing: a head line, then per section a title and one line per key.
+    fn text(&self, out: &mut impl Write) -> anyhow::Result<usize> {
+        let (loaded, sections, options) = (self.loaded, self.sections, self.options);
+        let m = &loaded.motion;
+        writeln!(
+            out,
+            "{}: version {}, model {:?} ({})",
+            loaded.label,
+            m.header.version() as u8,
+            m.header.model_name.decode(options.encoding).text,
+            options.encoding.label()
+        )?;
+        writeln!(out, "curves are (x1, y1, x2, y2), 0-127")?;
+        let mut shown = 0;
+        for &section in sections {
+            writeln!(out)?;
+            writeln!(out, "{section}: {}", section_title(m, section, options))?;
+            // Lines are written as they are made: a 200 MB motion has millions of them.
+            for (i, line) in key_lines(m, section, options) {
+                writeln!(out, "  #{i} {line}")?;
+                shown += 1;
             }
-            Section::Light => Box::new(m.lights.iter().map(light_text).enumerate()),
-            Section::SelfShadow => Box::new(m.shadows.iter().map(shadow_text).enumerate()),
-            Section::Property => {
-                Box::new(m.properties.iter().map(|k| property_text(k, options)).enumerate())
+        }
+        Ok(shown)
+    }
+
+    /// Streams the JSON document key by key, so a large motion is never built as one value:
+    /// the head's members, then `sections` with one key per line.
+    fn json(&self, out: &mut impl Write) -> anyhow::Result<usize> {
+        let (loaded, sections, options) = (self.loaded, self.sections, self.options);
+        let m = &loaded.motion;
+        let head = serde_json::to_string(&ListingHead::new(&loaded.label, m, options.encoding))?;
+        // Reopen the object to append the sections, which are streamed.
+        write!(out, "{},\"sections\":{{", &head[..head.len() - 1])?;
+        let mut shown = 0;
+        for (n, &section) in sections.iter().enumerate() {
+            write!(out, "{}\n\"{section}\":[", if n == 0 { "" } else { "," })?;
+            let mut first = true;
+            for entry in entries(m, section, options) {
+                out.write_all(if first { b"\n" } else { b",\n" })?;
+                first = false;
+                serde_json::to_writer(&mut *out, &entry)?;
+                shown += 1;
             }
-        };
-        for (i, line) in &mut lines {
-            writeln!(out, "  #{i} {line}")?;
-            shown += 1;
+            write!(out, "{}]", if first { "" } else { "\n" })?;
+        }
+        writeln!(out, "}}}}")?;
+        Ok(shown)
+    }
+}
+
+/// Each kept key of `section` as its index and text line.
+fn key_lines<'a>(
+    m: &'a Motion,
+    section: Section,
+    options: &'a KeyOptions<'a>,
+) -> Box<dyn Iterator<Item = (usize, String)> + 'a> {
+    match section {
+        Section::Bone => {
+            Box::new(kept(&m.bones, options, |k| &k.name).map(|(i, k)| (i, bone_text(k, options))))
+        }
+        Section::Morph => Box::new(
+            kept(&m.morphs, options, |k| &k.name).map(|(i, k)| (i, morph_text(k, options))),
+        ),
+        Section::Camera => Box::new(m.cameras.iter().map(|k| camera_text(k, options)).enumerate()),
+        Section::Light => Box::new(m.lights.iter().map(light_text).enumerate()),
+        Section::SelfShadow => Box::new(m.shadows.iter().map(shadow_text).enumerate()),
+        Section::Property => {
+            Box::new(m.properties.iter().map(|k| property_text(k, options)).enumerate())
         }
     }
-    Ok(shown)
 }
 
 /// "3 keys", or with `--name` for bones and morphs "1 of 3 keys named "NAME"".
@@ -186,34 +219,6 @@ fn section_title(m: &Motion, section: Section, options: &KeyOptions) -> String {
         Some(name) => format!("{matching} of {total} keys named {name:?}"),
         None => plural_keys(total),
     }
-}
-
-/// Streams the JSON document key by key, so a large motion is never built as one value: the
-/// head's members, then `sections` with one key per line.
-fn write_json(
-    out: &mut impl Write,
-    loaded: &Loaded,
-    sections: &[Section],
-    options: &KeyOptions,
-) -> anyhow::Result<usize> {
-    let m = &loaded.motion;
-    let head = serde_json::to_string(&ListingHead::new(&loaded.label, m, options.encoding))?;
-    // Reopen the object to append the sections, which are streamed.
-    write!(out, "{},\"sections\":{{", &head[..head.len() - 1])?;
-    let mut shown = 0;
-    for (n, &section) in sections.iter().enumerate() {
-        write!(out, "{}\n\"{section}\":[", if n == 0 { "" } else { "," })?;
-        let mut first = true;
-        for entry in entries(m, section, options) {
-            out.write_all(if first { b"\n" } else { b",\n" })?;
-            first = false;
-            serde_json::to_writer(&mut *out, &entry)?;
-            shown += 1;
-        }
-        write!(out, "{}]", if first { "" } else { "\n" })?;
-    }
-    writeln!(out, "}}}}")?;
-    Ok(shown)
 }
 
 fn plural_keys(n: usize) -> String {

@@ -1,13 +1,13 @@
 //! `vmdkit pose`: every bone of a model in model space at one time of a motion (see
 //! `vmdkit::skeleton`).
 
-use crate::eval_args::{check_frame, read_model, warn_binding, IkMode};
+use crate::eval_args::{bind, check_frame, read_model, IkMode, MotionAt};
 use crate::io;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit::report::pose::PoseDoc;
-use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
+use vmdkit::skeleton::{Pose, Poser, Skeleton};
 
 const AFTER_HELP: &str = "\
 Positions are model space in MMD units (1 unit is about 8 cm), rotations quaternions
@@ -26,12 +26,8 @@ pub struct PoseArgs {
     /// The model: .pmx or .pmd
     #[arg(long, value_name = "MODEL")]
     pub model: PathBuf,
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// The time, as a frame number at 30 fps (fractions allowed)
-    #[arg(long, value_name = "F", allow_negative_numbers = true)]
-    pub frame: f64,
+    #[command(flatten)]
+    pub at: MotionAt,
     /// Print JSON: {"frame", "bones": [{"name", "position", "rotation"}]}
     #[arg(long)]
     pub json: bool,
@@ -44,23 +40,22 @@ pub struct PoseArgs {
 }
 
 pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
-    check_frame(args.frame)?;
+    check_frame(args.at.frame)?;
     let model = read_model(&args.model)?;
-    let loaded = io::load_motion(&args.file, args.lenient)?;
+    let loaded = io::load_motion(&args.at.file, args.lenient)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
-    let binding = Binding::new(&skeleton, &sampler);
-    warn_binding(&loaded.label, &skeleton, &binding);
+    let binding = bind(&loaded.label, &skeleton, &sampler);
     let mut poser = Poser::with_options(&skeleton, &sampler, &binding, args.ik.options());
     let mut pose = Pose::new(&skeleton);
-    poser.pose_at(args.frame, &mut pose);
+    poser.pose_at(args.at.frame, &mut pose);
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
-        io::write_json_line(&mut out, &PoseDoc::new(args.frame, &skeleton, &pose))?;
+        io::write_json_line(&mut out, &PoseDoc::new(args.at.frame, &skeleton, &pose))?;
     } else {
-        write_table(&mut out, args.frame, &loaded.label, &skeleton, &pose)?;
+        write_table(&mut out, args.at.frame, &loaded.label, &skeleton, &pose)?;
     }
     out.flush()?;
     Ok(())

@@ -1,12 +1,12 @@
 //! `vmdkit sample`: what a motion says at one time, as MMD plays it (see `vmdkit::eval`).
 
-use crate::eval_args::{check_frame, warn_duplicates};
-use crate::io::{self, write_json_line, Loaded};
+use crate::eval_args::{check_frame, warn_duplicates, MotionAt};
+use crate::io::{self, write_json_line};
 use anyhow::Context;
 use std::io::Write;
-use std::path::PathBuf;
 use vmdkit::eval::{BoneSample, CameraSample, LightSample, MotionSampler};
 use vmdkit::report::sample::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
+use vmdkit::text::TextEncoding;
 
 const AFTER_HELP: &str = "\
 Times are frames at 30 fps and may have fractions (--frame 12.5). Before a track's first key
@@ -21,12 +21,8 @@ Examples:
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct SampleArgs {
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-    /// The time, as a frame number at 30 fps (fractions allowed)
-    #[arg(long, value_name = "F", allow_negative_numbers = true)]
-    pub frame: f64,
+    #[command(flatten)]
+    pub at: MotionAt,
     /// Only this bone (its name as `vmdkit info` shows it)
     #[arg(long, value_name = "NAME", conflicts_with_all = ["morph", "camera", "light"])]
     pub bone: Option<String>,
@@ -48,13 +44,20 @@ pub struct SampleArgs {
 }
 
 pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
-    check_frame(args.frame)?;
-    let loaded = io::load_motion(&args.file, args.lenient)?;
+    check_frame(args.at.frame)?;
+    let loaded = io::load_motion(&args.at.file, args.lenient)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let request = Request { loaded: &loaded, sampler: &sampler, t: args.frame, json: args.json };
+    let encoding = loaded.motion.detect_encoding();
+    let request = Request {
+        label: &loaded.label,
+        sampler: &sampler,
+        encoding,
+        t: args.at.frame,
+        json: args.json,
+    };
     if let Some(name) = &args.bone {
         request.bone(&mut out, name)?;
     } else if let Some(name) = &args.morph {
@@ -68,10 +71,13 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What to sample: a motion, the time, and whether to print JSON.
+/// What to sample: a motion's tracks, the time, and whether to print JSON.
 struct Request<'a> {
-    loaded: &'a Loaded,
+    /// The motion as named in messages.
+    label: &'a str,
     sampler: &'a MotionSampler,
+    /// The encoding of the motion's names.
+    encoding: TextEncoding,
     t: f64,
     json: bool,
 }
@@ -79,14 +85,13 @@ struct Request<'a> {
 impl Request<'_> {
     /// The message for a name the motion has no track of.
     fn no_track(&self, what: &str, name: &str) -> String {
-        format!("{}: no {what} named {name:?} (`vmdkit info` lists them)", self.loaded.label)
+        format!("{}: no {what} named {name:?} (`vmdkit info` lists them)", self.label)
     }
 
     fn bone(&self, out: &mut impl Write, name: &str) -> anyhow::Result<()> {
-        let encoding = self.loaded.motion.detect_encoding();
         let track = self
             .sampler
-            .bone_track_named(name, encoding)
+            .bone_track_named(name, self.encoding)
             .with_context(|| self.no_track("bone", name))?;
         let s = track.sample(self.t);
         if self.json {
@@ -99,10 +104,9 @@ impl Request<'_> {
     }
 
     fn morph(&self, out: &mut impl Write, name: &str) -> anyhow::Result<()> {
-        let encoding = self.loaded.motion.detect_encoding();
         let track = self
             .sampler
-            .morph_track_named(name, encoding)
+            .morph_track_named(name, self.encoding)
             .with_context(|| self.no_track("morph", name))?;
         let (frame, weight) = (self.t, track.sample(self.t));
         if self.json {
@@ -150,7 +154,7 @@ impl Request<'_> {
         let (sampler, t) = (self.sampler, self.t);
         let mut s = sampler.new_sample();
         sampler.sample_into(&mut sampler.playhead(), t, &mut s);
-        let labels = sampler.track_labels(self.loaded.motion.detect_encoding());
+        let labels = sampler.track_labels(self.encoding);
         if self.json {
             write_json_line(out, &SampleDoc::of_sample(t, &labels, &s))?;
             return Ok(());

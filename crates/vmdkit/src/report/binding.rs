@@ -4,6 +4,7 @@
 //! model, facial morphs the model lacks), so these are warnings to show, not errors.
 
 use crate::skeleton::{Binding, Skeleton};
+use crate::text::RawName;
 
 /// Names shown in a message before the rest are only counted.
 const SHOWN_NAMES: usize = 8;
@@ -15,24 +16,13 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
     let mut messages: Vec<String> =
         skeleton.notes().iter().map(|note| format!("model: {note}")).collect();
     let report = binding.report();
-    if !report.unbound_bone_tracks.is_empty() {
-        let names: Vec<String> =
-            report.unbound_bone_tracks.iter().map(|n| n.to_string_lossy()).collect();
-        messages.push(format!(
-            "{label}: {} bone tracks name no bone of the model: {}",
-            names.len(),
-            name_list(&names)
-        ));
-    }
-    if !report.unbound_ik_tracks.is_empty() {
-        let names: Vec<String> =
-            report.unbound_ik_tracks.iter().map(|n| n.to_string_lossy()).collect();
-        messages.push(format!(
-            "{label}: {} IK switches name no IK bone: {}",
-            names.len(),
-            name_list(&names)
-        ));
-    }
+    let mut unbound = |names: Vec<String>, what: &str| {
+        if !names.is_empty() {
+            messages.push(format!("{label}: {} {what}: {}", names.len(), name_list(&names)));
+        }
+    };
+    unbound(lossy(&report.unbound_bone_tracks), "bone tracks name no bone of the model");
+    unbound(lossy(&report.unbound_ik_tracks), "IK switches name no IK bone");
     if !report.shadowed_bone_tracks.is_empty() {
         messages.push(format!(
             "{label}: {} bone tracks name a bone another track already drives; ignored",
@@ -40,6 +30,11 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
         ));
     }
     messages
+}
+
+/// Raw names decoded as CP932, as [`BindingReport`](crate::skeleton::BindingReport) advises.
+fn lossy<const N: usize>(names: &[RawName<N>]) -> Vec<String> {
+    names.iter().map(|n| n.to_string_lossy()).collect()
 }
 
 /// The first few names, then "and N more".
