@@ -6,6 +6,7 @@ use anyhow::Context;
 use std::path::PathBuf;
 use vmdkit::edit::names::EnglishStyle;
 use vmdkit::edit::RenameMap;
+use vmdkit::Motion;
 
 const AFTER_HELP: &str = "\
 A map file is CSV: rows old,new (bones and morphs alike) or bone,old,new / morph,old,new;
@@ -66,33 +67,7 @@ fn pair(s: &str, flag: &str) -> anyhow::Result<(String, String)> {
 
 pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
     let motion = args.io.read()?;
-    let map = if args.to_english {
-        let style = match args.english_style {
-            Style::Nuthouse => EnglishStyle::Nuthouse,
-            Style::MmdTools => EnglishStyle::MmdTools,
-        };
-        RenameMap::to_english(&motion, style)
-    } else if args.to_japanese {
-        RenameMap::to_japanese(&motion)
-    } else {
-        let mut map = match &args.map {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                RenameMap::from_csv(&text).with_context(|| path.display().to_string())?
-            }
-            None => RenameMap::new(),
-        };
-        for s in &args.bone {
-            let (old, new) = pair(s, "--bone")?;
-            map.bone(old, new);
-        }
-        for s in &args.morph {
-            let (old, new) = pair(s, "--morph")?;
-            map.morph(old, new);
-        }
-        map
-    };
+    let map = rename_map(args, &motion)?;
     let (out, report) = vmdkit::edit::rename(&motion, &map)?;
     args.io.write(&out)?;
     let done: Vec<String> =
@@ -111,4 +86,35 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
         eprintln!("warning: not in the motion: {}", list(&unused, 8));
     }
     Ok(())
+}
+
+/// The renames asked for: the built-in dictionary, or the map file and pairs given.
+fn rename_map(args: &RenameArgs, motion: &Motion) -> anyhow::Result<RenameMap> {
+    Ok(if args.to_english {
+        let style = match args.english_style {
+            Style::Nuthouse => EnglishStyle::Nuthouse,
+            Style::MmdTools => EnglishStyle::MmdTools,
+        };
+        RenameMap::to_english(motion, style)
+    } else if args.to_japanese {
+        RenameMap::to_japanese(motion)
+    } else {
+        let mut map = match &args.map {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                RenameMap::from_csv(&text).with_context(|| path.display().to_string())?
+            }
+            None => RenameMap::new(),
+        };
+        for s in &args.bone {
+            let (old, new) = pair(s, "--bone")?;
+            map.bone(old, new);
+        }
+        for s in &args.morph {
+            let (old, new) = pair(s, "--morph")?;
+            map.morph(old, new);
+        }
+        map
+    })
 }
