@@ -1,6 +1,6 @@
 //! What the commands that evaluate a motion (`sample`, `bake`, `pose`, `bake --model`) share:
-//! the `--frame` and `--ik` flags, reading the model, and the warnings about what evaluation
-//! will ignore.
+//! FILE and the `--frame`, `--fps` and `--ik` flags, reading the model, and the warnings about
+//! what evaluation will ignore.
 
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
