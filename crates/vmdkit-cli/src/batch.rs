@@ -23,7 +23,7 @@ where
     T: Sync,
     R: Send,
 {
-    let bar = progress_bar(inputs.len());
+    let bar = progress_bar(inputs.len(), inputs.len() > PROGRESS_MIN_INPUTS, "files");
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
     let result = std::thread::scope(|scope| {
@@ -54,14 +54,16 @@ where
     result
 }
 
-fn progress_bar(len: usize) -> ProgressBar {
-    if len <= PROGRESS_MIN_INPUTS || !std::io::stderr().is_terminal() {
+/// A progress bar on stderr counting `len` `unit`s, or a hidden one when the work is too
+/// short to be `worth_showing` or stderr is not a terminal.
+pub fn progress_bar(len: usize, worth_showing: bool, unit: &str) -> ProgressBar {
+    if !worth_showing || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len as u64);
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {unit} {{elapsed_precise}} eta {{eta}}");
     let style =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
     bar.set_style(style);
     bar
 }

@@ -45,9 +45,20 @@ impl Format {
         if is_stdio(path) {
             return Err(crate::error::usage(format!("`-` needs {flag} vmd|json|csv")));
         }
+        Format::named_by(path, &format!("; use {flag}"))
+    }
+
+    /// The format OUT's extension names; a usage error otherwise. Commands check this before
+    /// doing the work, so a bad OUT fails fast.
+    pub fn of_output(path: &Path) -> anyhow::Result<Format> {
+        Format::named_by(path, "")
+    }
+
+    /// The format `path`'s extension names; otherwise a usage error ending with `hint`.
+    fn named_by(path: &Path, hint: &str) -> anyhow::Result<Format> {
         Format::from_path(path).ok_or_else(|| {
             crate::error::usage(format!(
-                "cannot tell the format of {} from its extension (.vmd, .json or .csv); use {flag}",
+                "cannot tell the format of {} from its extension (.vmd, .json or .csv){hint}",
                 path.display()
             ))
         })
@@ -67,6 +78,15 @@ pub struct Loaded {
     pub repairs: Vec<Repair>,
     /// The input's size in bytes.
     pub bytes: u64,
+}
+
+impl Loaded {
+    /// Prints what lenient reading repaired, one warning each: the one place this line is made.
+    pub fn warn_repairs(&self) {
+        for repair in &self.repairs {
+            eprintln!("warning: {}: repaired by lenient reading: {repair}", self.label);
+        }
+    }
 }
 
 /// Why a VMD could not be read. The message names the file and, for damage, the section, record
@@ -172,6 +192,15 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
     Ok(Loaded { label, motion, repairs: Vec::new(), bytes })
 }
 
+/// Reads a motion in the format its extension names (VMD for any other), reporting what
+/// lenient reading repaired.
+pub fn load_motion(path: &Path, lenient: bool) -> anyhow::Result<Loaded> {
+    let format = Format::from_path(path).unwrap_or(Format::Vmd);
+    let loaded = read_motion(path, format, lenient)?;
+    loaded.warn_repairs();
+    Ok(loaded)
+}
+
 /// Writes `motion` in `format`.
 pub fn write_motion(
     motion: &Motion,
@@ -239,4 +268,11 @@ fn collect_vmds(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// One JSON document and a newline. Errors stay `io::Error`s, so that a closed pipe
+/// (`vmdkit sample … | head`) is recognised as such.
+pub fn write_json_line(out: &mut impl Write, doc: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, doc).map_err(io::Error::from)?;
+    writeln!(out)
 }

@@ -6,6 +6,7 @@
 mod batch;
 mod cmd;
 mod error;
+mod eval_args;
 mod io;
 
 use clap::Parser;

@@ -1,4 +1,4 @@
-//! Golden outputs of `info` and `dump` for the built-in example motion, written to a temporary
+//! Golden outputs of `info`, `dump` and `sample` for the built-in example motion, written to a temporary
 //! folder by `vmdkit example` (never a corpus file). Regenerate after an intended change with
 //! `UPDATE_GOLDEN=1 cargo test -p vmdkit-cli --test golden` and review the diff.
 
@@ -7,17 +7,24 @@ mod common;
 use common::{example_dir, vmdkit};
 use std::path::Path;
 
-const CASES: [(&str, &[&str]); 6] = [
+const CASES: [(&str, &[&str]); 12] = [
     ("info.txt", &["info", "example.vmd"]),
     ("info.jsonl", &["info", "--json", "example.vmd"]),
     ("dump.txt", &["dump", "example.vmd"]),
     ("dump-euler.txt", &["dump", "--euler", "example.vmd"]),
     ("dump.json", &["dump", "--json", "example.vmd"]),
     ("dump-euler-name.json", &["dump", "--json", "--euler", "--name", "右腕", "example.vmd"]),
+    // The sample documents are vmdkit::report shapes; these pin their bytes.
+    ("sample.txt", &["sample", "example.vmd", "--frame", "12.5"]),
+    ("sample.json", &["sample", "example.vmd", "--frame", "12.5", "--json"]),
+    ("sample-bone.json", &["sample", "example.vmd", "--frame", "7.5", "--bone", "右腕", "--json"]),
+    ("sample-morph.txt", &["sample", "example.vmd", "--frame", "22", "--morph", "まばたき"]),
+    ("sample-camera.json", &["sample", "example.vmd", "--frame", "30", "--camera", "--json"]),
+    ("sample-light.txt", &["sample", "example.vmd", "--frame", "30", "--light"]),
 ];
 
 #[test]
-fn info_and_dump_of_the_example_match_the_golden_files() {
+fn info_dump_and_sample_of_the_example_match_the_golden_files() {
     let (dir, _) = example_dir();
     let golden_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();

@@ -35,6 +35,7 @@ pub mod io;
 pub mod lint;
 pub mod math;
 pub mod model;
+pub mod report;
 pub mod skeleton;
 pub mod text;
 

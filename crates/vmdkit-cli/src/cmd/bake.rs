@@ -1,6 +1,6 @@
 //! `vmdkit bake`: a key at every 1/N second (see `vmdkit::eval::bake`).
 
-use crate::error::usage;
+use crate::eval_args::{check_fps, warn_duplicates};
 use crate::io::{self, Format};
 use std::path::PathBuf;
 use vmdkit::eval::{bake::bake_sampler, MotionSampler};
@@ -37,28 +37,11 @@ pub struct BakeArgs {
 }
 
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
-    if !(args.fps.is_finite() && args.fps > 0.0) {
-        return Err(usage(format!("--fps must be a positive number, not {}", args.fps)));
-    }
-    let format = Format::from_path(&args.output).ok_or_else(|| {
-        usage(format!(
-            "cannot tell the format of {} from its extension (.vmd, .json or .csv)",
-            args.output.display()
-        ))
-    })?;
-    let input_format = Format::from_path(&args.file).unwrap_or(Format::Vmd);
-    let loaded = io::read_motion(&args.file, input_format, args.lenient)?;
-    for repair in &loaded.repairs {
-        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
-    }
+    check_fps(args.fps)?;
+    let format = Format::of_output(&args.output)?;
+    let loaded = io::load_motion(&args.file, args.lenient)?;
     let sampler = MotionSampler::new(&loaded.motion);
-    if !sampler.duplicates().is_empty() {
-        eprintln!(
-            "warning: {}: {} keys share a name and frame with a later key; the later one is used",
-            loaded.label,
-            sampler.duplicates().len()
-        );
-    }
+    warn_duplicates(&loaded.label, &sampler);
     let baked = bake_sampler(&sampler, loaded.motion.header, args.fps)?;
     io::write_output(&args.output, |w| io::write_motion(&baked, format, args.pretty, w))?;
     let keys = baked.bones.len()

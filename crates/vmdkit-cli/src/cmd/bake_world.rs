@@ -1,14 +1,13 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
 //! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
 
-use super::pose::{read_model, warn_binding, IkMode};
-use crate::io::{self, Format};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use crate::batch::progress_bar;
+use crate::eval_args::{bind, check_fps, read_model, IkMode};
+use crate::io;
 use std::path::Path;
 use vmdkit::eval::MotionSampler;
 use vmdkit::skeleton::export::{self, Axes, BakeSettings, METRES_PER_UNIT};
-use vmdkit::skeleton::{Binding, Skeleton};
+use vmdkit::skeleton::Skeleton;
 
 /// Bakes shorter than this finish before a progress bar would help.
 const PROGRESS_MIN_SAMPLES: usize = 2_000;
@@ -93,31 +92,17 @@ pub fn run(
     out: &Path,
     opts: &WorldBakeOptions,
 ) -> anyhow::Result<()> {
-    if !(fps.is_finite() && fps > 0.0) {
-        return Err(crate::error::usage(format!("--fps must be a positive number, not {fps}")));
-    }
+    check_fps(fps)?;
     let format = output_format(out)?;
     let settings = opts.settings(fps)?;
     let model = read_model(model_path)?;
-    let input_format = Format::from_path(motion_path).unwrap_or(Format::Vmd);
-    let loaded = io::read_motion(motion_path, input_format, false)?;
+    let loaded = io::load_motion(motion_path, false)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
-    let binding = Binding::new(&skeleton, &sampler);
-    warn_binding(&loaded.label, &skeleton, &binding);
+    let binding = bind(&loaded.label, &skeleton, &sampler);
 
     let total = export::sample_count(sampler.last_frame().unwrap_or(0), fps);
-    let bar = if total >= PROGRESS_MIN_SAMPLES && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(total as u64);
-        let style = ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} samples {elapsed_precise} eta {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(total, total >= PROGRESS_MIN_SAMPLES, "samples");
     let bake = export::bake_world(&skeleton, &sampler, &binding, &settings, |done, _| {
         bar.set_position(done as u64)
     });

@@ -2,12 +2,9 @@
 //! curves, physics toggles, flags and encoding labels.
 
 use crate::curve::Curve;
-#[cfg(feature = "csv")]
 use crate::format::PhysicsToggle;
 use crate::text::TextEncoding;
-use std::fmt;
-#[cfg(feature = "csv")]
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 /// Lowercase hex without separators: byte offsets stay easy to count against a hex dump.
 pub(crate) struct Hex<'a>(pub &'a [u8]);
@@ -77,7 +74,6 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, String> {
 }
 
 /// Converts a JSON number to f32, refusing finite values that only fit as infinity.
-#[cfg(feature = "json")]
 pub(crate) fn f32_from_f64(value: f64) -> Result<f32, String> {
     let narrowed = value as f32;
     if value.is_finite() && !narrowed.is_finite() {
@@ -88,14 +84,12 @@ pub(crate) fn f32_from_f64(value: f64) -> Result<f32, String> {
 
 /// The f64 nearest to the shortest decimal that reads back as `value`, so a JSON value tree
 /// prints `0.1` rather than `0.10000000149011612` and still reads back as the same f32.
-#[cfg(feature = "json")]
 pub(crate) fn f32_as_decimal_f64(value: f32) -> f64 {
     value.to_string().parse().unwrap_or(value as f64)
 }
 
 /// Appends a float as a CSV cell: the shortest decimal that reads back exactly, in exponent
 /// form only for magnitudes a spreadsheet would otherwise show as a long run of zeros.
-#[cfg(feature = "csv")]
 pub(crate) fn write_f32(out: &mut String, value: f32) {
     if !value.is_finite() {
         out.push_str(&f32_bits(value));
@@ -106,19 +100,12 @@ pub(crate) fn write_f32(out: &mut String, value: f32) {
     }
 }
 
-/// A curve as `[x1, y1, x2, y2]`, the order MMD's graph editor shows, for bone and camera
-/// curves alike (the camera block stores them as x1, x2, y1, y2).
-#[cfg(feature = "json")]
-pub(crate) fn curve_array(c: Curve) -> [u8; 4] {
-    [c.x1, c.y1, c.x2, c.y2]
-}
-
+/// The inverse of [`curve_points`](crate::report::curves::curve_points).
 pub(crate) fn curve_from_array([x1, y1, x2, y2]: [u8; 4]) -> Curve {
     Curve { x1, y1, x2, y2 }
 }
 
 /// Parses `x1 y1 x2 y2` (spaces, commas or semicolons between the numbers).
-#[cfg(feature = "csv")]
 pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     let mut numbers = [0u8; 4];
     let mut parts =
@@ -133,13 +120,11 @@ pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     }
 }
 
-#[cfg(feature = "csv")]
 pub(crate) fn write_curve(out: &mut String, c: Curve) {
     write!(out, "{} {} {} {}", c.x1, c.y1, c.x2, c.y2).unwrap();
 }
 
 /// `on`, `off`, or `unknown A B` with the two raw bytes.
-#[cfg(feature = "csv")]
 pub(crate) fn physics_text(p: PhysicsToggle) -> String {
     match p {
         PhysicsToggle::On => "on".into(),
@@ -148,7 +133,6 @@ pub(crate) fn physics_text(p: PhysicsToggle) -> String {
     }
 }
 
-#[cfg(feature = "csv")]
 pub(crate) fn parse_physics(text: &str) -> Result<PhysicsToggle, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
@@ -163,7 +147,6 @@ pub(crate) fn parse_physics(text: &str) -> Result<PhysicsToggle, String> {
 }
 
 /// Flags in the spellings spreadsheets produce (`TRUE`, `1`, ...).
-#[cfg(feature = "csv")]
 pub(crate) fn parse_bool(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),

@@ -1,6 +1,6 @@
 //! `vmdkit filter`: keep or drop bones and morphs by name (see `vmdkit::edit::filter`).
 
-use super::{counts, list, load, save, InOut};
+use super::{list, InOut};
 use vmdkit::edit::FilterMode;
 
 const AFTER_HELP: &str = "\
@@ -25,22 +25,15 @@ pub struct FilterArgs {
 }
 
 pub fn run(args: &FilterArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.read()?;
     let (mode, names) = if args.keep.is_empty() {
         (FilterMode::Drop, &args.drop)
     } else {
         (FilterMode::Keep, &args.keep)
     };
     let (out, report) = vmdkit::edit::filter(&motion, mode, names);
-    save(&args.io.output, &out)?;
-    eprintln!(
-        "{}: {}; {} keys dropped",
-        args.io.output.display(),
-        counts(&out),
-        report.dropped_keys
-    );
+    args.io.write(&out)?;
+    eprintln!("{}; {} keys dropped", args.io.summary(&out), report.dropped_keys);
     if !report.dropped_names.is_empty() {
         eprintln!("dropped: {}", list(&report.dropped_names, 10));
     }

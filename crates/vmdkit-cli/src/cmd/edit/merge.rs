@@ -1,6 +1,7 @@
 //! `vmdkit merge`: several motions into one (see `vmdkit::edit::merge`).
 
 use super::{counts, load, save};
+use crate::io::Format;
 use std::path::PathBuf;
 use vmdkit::format::Section;
 
@@ -29,7 +30,7 @@ pub struct MergeArgs {
 
 pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     // Fail on a bad OUT before doing the work.
-    super::output_format(&args.output)?;
+    Format::of_output(&args.output)?;
     let motions =
         args.inputs.iter().map(|p| load(p, args.lenient)).collect::<anyhow::Result<Vec<_>>>()?;
     let (merged, report) = vmdkit::edit::merge(&motions);

@@ -1,6 +1,6 @@
 //! `vmdkit mirror`: left ⇄ right (see `vmdkit::edit::mirror`).
 
-use super::{list, load, save, InOut};
+use super::{list, InOut};
 
 const AFTER_HELP: &str = "\
 Mirrors across the model's X = 0 plane: bone translations (x negated), rotations (quaternion
@@ -22,11 +22,9 @@ pub struct MirrorArgs {
 }
 
 pub fn run(args: &MirrorArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.read()?;
     let (mirrored, report) = vmdkit::edit::mirror(&motion);
-    save(&args.io.output, &mirrored)?;
+    args.io.write(&mirrored)?;
     let pairs: Vec<String> = report.swapped.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
     eprintln!("{}: swapped {} names ({})", args.io.output.display(), pairs.len(), list(&pairs, 6));
     if !report.unsided.is_empty() {

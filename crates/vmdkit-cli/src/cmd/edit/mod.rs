@@ -81,29 +81,42 @@ pub struct InOut {
     pub lenient: bool,
 }
 
-/// Reads a motion, reporting lenient repairs.
-pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
-    let format = Format::from_path(path).unwrap_or(Format::Vmd);
-    let loaded = io::read_motion(path, format, lenient)?;
-    for repair in &loaded.repairs {
-        eprintln!("warning: {}: repaired by lenient reading: {repair}", loaded.label);
+impl InOut {
+    /// Reads IN, after checking OUT's extension so that a bad OUT fails before the work.
+    pub fn read(&self) -> anyhow::Result<Motion> {
+        self.check_output()?;
+        self.load()
     }
-    Ok(loaded.motion)
+
+    /// A usage error unless OUT's extension names a format.
+    pub fn check_output(&self) -> anyhow::Result<()> {
+        Format::of_output(&self.output).map(drop)
+    }
+
+    /// Reads IN, reporting lenient repairs.
+    pub fn load(&self) -> anyhow::Result<Motion> {
+        load(&self.input, self.lenient)
+    }
+
+    /// Writes `motion` to OUT atomically.
+    pub fn write(&self, motion: &Motion) -> anyhow::Result<()> {
+        save(&self.output, motion)
+    }
+
+    /// The start of most edits' summary line: "OUT: <counts of `motion`>".
+    pub fn summary(&self, motion: &Motion) -> String {
+        format!("{}: {}", self.output.display(), counts(motion))
+    }
 }
 
-/// The output format from OUT's extension.
-pub fn output_format(path: &Path) -> anyhow::Result<Format> {
-    Format::from_path(path).ok_or_else(|| {
-        usage(format!(
-            "cannot tell the format of {} from its extension (.vmd, .json or .csv)",
-            path.display()
-        ))
-    })
+/// Reads a motion, reporting lenient repairs.
+pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
+    Ok(io::load_motion(path, lenient)?.motion)
 }
 
 /// Writes `motion` to `path` atomically (temporary file, then rename).
 pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
-    let format = output_format(path)?;
+    let format = Format::of_output(path)?;
     io::write_output(path, |w| io::write_motion(motion, format, false, w))
 }
 

@@ -1,6 +1,6 @@
 //! `vmdkit reduce`: few keys with fitted curves (see `vmdkit::edit::reduce`).
 
-use super::{errors, list, load, save, InOut, ToleranceArgs};
+use super::{errors, list, InOut, ToleranceArgs};
 use vmdkit::edit::reduce::{KeyCounts, Method, ReduceOptions};
 
 const AFTER_HELP: &str = "\
@@ -39,13 +39,13 @@ fn describe(c: &KeyCounts) -> String {
 
 pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
+    args.io.check_output()?;
     let tolerance = args.tolerance.tolerance()?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.load()?;
     let method = if args.baseline { Method::Baseline } else { Method::Fitted };
     let options = ReduceOptions { tolerance, method, ..ReduceOptions::default() };
     let (out, report) = vmdkit::edit::reduce(&motion, &options);
-    save(&args.io.output, &out)?;
+    args.io.write(&out)?;
     eprintln!(
         "{}: {} -> {}",
         args.io.output.display(),

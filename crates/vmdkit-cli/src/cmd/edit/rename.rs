@@ -1,11 +1,12 @@
 //! `vmdkit rename`: rename bones and morphs (see `vmdkit::edit::rename`).
 
-use super::{list, load, save, InOut};
+use super::{list, InOut};
 use crate::error::usage;
 use anyhow::Context;
 use std::path::PathBuf;
 use vmdkit::edit::names::EnglishStyle;
 use vmdkit::edit::RenameMap;
+use vmdkit::Motion;
 
 const AFTER_HELP: &str = "\
 A map file is CSV: rows old,new (bones and morphs alike) or bone,old,new / morph,old,new;
@@ -65,17 +66,38 @@ fn pair(s: &str, flag: &str) -> anyhow::Result<(String, String)> {
 }
 
 pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let motion = load(&args.io.input, args.io.lenient)?;
-    let map = if args.to_english {
+    let motion = args.io.read()?;
+    let map = rename_map(args, &motion)?;
+    let (out, report) = vmdkit::edit::rename(&motion, &map)?;
+    args.io.write(&out)?;
+    let done: Vec<String> =
+        report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
+    eprintln!("{}: renamed {} names ({})", args.io.output.display(), done.len(), list(&done, 6));
+    for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
+        let (bytes, stored) = r.shortened.as_ref().unwrap();
+        let field = if r.kind == "IK" { 20 } else { 15 };
+        eprintln!("warning: {} name {} needs {bytes} bytes but the field holds {field}; stored as {stored}", r.kind, r.new);
+    }
+    let unused: Vec<String> =
+        report.unused.iter().map(|(kind, old)| format!("{kind} {old}")).collect();
+    // The dictionary maps only names present, so only given maps can have unused entries.
+    let given = !(args.to_english || args.to_japanese);
+    if given && !unused.is_empty() {
+        eprintln!("warning: not in the motion: {}", list(&unused, 8));
+    }
+    Ok(())
+}
+
+/// The renames asked for: the built-in dictionary, or the map file and pairs given.
+fn rename_map(args: &RenameArgs, motion: &Motion) -> anyhow::Result<RenameMap> {
+    Ok(if args.to_english {
         let style = match args.english_style {
             Style::Nuthouse => EnglishStyle::Nuthouse,
             Style::MmdTools => EnglishStyle::MmdTools,
         };
-        RenameMap::to_english(&motion, style)
+        RenameMap::to_english(motion, style)
     } else if args.to_japanese {
-        RenameMap::to_japanese(&motion)
+        RenameMap::to_japanese(motion)
     } else {
         let mut map = match &args.map {
             Some(path) => {
@@ -94,23 +116,5 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
             map.morph(old, new);
         }
         map
-    };
-    let (out, report) = vmdkit::edit::rename(&motion, &map)?;
-    save(&args.io.output, &out)?;
-    let done: Vec<String> =
-        report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
-    eprintln!("{}: renamed {} names ({})", args.io.output.display(), done.len(), list(&done, 6));
-    for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
-        let (bytes, stored) = r.shortened.as_ref().unwrap();
-        let field = if r.kind == "IK" { 20 } else { 15 };
-        eprintln!("warning: {} name {} needs {bytes} bytes but the field holds {field}; stored as {stored}", r.kind, r.new);
-    }
-    let unused: Vec<String> =
-        report.unused.iter().map(|(kind, old)| format!("{kind} {old}")).collect();
-    // The dictionary maps only names present, so only given maps can have unused entries.
-    let given = !(args.to_english || args.to_japanese);
-    if given && !unused.is_empty() {
-        eprintln!("warning: not in the motion: {}", list(&unused, 8));
-    }
-    Ok(())
+    })
 }

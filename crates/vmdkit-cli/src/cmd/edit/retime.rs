@@ -1,6 +1,6 @@
 //! `vmdkit retime`: a new frame rate or speed (see `vmdkit::edit::retime`).
 
-use super::{counts, errors, list, load, save, InOut, ToleranceArgs};
+use super::{counts, errors, list, InOut, ToleranceArgs};
 use crate::error::usage;
 
 const AFTER_HELP: &str = "\
@@ -37,7 +37,7 @@ pub struct RetimeArgs {
 
 pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
     // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
+    args.io.check_output()?;
     let factor = match (args.fps, args.speed) {
         (Some(fps), _) => fps / args.from_fps,
         (None, Some(speed)) => 1.0 / speed,
@@ -47,9 +47,9 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
         return Err(usage("--fps, --from-fps and --speed must be positive numbers"));
     }
     let tolerance = args.tolerance.tolerance()?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.load()?;
     let (out, report) = vmdkit::edit::retime(&motion, factor, &tolerance)?;
-    save(&args.io.output, &out)?;
+    args.io.write(&out)?;
     let shown = format!("{factor:.6}");
     let shown = shown.trim_end_matches('0').trim_end_matches('.');
     eprintln!("{}: frames × {shown}; {}", args.io.output.display(), counts(&out));

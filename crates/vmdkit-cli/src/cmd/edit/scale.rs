@@ -1,6 +1,6 @@
 //! `vmdkit scale`: scale translations (see `vmdkit::edit::scale`).
 
-use super::{counts, load, save, InOut};
+use super::InOut;
 use crate::error::usage;
 
 const AFTER_HELP: &str = "\
@@ -26,21 +26,16 @@ pub struct ScaleArgs {
 
 pub fn run(args: &ScaleArgs) -> anyhow::Result<()> {
     // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
+    args.io.check_output()?;
     if !args.translation.is_finite() {
         return Err(usage(format!(
             "--translation must be a finite number, not {}",
             args.translation
         )));
     }
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.load()?;
     let out = vmdkit::edit::scale(&motion, args.translation, !args.no_camera);
-    save(&args.io.output, &out)?;
-    eprintln!(
-        "{}: {}; translations × {}",
-        args.io.output.display(),
-        counts(&out),
-        args.translation
-    );
+    args.io.write(&out)?;
+    eprintln!("{}; translations × {}", args.io.summary(&out), args.translation);
     Ok(())
 }

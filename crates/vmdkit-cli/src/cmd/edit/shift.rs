@@ -1,6 +1,6 @@
 //! `vmdkit shift`: move every key in time (see `vmdkit::edit::shift`).
 
-use super::{counts, load, save, InOut};
+use super::InOut;
 
 const AFTER_HELP: &str = "\
 Adds N (which may be negative) to every key's frame. A shift that would move a key before
@@ -25,16 +25,14 @@ pub struct ShiftArgs {
 }
 
 pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let mut motion = load(&args.io.input, args.io.lenient)?;
+    let mut motion = args.io.read()?;
     if args.clip && args.frames < 0 {
         let from = u32::try_from(-args.frames).unwrap_or(u32::MAX);
         let last = vmdkit::edit::reduce::measure::last_frame(&motion).max(from);
         motion = vmdkit::edit::trim(&motion, from, last)?.0;
     }
     let out = vmdkit::edit::shift(&motion, args.frames)?;
-    save(&args.io.output, &out)?;
-    eprintln!("{}: {} shifted by {} frames", args.io.output.display(), counts(&out), args.frames);
+    args.io.write(&out)?;
+    eprintln!("{} shifted by {} frames", args.io.summary(&out), args.frames);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `vmdkit trim`: keep a range of frames (see `vmdkit::edit::trim`).
 
-use super::{counts, load, save, InOut};
+use super::InOut;
 
 const AFTER_HELP: &str = "\
 Keeps the keys from --from to --to (inclusive). Where a range end falls inside a segment, a
@@ -32,18 +32,15 @@ pub struct TrimArgs {
 }
 
 pub fn run(args: &TrimArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    super::output_format(&args.io.output)?;
-    let motion = load(&args.io.input, args.io.lenient)?;
+    let motion = args.io.read()?;
     let (mut out, report) = vmdkit::edit::trim(&motion, args.from, args.to)?;
     if args.rebase {
         out = vmdkit::edit::shift(&out, -i64::from(args.from))?;
     }
-    save(&args.io.output, &out)?;
+    args.io.write(&out)?;
     eprintln!(
-        "{}: {}; {} keys inserted at the cuts, {} dropped",
-        args.io.output.display(),
-        counts(&out),
+        "{}; {} keys inserted at the cuts, {} dropped",
+        args.io.summary(&out),
         report.inserted,
         report.dropped
     );

@@ -2,12 +2,13 @@
 
 use super::{FORMAT, SCHEMA_VERSION};
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
-use crate::convert::scalar::{curve_array, f32_as_decimal_f64, f32_bits, Hex};
+use crate::convert::scalar::{f32_as_decimal_f64, f32_bits, Hex};
 use crate::convert::section_key;
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
     ShadowKey,
 };
+use crate::report::curves::{BoneCurves, CameraCurves};
 use glam::Vec3;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -168,23 +169,14 @@ struct BoneOut<'a> {
     interpolation_raw: Option<HexOut<'a>>,
 }
 
-#[derive(Serialize)]
-struct BoneCurves {
-    x: [u8; 4],
-    y: [u8; 4],
-    z: [u8; 4],
-    rotation: [u8; 4],
-}
-
 fn bone<'a>(k: &'a BoneKey, cx: Ctx<'a>) -> BoneOut<'a> {
     let (name, name_raw) = cx.names.name(&k.name);
-    let [x, y, z, rotation] = k.interpolation.curves().map(curve_array);
     BoneOut {
         name,
         frame: k.frame,
         translation: vec3(k.translation, cx),
         rotation: k.rotation.to_array().map(|v| F(v, cx.floats)),
-        curves: BoneCurves { x, y, z, rotation },
+        curves: BoneCurves::new(&k.interpolation),
         physics: k.interpolation.physics().into(),
         name_raw: hex(name_raw.map(|r| &r[..])),
         interpolation_raw: hex(interpolation_out(&k.interpolation).map(|r| &r[..])),
@@ -223,24 +215,13 @@ struct CameraOut {
     perspective_raw: Option<u8>,
 }
 
-#[derive(Serialize)]
-struct CameraCurves {
-    x: [u8; 4],
-    y: [u8; 4],
-    z: [u8; 4],
-    rotation: [u8; 4],
-    distance: [u8; 4],
-    view_angle: [u8; 4],
-}
-
 fn camera(k: &CameraKey, cx: Ctx<'_>) -> CameraOut {
-    let [x, y, z, rotation, distance, view_angle] = k.interpolation.curves().map(curve_array);
     CameraOut {
         frame: k.frame,
         distance: F(k.distance, cx.floats),
         target: vec3(k.target, cx),
         rotation: vec3(k.rotation, cx),
-        curves: CameraCurves { x, y, z, rotation, distance, view_angle },
+        curves: CameraCurves::new(&k.interpolation),
         view_angle: k.view_angle,
         perspective: k.is_perspective(),
         perspective_raw: flag_out(k.perspective_byte),
