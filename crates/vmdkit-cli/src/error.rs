@@ -4,7 +4,6 @@
 //! 2: bad usage (clap's own status for argument errors, and ours for combinations it cannot
 //! check, such as `-` without `--from`).
 
-use std::fmt;
 use std::process::ExitCode;
 
 /// What a command found, when it ran to the end.
@@ -25,16 +24,9 @@ impl From<Outcome> for ExitCode {
 }
 
 /// An argument combination clap cannot reject by itself.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// A usage error as an `anyhow::Error`, for `?` and `bail!`-style returns.
 pub fn usage(message: impl Into<String>) -> anyhow::Error {

@@ -8,7 +8,6 @@
 
 use anyhow::Context;
 use clap::ValueEnum;
-use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use vmdkit::format::Repair;
@@ -91,24 +90,16 @@ impl Loaded {
 
 /// Why a VMD could not be read. The message names the file and, for damage, the section, record
 /// and byte offset.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{message}{}", if *suggest_lenient { LENIENT_HINT } else { "" })]
 pub struct LoadError {
     pub message: String,
     /// Whether reading with `--lenient` would get past the problem.
     pub suggest_lenient: bool,
 }
 
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if self.suggest_lenient {
-            f.write_str(" (--lenient reads what is intact and reports the repairs)")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for LoadError {}
+/// The hint a [`LoadError`] ends with when `--lenient` would help.
+const LENIENT_HINT: &str = " (--lenient reads what is intact and reports the repairs)";
 
 impl LoadError {
     fn from_read(err: ReadError, lenient: bool) -> Self {
