@@ -22,20 +22,23 @@
 //!   source has a key: at the first output frame at or after it, listing every IK name.
 //! * Duplicate keys are resolved as [`MotionSampler`] does (the last in file order wins).
 
-use super::sampler::MotionSampler;
-use super::track::Cursor;
 use crate::curve::Curve;
+use crate::eval::{
+    BoneTrack, CameraTrack, Cursor, LightTrack, MorphTrack, MotionSampler, ShadowTrack,
+};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, LightKey,
-    MorphKey, Motion, PropertyKey, ShadowKey,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Keyframe,
+    LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
 };
 use crate::math::FPS;
 
 /// Why a motion cannot be baked.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BakeError {
+    /// The rate is not a positive finite number.
     #[error("the frame rate must be a positive finite number, not {0}")]
     BadFrameRate(f64),
+    /// The last key would land beyond the u32 frame field at this rate.
     #[error("frame {frame} at {fps} fps is beyond the largest VMD frame number")]
     TooLong { frame: u32, fps: f64 },
 }
@@ -57,84 +60,167 @@ pub fn bake_sampler(
     }
     let mut out = Motion::new(header.model_name);
     out.header = header;
-
-    for track in sampler.bone_tracks() {
-        let mut cursor = Cursor::default();
-        for k in rate.track_range(track.frames())? {
-            let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.bones.push(BoneKey {
-                name: *track.name(),
-                frame: k,
-                translation: s.translation,
-                rotation: s.rotation,
-                interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
-            });
-        }
-    }
-    for track in sampler.morph_tracks() {
-        let mut cursor = Cursor::default();
-        for k in rate.track_range(track.frames())? {
-            let weight = track.sample_with(&mut cursor, rate.source_time(k));
-            out.morphs.push(MorphKey { name: *track.name(), frame: k, weight });
-        }
-    }
-    if let Some(track) = sampler.camera_track() {
-        let mut cursor = Cursor::default();
-        for k in rate.track_range(track.frames())? {
-            let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.cameras.push(CameraKey {
-                frame: k,
-                distance: s.distance,
-                target: s.target,
-                rotation: s.rotation,
-                interpolation: CameraInterpolation::DEFAULT,
-                // Saturating: a negative angle, only in damaged files, becomes 0.
-                view_angle: s.fov.round() as u32,
-                perspective_byte: u8::from(!s.perspective),
-            });
-        }
-    }
-    if let Some(track) = sampler.light_track() {
-        let mut cursor = Cursor::default();
-        for k in rate.track_range(track.frames())? {
-            let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.lights.push(LightKey { frame: k, color: s.color, direction: s.direction });
-        }
-    }
-    if let Some(track) = sampler.shadow_track() {
-        let mut cursor = Cursor::default();
-        for k in rate.track_range(track.frames())? {
-            let s = track.sample_with(&mut cursor, rate.source_time(k));
-            out.shadows.push(ShadowKey { frame: k, mode: s.mode, distance: s.distance });
-        }
-    }
-    if let Some(visible) = sampler.visibility_track() {
-        // Source key frames where any property changes: the visibility keys and every IK key.
-        let mut changes: Vec<u32> = visible.frames().to_vec();
-        for ik in sampler.ik_tracks() {
-            changes.extend_from_slice(ik.track().frames());
-        }
-        // The first output frame at or after each change.
-        let mut keys: Vec<u32> = changes
-            .iter()
-            .map(|&f| rate.output_range(f, f).map(|r| r.1))
-            .collect::<Result<_, _>>()?;
-        keys.sort_unstable();
-        keys.dedup();
-        for k in keys {
-            let t = rate.source_time(k);
-            out.properties.push(PropertyKey {
-                frame: k,
-                visible_byte: u8::from(visible.sample(t)),
-                ik: sampler
-                    .ik_tracks()
-                    .iter()
-                    .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
-                    .collect(),
-            });
-        }
-    }
+    bake_section::<BoneKey>(sampler, rate, &mut out)?;
+    bake_section::<MorphKey>(sampler, rate, &mut out)?;
+    bake_section::<CameraKey>(sampler, rate, &mut out)?;
+    bake_section::<LightKey>(sampler, rate, &mut out)?;
+    bake_section::<ShadowKey>(sampler, rate, &mut out)?;
+    out.properties = bake_properties(sampler, rate)?;
     Ok(out)
+}
+
+/// A key at every output frame of every track of one section.
+fn bake_section<K: SampledKey>(
+    sampler: &MotionSampler,
+    rate: Rate,
+    out: &mut Motion,
+) -> Result<(), BakeError> {
+    let keys = K::section_mut(out);
+    for track in K::tracks(sampler) {
+        let mut cursor = Cursor::default();
+        for k in rate.track_range(K::frames(track))? {
+            keys.push(K::sampled(track, &mut cursor, rate.source_time(k), k));
+        }
+    }
+    Ok(())
+}
+
+/// Property keys where the source has one (they are steps), each listing every IK name.
+fn bake_properties(sampler: &MotionSampler, rate: Rate) -> Result<Vec<PropertyKey>, BakeError> {
+    let Some(visible) = sampler.visibility_track() else {
+        return Ok(Vec::new());
+    };
+    // Source key frames where any property changes: the visibility keys and every IK key.
+    let mut changes: Vec<u32> = visible.frames().to_vec();
+    for ik in sampler.ik_tracks() {
+        changes.extend_from_slice(ik.track().frames());
+    }
+    // The first output frame at or after each change.
+    let mut keys: Vec<u32> =
+        changes.iter().map(|&f| rate.output_range(f, f).map(|r| r.1)).collect::<Result<_, _>>()?;
+    keys.sort_unstable();
+    keys.dedup();
+    Ok(keys.into_iter().map(|k| property_key(sampler, k, rate.source_time(k))).collect())
+}
+
+/// A property key at `frame` holding every state in force at source time `t`.
+pub(crate) fn property_key(sampler: &MotionSampler, frame: u32, t: f64) -> PropertyKey {
+    let visible = sampler.visibility_track().is_some_and(|v| v.sample(t));
+    PropertyKey {
+        frame,
+        visible_byte: u8::from(visible),
+        ik: sampler
+            .ik_tracks()
+            .iter()
+            .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
+            .collect(),
+    }
+}
+
+/// A key type that can be made from its track's value at a time: what a bake writes at every
+/// output frame and a trim at a cut.
+pub(crate) trait SampledKey: Keyframe {
+    /// The sampler's track type for this section.
+    type Track;
+
+    /// The sampler's tracks of this section, in [`MotionSampler::source_keys`] order.
+    fn tracks(sampler: &MotionSampler) -> &[Self::Track];
+
+    /// A track's key frames.
+    fn frames(track: &Self::Track) -> &[u32];
+
+    /// A key at `frame` holding the track's value at source time `t`, with linear curves.
+    fn sampled(track: &Self::Track, cursor: &mut Cursor, t: f64, frame: u32) -> Self;
+}
+
+/// The one track of an unnamed section, as a slice of zero or one.
+fn single<T>(track: Option<&T>) -> &[T] {
+    track.map_or(&[], std::slice::from_ref)
+}
+
+impl SampledKey for BoneKey {
+    type Track = BoneTrack;
+    fn tracks(sampler: &MotionSampler) -> &[BoneTrack] {
+        sampler.bone_tracks()
+    }
+    fn frames(track: &BoneTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &BoneTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        BoneKey {
+            name: *track.name(),
+            frame,
+            translation: s.translation,
+            rotation: s.rotation,
+            interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
+        }
+    }
+}
+
+impl SampledKey for MorphKey {
+    type Track = MorphTrack;
+    fn tracks(sampler: &MotionSampler) -> &[MorphTrack] {
+        sampler.morph_tracks()
+    }
+    fn frames(track: &MorphTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &MorphTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        MorphKey { name: *track.name(), frame, weight: track.sample_with(cursor, t) }
+    }
+}
+
+impl SampledKey for CameraKey {
+    type Track = CameraTrack;
+    fn tracks(sampler: &MotionSampler) -> &[CameraTrack] {
+        single(sampler.camera_track())
+    }
+    fn frames(track: &CameraTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &CameraTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        CameraKey {
+            frame,
+            distance: s.distance,
+            target: s.target,
+            rotation: s.rotation,
+            interpolation: CameraInterpolation::DEFAULT,
+            // Whole degrees in the file, saturating: a negative angle, only in damaged files,
+            // becomes 0.
+            view_angle: s.fov.round() as u32,
+            perspective_byte: u8::from(!s.perspective),
+        }
+    }
+}
+
+impl SampledKey for LightKey {
+    type Track = LightTrack;
+    fn tracks(sampler: &MotionSampler) -> &[LightTrack] {
+        single(sampler.light_track())
+    }
+    fn frames(track: &LightTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &LightTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        LightKey { frame, color: s.color, direction: s.direction }
+    }
+}
+
+impl SampledKey for ShadowKey {
+    type Track = ShadowTrack;
+    fn tracks(sampler: &MotionSampler) -> &[ShadowTrack] {
+        single(sampler.shadow_track())
+    }
+    fn frames(track: &ShadowTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &ShadowTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        ShadowKey { frame, mode: s.mode, distance: s.distance }
+    }
 }
 
 /// Output frame numbering at `fps`.

@@ -29,7 +29,7 @@ use std::collections::HashMap;
 
 /// A bone's reference values at consecutive frames starting at `first`.
 #[derive(Clone, Debug)]
-pub(crate) struct BoneRef {
+pub(crate) struct BoneSamples {
     pub name: KeyName,
     pub first: u32,
     pub translation: Vec<Vec3>,
@@ -38,9 +38,9 @@ pub(crate) struct BoneRef {
     pub physics: Vec<PhysicsToggle>,
 }
 
-/// Fits segments of a [`BoneRef`].
+/// Fits segments of a [`BoneSamples`].
 pub(crate) struct BoneFit<'r> {
-    r: &'r BoneRef,
+    r: &'r BoneSamples,
     /// Rotations as the sampler will hold them (normalised on loading).
     unit: Vec<Quat>,
     tol: Tolerance,
@@ -55,7 +55,7 @@ pub(crate) fn angle_deg(a: Quat, b: Quat) -> f64 {
 }
 
 impl<'r> BoneFit<'r> {
-    pub fn new(r: &'r BoneRef, tol: Tolerance) -> Self {
+    pub fn new(r: &'r BoneSamples, tol: Tolerance) -> Self {
         let n = r.translation.len();
         let breaks = (0..n)
             // Only on/off matters: old writers leave curve bytes in the toggle's place

@@ -20,13 +20,13 @@ use std::collections::HashMap;
 
 /// The camera's reference values at consecutive frames starting at `first`.
 #[derive(Clone, Debug)]
-pub(crate) struct CameraRef {
+pub(crate) struct CameraSamples {
     pub first: u32,
     pub samples: Vec<CameraSample>,
 }
 
 pub(crate) struct CameraFit<'r> {
-    r: &'r CameraRef,
+    r: &'r CameraSamples,
     /// The view angle each key would store.
     fov: Vec<f32>,
     tol: Tolerance,
@@ -35,7 +35,7 @@ pub(crate) struct CameraFit<'r> {
 }
 
 impl<'r> CameraFit<'r> {
-    pub fn new(r: &'r CameraRef, tol: Tolerance) -> Self {
+    pub fn new(r: &'r CameraSamples, tol: Tolerance) -> Self {
         let n = r.samples.len();
         let breaks = (0..n)
             .map(|i| i > 0 && r.samples[i].perspective != r.samples[i - 1].perspective)

@@ -39,13 +39,12 @@ pub(crate) mod segment;
 
 pub use measure::{measure, measure_with, Errors};
 
-pub(crate) use bone::{BoneFit, BoneRef};
-pub(crate) use camera::{CameraFit, CameraRef};
-pub(crate) use morph::{MorphFit, MorphRef};
+pub(crate) use bone::{BoneFit, BoneSamples};
+pub(crate) use camera::{CameraFit, CameraSamples};
+pub(crate) use morph::{MorphFit, MorphSamples};
 
-use super::group_tracks;
 use crate::eval::{Cursor, MotionSampler};
-use crate::format::{BoneKey, CameraKey, MorphKey, Motion};
+use crate::format::{BoneKey, CameraKey, MorphKey, Motion, Section};
 use segment::Track;
 
 /// The largest error allowed at any frame (see the module documentation for the measures).
@@ -140,10 +139,10 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
         Motion { bones: Vec::new(), morphs: Vec::new(), cameras: Vec::new(), ..motion.clone() };
     let mut kept_original = Vec::new();
 
-    let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
-    let results = par_map(&groups, threads, |group| {
-        let original: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
-        let track = sampler.bone_track(original[0].name.bytes()).expect("every name has a track");
+    let items: Vec<_> =
+        sampler.bone_tracks().iter().zip(sampler.source_keys(Section::Bone)).collect();
+    let results = par_map(&items, threads, |&(track, order)| {
+        let original: Vec<BoneKey> = order.iter().map(|&k| motion.bones[k]).collect();
         let r = bone_reference(track, original[0].name);
         let fit = BoneFit::new(&r, tol);
         let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
@@ -156,15 +155,15 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
         out.bones.extend(keys);
     }
 
-    let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
-    let results = par_map(&groups, threads, |group| {
-        let original: Vec<MorphKey> = group.iter().map(|&k| motion.morphs[k]).collect();
-        let track = sampler.morph_track(original[0].name.bytes()).expect("every name has a track");
+    let items: Vec<_> =
+        sampler.morph_tracks().iter().zip(sampler.source_keys(Section::Morph)).collect();
+    let results = par_map(&items, threads, |&(track, order)| {
+        let original: Vec<MorphKey> = order.iter().map(|&k| motion.morphs[k]).collect();
         let frames = track.frames();
         let (first, last) = (frames[0], frames[frames.len() - 1]);
         let mut cursor = Cursor::default();
         let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
-        let r = MorphRef { name: original[0].name, first, weights };
+        let r = MorphSamples { name: original[0].name, first, weights };
         let fit = MorphFit::new(&r, tol.morph);
         let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
         choose(plan.map(|p| fit.keys(&p)), original)
@@ -177,8 +176,8 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
     }
 
     if let Some(track) = sampler.camera_track() {
-        let (groups, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
-        let original: Vec<CameraKey> = groups[0].iter().map(|&k| motion.cameras[k]).collect();
+        let order = &sampler.source_keys(Section::Camera)[0];
+        let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
         let r = camera_reference(track);
         let mut fit = CameraFit::new(&r, tol);
         fit.keep_jumps();
@@ -231,7 +230,7 @@ fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
 pub(crate) fn bone_reference(
     track: &crate::eval::BoneTrack,
     name: crate::text::KeyName,
-) -> BoneRef {
+) -> BoneSamples {
     let frames = track.frames();
     let (first, last) = (frames[0], frames[frames.len() - 1]);
     bone_reference_at(track, name, first, (first..=last).map(f64::from))
@@ -243,9 +242,14 @@ pub(crate) fn bone_reference_at(
     name: crate::text::KeyName,
     first: u32,
     times: impl Iterator<Item = f64>,
-) -> BoneRef {
-    let mut r =
-        BoneRef { name, first, translation: Vec::new(), rotation: Vec::new(), physics: Vec::new() };
+) -> BoneSamples {
+    let mut r = BoneSamples {
+        name,
+        first,
+        translation: Vec::new(),
+        rotation: Vec::new(),
+        physics: Vec::new(),
+    };
     let mut cursor = Cursor::default();
     for t in times {
         let s = track.sample_with(&mut cursor, t);
@@ -257,11 +261,11 @@ pub(crate) fn bone_reference_at(
 }
 
 /// The camera's values at every frame from its first key to its last.
-pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraRef {
+pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraSamples {
     let frames = track.frames();
     let (first, last) = (frames[0], frames[frames.len() - 1]);
     let mut cursor = Cursor::default();
-    CameraRef {
+    CameraSamples {
         first,
         samples: (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect(),
     }
@@ -302,7 +306,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bake::bake;
+    use crate::edit::bake;
 
     #[test]
     fn a_baked_example_reduces_within_bounds_and_beats_the_baseline() {
