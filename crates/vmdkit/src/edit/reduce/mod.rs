@@ -43,8 +43,8 @@ pub(crate) use bone::{BoneFit, BoneSamples};
 pub(crate) use camera::{CameraFit, CameraSamples};
 pub(crate) use morph::{MorphFit, MorphSamples};
 
-use crate::eval::{Cursor, MotionSampler};
-use crate::format::{BoneKey, CameraKey, MorphKey, Motion, Section};
+use crate::eval::{BoneTrack, Cursor, MorphTrack, MotionSampler};
+use crate::format::{BoneKey, CameraKey, Keyframe, MorphKey, Motion, Section};
 use segment::Track;
 
 /// The largest error allowed at any frame (see the module documentation for the measures).
@@ -135,72 +135,111 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
     } else {
         options.threads
     };
-    let mut out =
-        Motion { bones: Vec::new(), morphs: Vec::new(), cameras: Vec::new(), ..motion.clone() };
-    let mut kept_original = Vec::new();
-
-    let items: Vec<_> =
-        sampler.bone_tracks().iter().zip(sampler.source_keys(Section::Bone)).collect();
-    let results = par_map(&items, threads, |&(track, order)| {
-        let original: Vec<BoneKey> = order.iter().map(|&k| motion.bones[k]).collect();
-        let r = bone_reference(track, original[0].name);
-        let fit = BoneFit::new(&r, tol);
-        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
-        choose(plan.map(|p| fit.keys(&p)), original)
+    let method = options.method;
+    let mut kept = Vec::new();
+    let tracks = sampler.bone_tracks();
+    let bones = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+        reduce_bone_track(track, keys, tol, method)
     });
-    for (keys, fell_back) in results {
-        if fell_back {
-            kept_original.push(keys[0].name.to_string());
-        }
-        out.bones.extend(keys);
-    }
-
-    let items: Vec<_> =
-        sampler.morph_tracks().iter().zip(sampler.source_keys(Section::Morph)).collect();
-    let results = par_map(&items, threads, |&(track, order)| {
-        let original: Vec<MorphKey> = order.iter().map(|&k| motion.morphs[k]).collect();
-        let frames = track.frames();
-        let (first, last) = (frames[0], frames[frames.len() - 1]);
-        let mut cursor = Cursor::default();
-        let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
-        let r = MorphSamples { name: original[0].name, first, weights };
-        let fit = MorphFit::new(&r, tol.morph);
-        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
-        choose(plan.map(|p| fit.keys(&p)), original)
+    let tracks = sampler.morph_tracks();
+    let morphs = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+        reduce_morph_track(track, keys, tol, method)
     });
-    for (keys, fell_back) in results {
-        if fell_back {
-            kept_original.push(keys[0].name.to_string());
-        }
-        out.morphs.extend(keys);
-    }
-
-    if let Some(track) = sampler.camera_track() {
-        let order = &sampler.source_keys(Section::Camera)[0];
-        let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
-        let r = camera_reference(track);
-        let mut fit = CameraFit::new(&r, tol);
-        fit.keep_jumps();
-        let plan = if fit.keys_representable() {
-            plan(&fit, options.method, |a, b| fit.linear_split(a, b))
-        } else {
-            None
-        };
-        let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
-        if fell_back {
-            kept_original.push("camera".into());
-        }
-        out.cameras = keys;
-    }
+    let cameras = reduce_camera(motion, &sampler, method, tol, &mut kept);
+    let out = Motion { bones, morphs, cameras, ..motion.clone() };
 
     let errors = measure(motion, &out);
     let report = ReduceReport {
         before: KeyCounts::of(motion),
         after: KeyCounts::of(&out),
         errors,
-        kept_original,
+        kept_original: kept,
     };
     (out, report)
+}
+
+/// Every track of a bone or morph section reduced by `reduce_track` (given the track and its
+/// keys, sorted), in parallel; tracks that kept their original keys are named in
+/// `kept_original`.
+fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
+    motion: &Motion,
+    sampler: &MotionSampler,
+    tracks: &[T],
+    threads: usize,
+    kept_original: &mut Vec<String>,
+    reduce_track: impl Fn(&T, Vec<K>) -> (Vec<K>, bool) + Sync,
+) -> Vec<K> {
+    let section = K::section(motion);
+    let items: Vec<_> = tracks.iter().zip(sampler.source_keys(K::SECTION)).collect();
+    let results = par_map(&items, threads, |&(track, order)| {
+        reduce_track(track, order.iter().map(|&k| section[k].clone()).collect())
+    });
+    let mut out = Vec::new();
+    for (keys, fell_back) in results {
+        if fell_back {
+            kept_original.push(keys[0].name().map(|n| n.to_string()).unwrap_or_default());
+        }
+        out.extend(keys);
+    }
+    out
+}
+
+/// One bone track's keys reduced, or kept (with whether that was a failure to verify).
+fn reduce_bone_track(
+    track: &BoneTrack,
+    keys: Vec<BoneKey>,
+    tol: Tolerance,
+    method: Method,
+) -> (Vec<BoneKey>, bool) {
+    let r = bone_reference(track, keys[0].name);
+    let fit = BoneFit::new(&r, tol);
+    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    choose(plan.map(|p| fit.keys(&p)), keys)
+}
+
+/// One morph track's keys reduced, or kept.
+fn reduce_morph_track(
+    track: &MorphTrack,
+    keys: Vec<MorphKey>,
+    tol: Tolerance,
+    method: Method,
+) -> (Vec<MorphKey>, bool) {
+    let frames = track.frames();
+    let (first, last) = (frames[0], frames[frames.len() - 1]);
+    let mut cursor = Cursor::default();
+    let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
+    let r = MorphSamples { name: keys[0].name, first, weights };
+    let fit = MorphFit::new(&r, tol.morph);
+    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    choose(plan.map(|p| fit.keys(&p)), keys)
+}
+
+/// The camera track reduced, keeping its cuts.
+fn reduce_camera(
+    motion: &Motion,
+    sampler: &MotionSampler,
+    method: Method,
+    tol: Tolerance,
+    kept_original: &mut Vec<String>,
+) -> Vec<CameraKey> {
+    let Some(track) = sampler.camera_track() else {
+        return Vec::new();
+    };
+    let order = &sampler.source_keys(Section::Camera)[0];
+    let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
+    let r = camera_reference(track);
+    let mut fit = CameraFit::new(&r, tol);
+    fit.keep_jumps();
+    let plan = if fit.keys_representable() {
+        plan(&fit, method, |a, b| fit.linear_split(a, b))
+    } else {
+        None
+    };
+    let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
+    if fell_back {
+        kept_original.push("camera".into());
+    }
+    keys
 }
 
 /// A verified plan by `method`, or `None`.
