@@ -1,7 +1,7 @@
 //! Frame order and duplicate keys in every section, and the names of bone and morph tracks,
 //! found while grouping the keys into tracks as the sampler does.
 
-use super::tally::{hex, plural, FrameRange, Tally};
+use super::tally::{hex, plural, FrameRange, Tally, Verb};
 use super::{NameSummary, Warning, WarningKind};
 use crate::eval::track::{bucket_keys, Group};
 use crate::format::{Keyframe, Section, SectionVisitor};
@@ -149,6 +149,9 @@ fn unnamed(order: &TrackOrder, t: &mut NamedTallies) {
     }
 }
 
+const IS: Verb = ("key is", "keys are");
+const REPEATS: Verb = ("key repeats", "keys repeat");
+
 fn named_warnings(
     section: Section,
     encoding: TextEncoding,
@@ -194,20 +197,8 @@ fn named_warnings(
 }
 
 fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) {
-    let s = section.name();
-    out.extend(t.unsorted.warning(WarningKind::UnsortedKeys, section, |t| {
-        format!(
-            "{s} section: {} out of frame order (e.g. {}); players sort them",
-            plural(t.keys, "key is", "keys are"),
-            t.example
-        )
-    }));
-    out.extend(t.duplicates.warning(WarningKind::DuplicateKeys, section, |t| {
-        format!(
-            "{s} section: {} a frame already keyed (e.g. {}); players disagree on which \
-             key wins",
-            plural(t.keys, "key repeats", "keys repeat"),
-            t.example
-        )
-    }));
+    let (what, tail) = ("out of frame order", "; players sort them");
+    out.extend(t.unsorted.keyed(WarningKind::UnsortedKeys, section, IS, what, tail));
+    let (what, tail) = ("a frame already keyed", "; players disagree on which key wins");
+    out.extend(t.duplicates.keyed(WarningKind::DuplicateKeys, section, REPEATS, what, tail));
 }

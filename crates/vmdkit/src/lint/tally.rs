@@ -58,16 +58,29 @@ impl Tally {
     }
 }
 
-/// NaN or infinite numbers in `n` keys of `section`.
-pub(super) fn non_finite(section: Section, n: usize, example: &str) -> Warning {
-    Warning {
-        kind: WarningKind::NonFinite,
-        section: Some(section),
-        count: n as u64,
-        message: format!(
-            "{} section: {} NaN or infinite numbers (e.g. {example})",
-            section.name(),
-            plural(n as u64, "key holds", "keys hold")
-        ),
+/// How messages count keys: "1 key has" / "2 keys have", and the like.
+pub(super) type Verb = (&'static str, &'static str);
+pub(super) const HAS: Verb = ("key has", "keys have");
+pub(super) const HOLDS: Verb = ("key holds", "keys hold");
+
+impl Tally {
+    /// The usual one-line warning: "`section` section: N keys `verb` `what` (e.g. example)`tail`".
+    pub fn keyed(
+        &self,
+        kind: WarningKind,
+        section: Section,
+        verb: Verb,
+        what: &str,
+        tail: &str,
+    ) -> Option<Warning> {
+        self.warning(kind, section, |t| {
+            let keys = plural(t.keys, verb.0, verb.1);
+            format!("{} section: {keys} {what} (e.g. {}){tail}", section.name(), t.example)
+        })
+    }
+
+    /// NaN or infinite numbers in the keys counted.
+    pub fn non_finite(&self, section: Section) -> Option<Warning> {
+        self.keyed(WarningKind::NonFinite, section, HOLDS, "NaN or infinite numbers", "")
     }
 }
