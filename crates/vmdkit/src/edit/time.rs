@@ -125,6 +125,11 @@ trait Cut: SampledKey + Copy {
     /// the sample does not say.
     fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
         let _ = earlier;
+        Self::sampled_at(track, t)
+    }
+
+    /// The key the track plays at frame `t`.
+    fn sampled_at(track: &Self::Track, t: u32) -> Self {
         Self::sampled(track, &mut Cursor::default(), f64::from(t), t)
     }
 
@@ -139,8 +144,7 @@ trait Cut: SampledKey + Copy {
 impl Cut for BoneKey {
     fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
         // The earlier key's name field, padding included, as the keys around it have.
-        let key = Self::sampled(track, &mut Cursor::default(), f64::from(t), t);
-        BoneKey { name: earlier.name, ..key }
+        BoneKey { name: earlier.name, ..Self::sampled_at(track, t) }
     }
 
     fn reshape(self, src: &Self, report: &mut TrimReport, p0: f64, p1: f64) -> Self {
@@ -152,15 +156,13 @@ impl Cut for BoneKey {
 
 impl Cut for MorphKey {
     fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
-        let key = Self::sampled(track, &mut Cursor::default(), f64::from(t), t);
-        MorphKey { name: earlier.name, ..key }
+        MorphKey { name: earlier.name, ..Self::sampled_at(track, t) }
     }
 }
 
 impl Cut for CameraKey {
     fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
-        let key = Self::sampled(track, &mut Cursor::default(), f64::from(t), t);
-        CameraKey { perspective_byte: earlier.perspective_byte, ..key }
+        CameraKey { perspective_byte: earlier.perspective_byte, ..Self::sampled_at(track, t) }
     }
 
     fn reshape(self, src: &Self, report: &mut TrimReport, p0: f64, p1: f64) -> Self {
