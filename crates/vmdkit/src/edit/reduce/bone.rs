@@ -17,7 +17,7 @@
 //! slerp), and with tighter bands otherwise.
 
 use super::fit::Band;
-use super::segment::Track;
+use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
 use crate::eval::MotionSampler;
@@ -216,26 +216,12 @@ impl Track for BoneFit<'_> {
     }
 
     fn fit(&self, a: usize, b: usize) -> Result<[Curve; 4], usize> {
-        if b == a + 1 {
-            return Ok(self.hints.get(&(a, b)).copied().unwrap_or([Curve::LINEAR; 4]));
-        }
-        if let Some(h) = self.hints.get(&(a, b)) {
-            if self.check(a, b, h).is_ok() {
-                return Ok(*h);
-            }
-        }
-        let mut last = Err(a + 1);
-        // The bands approximate the exact error; tighten them when the exact check disagrees.
-        for shrink in [1.0, 0.8, 0.5] {
+        let hint = self.hints.get(&(a, b));
+        let check = |c: &[Curve; 4]| self.check(a, b, c);
+        segment::fit_hinted((a, b), hint, [Curve::LINEAR; 4], check, |shrink| {
             let [x, y, z] = self.fit_translation(a, b, shrink)?;
-            let r = self.fit_rotation(a, b, shrink)?;
-            let curves = [x, y, z, r];
-            match self.check(a, b, &curves) {
-                Ok(()) => return Ok(curves),
-                Err(k) => last = Err(k),
-            }
-        }
-        last
+            Ok([x, y, z, self.fit_rotation(a, b, shrink)?])
+        })
     }
 
     fn violations(&self, plan: &[(usize, [Curve; 4])]) -> Vec<usize> {
