@@ -4,8 +4,8 @@
 //!
 //! Warnings are summaries, one per kind and section, never one per key: a 200 MB file with a
 //! million duplicate keys gives one line with a count and an example. [`analyse`] also returns
-//! the per-name tracks (key counts and frame ranges) it had to build anyway, so a summary of a
-//! file costs one pass.
+//! a [`NameSummary`] per bone and morph name (key count and frame range), built anyway while
+//! grouping keys into tracks the way the sampler does, so a summary of a file costs one pass.
 //!
 //! ```
 //! let motion = vmdkit::example::example_motion();
