@@ -158,42 +158,48 @@ fn named_warnings(
     t: &NamedTallies,
     out: &mut Vec<Warning>,
 ) {
-    let s = section.name();
-    out.extend(t.cut.warning(WarningKind::NameCutMidCharacter, section, |t| {
-        format!(
-            "{s} section: {} ({}) cut mid-character at the 15-byte field width, e.g. {}; \
-             they still bind by bytes",
-            plural(t.items, "name", "names"),
-            plural(t.keys, "key", "keys"),
-            t.example
-        )
-    }));
-    out.extend(t.invalid.warning(WarningKind::NameUndecodable, section, |t| {
-        format!(
-            "{s} section: {} ({}) not valid {}, e.g. {}",
-            plural(t.items, "name is", "names are"),
-            plural(t.keys, "key", "keys"),
-            encoding.label(),
-            t.example
-        )
-    }));
-    out.extend(t.duplicates.warning(WarningKind::DuplicateKeys, section, |t| {
-        format!(
-            "{s} section: {} a name and frame already keyed ({}, e.g. {}); players \
-             disagree on which key wins",
-            plural(t.keys, "key repeats", "keys repeat"),
-            plural(t.items, "name", "names"),
-            t.example
-        )
-    }));
-    out.extend(t.unsorted.warning(WarningKind::UnsortedKeys, section, |t| {
-        format!(
-            "{s} section: {} out of frame order ({}, e.g. {}); players sort them",
-            plural(t.keys, "key is", "keys are"),
-            plural(t.items, "name", "names"),
-            t.example
-        )
-    }));
+    let what = "cut mid-character at the 15-byte field width";
+    let tail = "; they still bind by bytes";
+    out.extend(names(&t.cut, WarningKind::NameCutMidCharacter, section, NAME, what, tail));
+    let what = format!("not valid {}", encoding.label());
+    out.extend(names(&t.invalid, WarningKind::NameUndecodable, section, NAME_IS, &what, ""));
+    let (what, tail) = ("a name and frame already keyed", "; players disagree on which key wins");
+    out.extend(by_name(&t.duplicates, WarningKind::DuplicateKeys, section, REPEATS, what, tail));
+    let (what, tail) = ("out of frame order", "; players sort them");
+    out.extend(by_name(&t.unsorted, WarningKind::UnsortedKeys, section, IS, what, tail));
+}
+
+const NAME: Verb = ("name", "names");
+const NAME_IS: Verb = ("name is", "names are");
+
+/// "`section` section: N names `verb` (K keys) `what`, e.g. example`tail`".
+fn names(
+    t: &Tally,
+    kind: WarningKind,
+    section: Section,
+    verb: Verb,
+    what: &str,
+    tail: &str,
+) -> Option<Warning> {
+    t.warning(kind, section, |t| {
+        let (names, keys) = (plural(t.items, verb.0, verb.1), plural(t.keys, "key", "keys"));
+        format!("{} section: {names} ({keys}) {what}, e.g. {}{tail}", section.name(), t.example)
+    })
+}
+
+/// "`section` section: N keys `verb` `what` (M names, e.g. example)`tail`".
+fn by_name(
+    t: &Tally,
+    kind: WarningKind,
+    section: Section,
+    verb: Verb,
+    what: &str,
+    tail: &str,
+) -> Option<Warning> {
+    t.warning(kind, section, |t| {
+        let (keys, names) = (plural(t.keys, verb.0, verb.1), plural(t.items, "name", "names"));
+        format!("{} section: {keys} {what} ({names}, e.g. {}){tail}", section.name(), t.example)
+    })
 }
 
 fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) {
