@@ -11,9 +11,9 @@
 //! uncut: `cargo test --release -p vmdkit --test edit_corpus -- --ignored`
 //! (`cargo run --release -p vmdkit --example reduce_quality` prints the comparison table).
 
+use vmdkit::edit::bake;
 use vmdkit::edit::reduce::{measure, KeyCounts, Method, ReduceOptions};
 use vmdkit::edit::{mirror, reduce, retime, shift, Tolerance};
-use vmdkit::eval::bake::bake;
 use vmdkit::Motion;
 
 /// Frames per baked motion in the default (debug-friendly) run.

@@ -2,7 +2,7 @@
 //! cuts, property changes land on the first output frame at or after them.
 
 use glam::Vec3;
-use vmdkit::eval::bake::{bake, BakeError};
+use vmdkit::edit::{bake, BakeError};
 use vmdkit::eval::MotionSampler;
 use vmdkit::format::{CameraInterpolation, CameraKey, IkState, PropertyKey, ReadOptions};
 use vmdkit::text::LongName;

@@ -1,9 +1,10 @@
-//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::eval::bake`).
+//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::edit::bake`).
 
 use crate::eval_args::{check_fps, warn_duplicates};
 use crate::io::{self, Format};
 use std::path::PathBuf;
-use vmdkit::eval::{bake::bake_sampler, MotionSampler};
+use vmdkit::edit::bake_sampler;
+use vmdkit::eval::MotionSampler;
 
 const AFTER_HELP: &str = "\
 MMD plays every VMD at 30 fps and a VMD has no frame-rate field, so the output's frame numbers

@@ -7,7 +7,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::format::Section;
-use vmdkit::lint::{analyse, Track, Warning};
+use vmdkit::lint::{analyse, NameSummary, Warning};
 use vmdkit::text::TextEncoding;
 
 const AFTER_HELP: &str = "\
@@ -115,7 +115,7 @@ struct TrackInfo {
     frames: [u32; 2],
 }
 
-fn track_info(track: &Track, encoding: TextEncoding) -> TrackInfo {
+fn track_info(track: &NameSummary, encoding: TextEncoding) -> TrackInfo {
     TrackInfo {
         name: track.name.decode(encoding).text.into_owned(),
         keys: track.keys,

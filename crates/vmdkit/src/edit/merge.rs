@@ -13,14 +13,16 @@
 //! input's; other model names are reported. Bytes after the last section are not carried over.
 
 use super::names::decode_clean;
-use crate::format::{Motion, PropertyKey, Section};
+use crate::format::{
+    BoneKey, CameraKey, Keyframe, LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
+};
 use std::collections::HashMap;
 
 /// What [`merge`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MergeReport {
     /// For each input, how many of its keys replaced a key of an earlier input, by section in
-    /// [`Section::ALL`] order. The first input's counts are always 0.
+    /// [`Section::ALL`](crate::format::Section::ALL) order. The first input's counts are always 0.
     pub collisions: Vec<[usize; 6]>,
     /// The model name the output carries.
     pub model_name: String,
@@ -75,19 +77,43 @@ impl<K> Merged<K> {
     }
 }
 
-fn replace<K>(old: &mut K, new: K) {
-    *old = new;
+/// How a later input's key takes the place of an earlier one at the same track and frame.
+trait MergeKey: Keyframe {
+    /// `old` after `new` collided with it; by default `new` replaces it.
+    fn combine(old: &mut Self, new: Self) {
+        *old = new;
+    }
 }
 
-/// Property keys at one frame: the later visibility, IK states merged by name.
-fn combine_properties(old: &mut PropertyKey, new: PropertyKey) {
-    old.visible_byte = new.visible_byte;
-    for state in new.ik {
-        match old.ik.iter_mut().find(|s| s.name.bytes() == state.name.bytes()) {
-            Some(slot) => *slot = state,
-            None => old.ik.push(state),
+impl MergeKey for BoneKey {}
+impl MergeKey for MorphKey {}
+impl MergeKey for CameraKey {}
+impl MergeKey for LightKey {}
+impl MergeKey for ShadowKey {}
+
+impl MergeKey for PropertyKey {
+    /// Property keys at one frame: the later visibility, IK states merged by name.
+    fn combine(old: &mut PropertyKey, new: PropertyKey) {
+        old.visible_byte = new.visible_byte;
+        for state in new.ik {
+            match old.ik.iter_mut().find(|s| s.name.bytes() == state.name.bytes()) {
+                Some(slot) => *slot = state,
+                None => old.ik.push(state),
+            }
         }
     }
+}
+
+/// One section of every input merged, counting each input's collisions into `collisions`.
+fn merge_section<K: MergeKey>(motions: &[Motion], collisions: &mut [[usize; 6]]) -> Vec<K> {
+    let mut merged = Merged::new();
+    for (i, m) in motions.iter().enumerate() {
+        for k in K::section(m) {
+            let hit = merged.add(i, k.track_name(), k.frame(), k.clone(), K::combine);
+            collisions[i][K::SECTION as usize] += usize::from(hit);
+        }
+    }
+    merged.into_keys()
 }
 
 /// Merges `motions` in order (see the module documentation). An empty slice gives an empty
@@ -112,48 +138,22 @@ pub fn merge(motions: &[Motion]) -> (Motion, MergeReport) {
         }
     }
 
-    let (mut bones, mut morphs, mut cameras) = (Merged::new(), Merged::new(), Merged::new());
-    let (mut lights, mut shadows, mut properties) = (Merged::new(), Merged::new(), Merged::new());
-    for (i, m) in motions.iter().enumerate() {
-        let c = &mut report.collisions[i];
-        let count = |c: &mut [usize; 6], s: Section, hit: bool| c[s as usize] += usize::from(hit);
-        for k in &m.bones {
-            count(c, Section::Bone, bones.add(i, k.name.bytes(), k.frame, *k, replace));
-        }
-        for k in &m.morphs {
-            count(c, Section::Morph, morphs.add(i, k.name.bytes(), k.frame, *k, replace));
-        }
-        for k in &m.cameras {
-            count(c, Section::Camera, cameras.add(i, &[], k.frame, *k, replace));
-        }
-        for k in &m.lights {
-            count(c, Section::Light, lights.add(i, &[], k.frame, *k, replace));
-        }
-        for k in &m.shadows {
-            count(c, Section::SelfShadow, shadows.add(i, &[], k.frame, *k, replace));
-        }
-        for k in &m.properties {
-            count(
-                c,
-                Section::Property,
-                properties.add(i, &[], k.frame, k.clone(), combine_properties),
-            );
-        }
-        out.sections_present = out.sections_present.max(m.sections_present);
-    }
-    out.bones = bones.into_keys();
-    out.morphs = morphs.into_keys();
-    out.cameras = cameras.into_keys();
-    out.lights = lights.into_keys();
-    out.shadows = shadows.into_keys();
-    out.properties = properties.into_keys();
+    let c = &mut report.collisions;
+    out.bones = merge_section(motions, c);
+    out.morphs = merge_section(motions, c);
+    out.cameras = merge_section(motions, c);
+    out.lights = merge_section(motions, c);
+    out.shadows = merge_section(motions, c);
+    out.properties = merge_section(motions, c);
+    out.sections_present =
+        motions.iter().map(|m| m.sections_present).fold(out.sections_present, usize::max);
     (out, report)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{BoneKey, MorphKey};
+    use crate::format::Section;
     use crate::text::KeyName;
 
     #[test]

@@ -6,6 +6,7 @@
 //!
 //! | edit | module | curves |
 //! |---|---|---|
+//! | [`bake()`] | [`mod@bake`] | linear, a key at every frame of the new rate |
 //! | [`mirror()`] | [`mod@mirror`] | kept (mirroring values does not change weights) |
 //! | [`shift()`], [`trim()`] | [`time`] | kept; cut segments split with [`split`] |
 //! | [`retime()`] | [`mod@retime`] | kept when keys scale to whole frames, else refitted |
@@ -24,7 +25,7 @@
 //! assert_eq!(mirror(&mirrored).0, motion);
 //!
 //! // A bake has a key every frame; reduce brings it back to a few keys with fitted curves.
-//! let dense = vmdkit::eval::bake::bake(&motion, 30.0).unwrap();
+//! let dense = vmdkit::edit::bake(&motion, 30.0).unwrap();
 //! let (small, report) = reduce(&dense, &ReduceOptions::default());
 //! assert!(report.after.bones < report.before.bones / 4);
 //! assert!(measure(&dense, &small).within(&Tolerance::default()));
@@ -34,6 +35,7 @@
 //! ([`Motion::detect_encoding`](crate::Motion::detect_encoding)); a name an edit does not
 //! change keeps its raw field bytes (padding included), so unrelated keys round-trip exactly.
 
+pub mod bake;
 pub mod merge;
 pub mod mirror;
 pub mod names;
@@ -44,6 +46,7 @@ pub mod scale;
 pub mod split;
 pub mod time;
 
+pub use bake::{bake, bake_sampler, BakeError};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, MirrorReport};
 pub use reduce::{reduce, ReduceOptions, ReduceReport, Tolerance};
@@ -78,40 +81,4 @@ pub enum EditError {
     /// A rename map that cannot be read.
     #[error("rename map line {line}: {message}")]
     BadMap { line: usize, message: String },
-}
-
-/// Keys grouped into tracks as the sampler groups them: by name bytes up to the NUL, in order
-/// of first appearance, each track sorted by frame and keeping only the last key (in file
-/// order) of each frame. Returns the tracks as key indices and the number of keys dropped as
-/// duplicates. Unnamed sections pass a constant name.
-pub(crate) fn group_tracks<'a, K>(
-    keys: &'a [K],
-    name: impl Fn(&'a K) -> &'a [u8],
-    frame: impl Fn(&K) -> u32,
-) -> (Vec<Vec<usize>>, usize) {
-    let mut index: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
-    let mut tracks: Vec<Vec<usize>> = Vec::new();
-    for (k, key) in keys.iter().enumerate() {
-        let t = *index.entry(name(key)).or_insert_with(|| {
-            tracks.push(Vec::new());
-            tracks.len() - 1
-        });
-        tracks[t].push(k);
-    }
-    let mut dropped = 0;
-    for track in &mut tracks {
-        // Stable, so the last of equal frames is the last in the file.
-        track.sort_by_key(|&k| frame(&keys[k]));
-        let before = track.len();
-        let mut kept: Vec<usize> = Vec::with_capacity(before);
-        for &k in track.iter() {
-            match kept.last_mut() {
-                Some(prev) if frame(&keys[*prev]) == frame(&keys[k]) => *prev = k,
-                _ => kept.push(k),
-            }
-        }
-        dropped += before - kept.len();
-        *track = kept;
-    }
-    (tracks, dropped)
 }

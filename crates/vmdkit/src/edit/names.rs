@@ -1,5 +1,5 @@
 //! Bone and morph names: the standard Japanese ⇄ English dictionary (reference §9.4), left/right
-//! swapping for [`mirror`](super::mirror), and decoding/encoding in a motion's encoding.
+//! swapping for [`mirror`](mod@super::mirror), and decoding/encoding in a motion's encoding.
 //!
 //! **Dictionary.** Every standard and semi-standard bone of §9.4 with two English spellings:
 //! nuthouse01's (`arm_L`, the short one, and the default because more names fit the 15-byte

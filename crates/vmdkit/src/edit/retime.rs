@@ -1,7 +1,7 @@
 //! Changing a motion's frame rate or speed.
 //!
 //! `factor` is output frames per input frame: 2 turns a 30 fps motion into frame numbers at
-//! 60 fps (as [`bake`](crate::eval::bake) numbers them; MMD itself would then play it at half
+//! 60 fps (as [`bake`](mod@super::bake) numbers them; MMD itself would then play it at half
 //! speed), 0.5 plays it twice as fast. The **ideal** result at output frame g is the input at
 //! time g / factor; the output is measured against it at every integer output frame.
 //!
@@ -29,11 +29,13 @@
 //!   frame the later one stays.
 
 use super::reduce::{
-    self, measure_with, par_map, segment, BoneFit, CameraFit, Errors, MorphFit, MorphRef, Tolerance,
+    self, measure_with, par_map, segment, BoneFit, CameraFit, Errors, MorphFit, MorphSamples,
+    Tolerance,
 };
-use super::{group_tracks, EditError};
+use super::EditError;
+use crate::curve::Curve;
 use crate::eval::{Cursor, MotionSampler};
-use crate::format::{BoneKey, CameraKey, Motion};
+use crate::format::{BoneKey, CameraKey, Keyframe, MorphKey, Motion, Section};
 
 /// What [`retime`] did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,132 +88,15 @@ pub fn retime(
         return Err(EditError::BadFactor(factor));
     }
     let sampler = MotionSampler::new(motion);
-    let tol = tolerance.internal();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let r = Retimer { motion, sampler: &sampler, factor, tol: tolerance.internal() };
     let mut report =
         RetimeReport { factor, before: reduce::KeyCounts::of(motion), ..RetimeReport::default() };
     let mut out = Motion {
-        bones: Vec::new(),
-        morphs: Vec::new(),
-        cameras: Vec::new(),
-        lights: Vec::new(),
-        shadows: Vec::new(),
-        properties: Vec::new(),
+        bones: r.bones(&mut report)?,
+        morphs: r.morphs(&mut report)?,
+        cameras: r.camera(&mut report)?,
         ..motion.clone()
     };
-
-    // Output frames of a track's keys, and its reference range: from the last frame at or
-    // before its first key's time to the first frame at or after its last key's, so that the
-    // output reaches both end values even when the keys round onto one frame.
-    let layout = |frames: &[u32]| -> Result<Layout, EditError> {
-        let keys = frames.iter().map(|&f| scaled(f, factor)).collect::<Result<Vec<_>, _>>()?;
-        let first = (f64::from(frames[0]) * factor + 1e-9).floor() as u32;
-        let last =
-            (f64::from(frames[frames.len() - 1]) * factor - 1e-9).ceil().max(f64::from(first));
-        if last > f64::from(u32::MAX) {
-            return Err(EditError::FrameOverflow { frame: last as u64 });
-        }
-        Ok((keys, first, (first..=last as u32).map(|g| source_time(g, factor)).collect()))
-    };
-
-    let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
-    let results = par_map(&groups, threads, |group| -> Result<_, EditError> {
-        let source: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
-        let track = sampler.bone_track(source[0].name.bytes()).expect("every name has a track");
-        let (keys, first, times) = layout(track.frames())?;
-        let r = reduce::bone_reference_at(track, source[0].name, first, times.into_iter());
-        let mut fit = BoneFit::new(&r, tol);
-        for (i, &(g, whole)) in keys.iter().enumerate() {
-            fit.force_break((g - first) as usize);
-            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
-                fit.hint((keys[i - 1].0 - first) as usize, (g - first) as usize, track.curves(i));
-            }
-        }
-        let plan = segment::verified(&fit, segment::greedy(&fit));
-        let kept = plan
-            .as_ref()
-            .map_or(0, |p| p.windows(2).filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1)).count());
-        let dense = plan.is_none();
-        let plan = plan.unwrap_or_else(|| {
-            (0..segment::Track::len(&fit)).map(|i| (i, [crate::curve::Curve::LINEAR; 4])).collect()
-        });
-        Ok((fit.keys(&plan), kept, keys.len() - 1 - kept.min(keys.len() - 1), dense))
-    });
-    for result in results {
-        let (keys, kept, refitted, dense) = result?;
-        report.segments_kept += kept;
-        report.segments_refitted += refitted;
-        if dense {
-            report.dense_tracks.push(keys[0].name.to_string());
-        }
-        out.bones.extend(keys);
-    }
-
-    let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
-    for group in groups {
-        let name = motion.morphs[group[0]].name;
-        let track = sampler.morph_track(name.bytes()).expect("every name has a track");
-        let (keys, first, times) = layout(track.frames())?;
-        let mut cursor = Cursor::default();
-        let r = MorphRef {
-            name,
-            first,
-            weights: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
-        };
-        let mut fit = MorphFit::new(&r, tol.morph);
-        keys.iter().for_each(|&(g, _)| fit.force_break((g - first) as usize));
-        let whole = keys.windows(2).filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0).count();
-        report.segments_kept += whole;
-        report.segments_refitted += keys.len() - 1 - whole;
-        let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
-            report.dense_tracks.push(name.to_string());
-            (0..r.weights.len()).map(|i| (i, ())).collect()
-        });
-        out.morphs.extend(fit.keys(&plan));
-    }
-
-    if let Some(track) = sampler.camera_track() {
-        let (keys, first, times) = layout(track.frames())?;
-        let mut cursor = Cursor::default();
-        let r = reduce::CameraRef {
-            first,
-            samples: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
-        };
-        let mut fit = CameraFit::new(&r, tol);
-        let (order, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
-        let source: Vec<CameraKey> = order[0].iter().map(|&k| motion.cameras[k]).collect();
-        let last = first + r.samples.len() as u32 - 1;
-        for (i, &(g, whole)) in keys.iter().enumerate() {
-            fit.force_break((g - first) as usize);
-            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
-                fit.hint(
-                    (keys[i - 1].0 - first) as usize,
-                    (g - first) as usize,
-                    source[i].interpolation.curves(),
-                );
-            }
-            // A cut ending at source frame f + 1 jumps at the first output frame at or after
-            // (f + 1)·factor: keys there and on the frame before keep it a cut.
-            if i > 0 && source[i].frame - source[i - 1].frame == 1 && last > first {
-                let jump = ((f64::from(source[i].frame) * factor) - 1e-9).ceil() as u32;
-                let jump = jump.clamp(first + 1, last);
-                fit.force_break((jump - first) as usize);
-                fit.force_break((jump - 1 - first) as usize);
-            }
-        }
-        let plan = segment::verified(&fit, segment::greedy(&fit));
-        let kept = plan
-            .as_ref()
-            .map_or(0, |p| p.windows(2).filter(|w| fit.is_hinted(w[0].0, w[1].0, &w[1].1)).count());
-        report.segments_kept += kept;
-        report.segments_refitted += keys.len() - 1 - kept.min(keys.len() - 1);
-        let plan = plan.unwrap_or_else(|| {
-            report.dense_tracks.push("camera".into());
-            (0..r.samples.len()).map(|i| (i, [crate::curve::Curve::LINEAR; 6])).collect()
-        });
-        out.cameras = fit.keys(&plan);
-    }
-
     // Linear and step sections: keys move, values stay.
     let nearest = |f: u32| scaled(f, factor).map(|s| s.0);
     let at_or_after = |f: u32| -> Result<u32, EditError> {
@@ -221,9 +106,9 @@ pub fn retime(
         }
         Ok(t as u32)
     };
-    out.lights = moved(&motion.lights, |k| k.frame, |k, f| k.frame = f, nearest)?;
-    out.shadows = moved(&motion.shadows, |k| k.frame, |k, f| k.frame = f, nearest)?;
-    out.properties = moved(&motion.properties, |k| k.frame, |k, f| k.frame = f, at_or_after)?;
+    out.lights = r.moved(nearest)?;
+    out.shadows = r.moved(nearest)?;
+    out.properties = r.moved(at_or_after)?;
 
     report.after = reduce::KeyCounts::of(&out);
     report.errors =
@@ -231,25 +116,160 @@ pub fn retime(
     Ok((out, report))
 }
 
-/// An unnamed section's keys at new frames; where several land on one frame the later stays.
-fn moved<K: Clone>(
-    keys: &[K],
-    frame: impl Fn(&K) -> u32,
-    set: impl Fn(&mut K, u32),
-    to: impl Fn(u32) -> Result<u32, EditError>,
-) -> Result<Vec<K>, EditError> {
-    let (tracks, _) = group_tracks(keys, |_| &[], &frame);
-    let mut out: Vec<K> = Vec::new();
-    for k in tracks.into_iter().flatten() {
-        let mut key = keys[k].clone();
-        let f = to(frame(&key))?;
-        set(&mut key, f);
-        match out.last_mut() {
-            Some(prev) if frame(prev) == f => *prev = key,
-            _ => out.push(key),
+/// One retiming: the source, its tracks, the factor and the fitters' tolerance.
+struct Retimer<'a> {
+    motion: &'a Motion,
+    sampler: &'a MotionSampler,
+    factor: f64,
+    tol: Tolerance,
+}
+
+impl Retimer<'_> {
+    /// Output frames of a track's keys, and its reference range: from the last frame at or
+    /// before its first key's time to the first frame at or after its last key's, so that the
+    /// output reaches both end values even when the keys round onto one frame.
+    fn layout(&self, frames: &[u32]) -> Result<Layout, EditError> {
+        let factor = self.factor;
+        let keys = frames.iter().map(|&f| scaled(f, factor)).collect::<Result<Vec<_>, _>>()?;
+        let first = (f64::from(frames[0]) * factor + 1e-9).floor() as u32;
+        let last =
+            (f64::from(frames[frames.len() - 1]) * factor - 1e-9).ceil().max(f64::from(first));
+        if last > f64::from(u32::MAX) {
+            return Err(EditError::FrameOverflow { frame: last as u64 });
         }
+        Ok((keys, first, (first..=last as u32).map(|g| source_time(g, factor)).collect()))
     }
-    Ok(out)
+
+    /// Bone tracks, refitted in parallel; segments between whole frames keep their curves.
+    fn bones(&self, report: &mut RetimeReport) -> Result<Vec<BoneKey>, EditError> {
+        let tracks = self.sampler.bone_tracks();
+        let items: Vec<_> = tracks.iter().zip(self.sampler.source_keys(Section::Bone)).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let results = par_map(&items, threads, |&(track, order)| -> Result<_, EditError> {
+            let (keys, first, times) = self.layout(track.frames())?;
+            let name = self.motion.bones[order[0]].name;
+            let r = reduce::bone_reference_at(track, name, first, times.into_iter());
+            let mut fit = BoneFit::new(&r, self.tol);
+            for (i, &(g, whole)) in keys.iter().enumerate() {
+                fit.force_break((g - first) as usize);
+                if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
+                    let a = (keys[i - 1].0 - first) as usize;
+                    fit.hint(a, (g - first) as usize, track.curves(i));
+                }
+            }
+            let plan = segment::verified(&fit, segment::greedy(&fit));
+            let kept = kept_segments(plan.as_deref(), |a, b, c| fit.is_hinted(a, b, c));
+            let dense = plan.is_none();
+            let plan = plan.unwrap_or_else(|| {
+                (0..segment::Track::len(&fit)).map(|i| (i, [Curve::LINEAR; 4])).collect()
+            });
+            Ok((fit.keys(&plan), kept, keys.len() - 1 - kept.min(keys.len() - 1), dense))
+        });
+        let mut out = Vec::new();
+        for result in results {
+            let (keys, kept, refitted, dense) = result?;
+            report.segments_kept += kept;
+            report.segments_refitted += refitted;
+            if dense {
+                report.dense_tracks.push(keys[0].name.to_string());
+            }
+            out.extend(keys);
+        }
+        Ok(out)
+    }
+
+    /// Morph tracks: straight lines, refitted; a segment counts as kept when both its keys
+    /// scale to whole frames.
+    fn morphs(&self, report: &mut RetimeReport) -> Result<Vec<MorphKey>, EditError> {
+        let mut out = Vec::new();
+        let orders = self.sampler.source_keys(Section::Morph);
+        for (track, order) in self.sampler.morph_tracks().iter().zip(orders) {
+            let name = self.motion.morphs[order[0]].name;
+            let (keys, first, times) = self.layout(track.frames())?;
+            let mut cursor = Cursor::default();
+            let weights = times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect();
+            let r = MorphSamples { name, first, weights };
+            let mut fit = MorphFit::new(&r, self.tol.morph);
+            keys.iter().for_each(|&(g, _)| fit.force_break((g - first) as usize));
+            let whole = keys.windows(2).filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0).count();
+            report.segments_kept += whole;
+            report.segments_refitted += keys.len() - 1 - whole;
+            let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
+                report.dense_tracks.push(name.to_string());
+                (0..r.weights.len()).map(|i| (i, ())).collect()
+            });
+            out.extend(fit.keys(&plan));
+        }
+        Ok(out)
+    }
+
+    /// The camera track, refitted with its cuts kept as cuts.
+    fn camera(&self, report: &mut RetimeReport) -> Result<Vec<CameraKey>, EditError> {
+        let Some(track) = self.sampler.camera_track() else {
+            return Ok(Vec::new());
+        };
+        let (keys, first, times) = self.layout(track.frames())?;
+        let mut cursor = Cursor::default();
+        let r = reduce::CameraSamples {
+            first,
+            samples: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
+        };
+        let mut fit = CameraFit::new(&r, self.tol);
+        let order = &self.sampler.source_keys(Section::Camera)[0];
+        let source: Vec<CameraKey> = order.iter().map(|&k| self.motion.cameras[k]).collect();
+        let last = first + r.samples.len() as u32 - 1;
+        for (i, &(g, whole)) in keys.iter().enumerate() {
+            fit.force_break((g - first) as usize);
+            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
+                let a = (keys[i - 1].0 - first) as usize;
+                fit.hint(a, (g - first) as usize, source[i].interpolation.curves());
+            }
+            // A cut ending at source frame f + 1 jumps at the first output frame at or after
+            // (f + 1)·factor: keys there and on the frame before keep it a cut.
+            if i > 0 && source[i].frame - source[i - 1].frame == 1 && last > first {
+                let jump = ((f64::from(source[i].frame) * self.factor) - 1e-9).ceil() as u32;
+                let jump = jump.clamp(first + 1, last);
+                fit.force_break((jump - first) as usize);
+                fit.force_break((jump - 1 - first) as usize);
+            }
+        }
+        let plan = segment::verified(&fit, segment::greedy(&fit));
+        let kept = kept_segments(plan.as_deref(), |a, b, c| fit.is_hinted(a, b, c));
+        report.segments_kept += kept;
+        report.segments_refitted += keys.len() - 1 - kept.min(keys.len() - 1);
+        let plan = plan.unwrap_or_else(|| {
+            report.dense_tracks.push("camera".into());
+            (0..r.samples.len()).map(|i| (i, [Curve::LINEAR; 6])).collect()
+        });
+        Ok(fit.keys(&plan))
+    }
+
+    /// An unnamed section's keys at new frames; where several land on one frame the later
+    /// stays.
+    fn moved<K: Keyframe>(
+        &self,
+        to: impl Fn(u32) -> Result<u32, EditError>,
+    ) -> Result<Vec<K>, EditError> {
+        let keys = K::section(self.motion);
+        let mut out: Vec<K> = Vec::new();
+        for &k in self.sampler.source_keys(K::SECTION).iter().flatten() {
+            let f = to(keys[k].frame())?;
+            let key = keys[k].with_frame(f);
+            match out.last_mut() {
+                Some(prev) if prev.frame() == f => *prev = key,
+                _ => out.push(key),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Segments of a verified plan whose curves are the source's (the hints).
+fn kept_segments<C>(
+    plan: Option<&[(usize, C)]>,
+    hinted: impl Fn(usize, usize, &C) -> bool,
+) -> usize {
+    plan.map_or(0, |p| p.windows(2).filter(|w| hinted(w[0].0, w[1].0, &w[1].1)).count())
 }
 
 #[cfg(test)]

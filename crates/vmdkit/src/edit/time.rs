@@ -19,45 +19,39 @@
 //! are unchanged (shift afterwards, or use the CLI's `trim --rebase`). Duplicate keys (same
 //! name and frame) are resolved as the sampler resolves them: the last in file order stays.
 
+use super::bake::{property_key, SampledKey};
 use super::split::sub_curve;
-use super::{group_tracks, EditError};
+use super::EditError;
 use crate::curve::Curve;
-use crate::eval::MotionSampler;
+use crate::eval::{Cursor, MotionSampler};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
-    Motion, PropertyKey, ShadowKey,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Keyframe, LightKey, MorphKey,
+    Motion, PropertyKey, Section, SectionMapper, ShadowKey,
 };
 
 /// Shifts every key of `motion` by `frames` (see the module documentation).
 pub fn shift(motion: &Motion, frames: i64) -> Result<Motion, EditError> {
-    let moved = |f: u32| -> Result<u32, EditError> {
-        let to = i64::from(f) + frames;
-        if to < 0 {
-            Err(EditError::BeforeFrameZero { frame: f, shift: frames })
-        } else {
-            u32::try_from(to).map_err(|_| EditError::FrameOverflow { frame: to as u64 })
-        }
-    };
-    let mut out = motion.clone();
-    for k in &mut out.bones {
-        k.frame = moved(k.frame)?;
+    motion.try_map_sections(&mut Shift(frames))
+}
+
+/// Every key moved by this many frames.
+struct Shift(i64);
+
+impl SectionMapper for Shift {
+    type Error = EditError;
+
+    fn map<K: Keyframe>(&mut self, keys: &[K]) -> Result<Vec<K>, EditError> {
+        let shift = self.0;
+        let moved = |f: u32| -> Result<u32, EditError> {
+            let to = i64::from(f) + shift;
+            if to < 0 {
+                Err(EditError::BeforeFrameZero { frame: f, shift })
+            } else {
+                u32::try_from(to).map_err(|_| EditError::FrameOverflow { frame: to as u64 })
+            }
+        };
+        keys.iter().map(|k| Ok(k.with_frame(moved(k.frame())?))).collect()
     }
-    for k in &mut out.morphs {
-        k.frame = moved(k.frame)?;
-    }
-    for k in &mut out.cameras {
-        k.frame = moved(k.frame)?;
-    }
-    for k in &mut out.lights {
-        k.frame = moved(k.frame)?;
-    }
-    for k in &mut out.shadows {
-        k.frame = moved(k.frame)?;
-    }
-    for k in &mut out.properties {
-        k.frame = moved(k.frame)?;
-    }
-    Ok(out)
 }
 
 /// What [`trim`] did.
@@ -94,156 +88,91 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
     }
     let sampler = MotionSampler::new(motion);
     let mut report = TrimReport::default();
+    let range = Range { from, to };
     let mut out = Motion {
-        bones: Vec::new(),
-        morphs: Vec::new(),
-        cameras: Vec::new(),
-        lights: Vec::new(),
-        shadows: Vec::new(),
+        bones: trim_section(motion, &sampler, range, &mut report),
+        morphs: trim_section(motion, &sampler, range, &mut report),
+        cameras: trim_section(motion, &sampler, range, &mut report),
+        lights: trim_section(motion, &sampler, range, &mut report),
+        shadows: trim_section(motion, &sampler, range, &mut report),
         properties: Vec::new(),
         ..motion.clone()
     };
-    let range = Range { from, to };
-
-    let (tracks, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
-    for track in tracks {
-        let keys: Vec<BoneKey> = track.iter().map(|&k| motion.bones[k]).collect();
-        let sampled = sampler.bone_track(keys[0].name.bytes()).expect("every name has a track");
-        let at = |t: u32, earlier: &BoneKey| {
-            let s = sampled.sample(t);
-            BoneKey {
-                name: earlier.name,
-                frame: t,
-                translation: s.translation,
-                rotation: s.rotation,
-                interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
-            }
-        };
-        let reshape = |report: &mut TrimReport, dest: BoneKey, src: &BoneKey, p0: f64, p1: f64| {
-            let curves = src.interpolation.curves().map(|c| report.piece(c, p0, p1));
-            BoneKey {
-                interpolation: BoneInterpolation::canonical(curves, dest.interpolation.physics()),
-                ..dest
-            }
-        };
-        out.bones.extend(range.cut(
-            &keys,
-            |k| k.frame,
-            |k, f| BoneKey { frame: f, ..*k },
-            at,
-            reshape,
-            &mut report,
-        ));
-    }
-
-    let (tracks, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
-    for track in tracks {
-        let keys: Vec<MorphKey> = track.iter().map(|&k| motion.morphs[k]).collect();
-        let sampled = sampler.morph_track(keys[0].name.bytes()).expect("every name has a track");
-        let at = |t: u32, earlier: &MorphKey| MorphKey {
-            name: earlier.name,
-            frame: t,
-            weight: sampled.sample(t),
-        };
-        out.morphs.extend(range.cut(
-            &keys,
-            |k| k.frame,
-            |k, f| MorphKey { frame: f, ..*k },
-            at,
-            linear,
-            &mut report,
-        ));
-    }
-
-    if let Some(camera) = sampler.camera_track() {
-        let keys = sorted(&motion.cameras, |k| k.frame);
-        let at = |t: u32, earlier: &CameraKey| {
-            let s = camera.sample(t);
-            CameraKey {
-                frame: t,
-                distance: s.distance,
-                target: s.target,
-                rotation: s.rotation,
-                interpolation: CameraInterpolation::DEFAULT,
-                // Whole degrees in the file: a view angle between keys is rounded.
-                view_angle: s.fov.round().max(0.0) as u32,
-                perspective_byte: earlier.perspective_byte,
-            }
-        };
-        let reshape =
-            |report: &mut TrimReport, dest: CameraKey, src: &CameraKey, p0: f64, p1: f64| {
-                let curves = src.interpolation.curves().map(|c| report.piece(c, p0, p1));
-                CameraKey { interpolation: CameraInterpolation::new(curves), ..dest }
-            };
-        out.cameras = range.cut(
-            &keys,
-            |k| k.frame,
-            |k, f| CameraKey { frame: f, ..*k },
-            at,
-            reshape,
-            &mut report,
-        );
-    }
-    if let Some(light) = sampler.light_track() {
-        let keys = sorted(&motion.lights, |k| k.frame);
-        let at = |t: u32, _: &LightKey| {
-            let s = light.sample(t);
-            LightKey { frame: t, color: s.color, direction: s.direction }
-        };
-        out.lights = range.cut(
-            &keys,
-            |k| k.frame,
-            |k, f| LightKey { frame: f, ..*k },
-            at,
-            linear,
-            &mut report,
-        );
-    }
-    if let Some(shadow) = sampler.shadow_track() {
-        let keys = sorted(&motion.shadows, |k| k.frame);
-        let at = |t: u32, _: &ShadowKey| {
-            let s = shadow.sample(t);
-            ShadowKey { frame: t, mode: s.mode, distance: s.distance }
-        };
-        out.shadows = range.cut(
-            &keys,
-            |k| k.frame,
-            |k, f| ShadowKey { frame: f, ..*k },
-            at,
-            linear,
-            &mut report,
-        );
-    }
     out.properties = trim_properties(motion, &sampler, range, &mut report);
-
-    report.dropped = (motion.bones.len()
-        + motion.morphs.len()
-        + motion.cameras.len()
-        + motion.lights.len()
-        + motion.shadows.len()
-        + motion.properties.len()
-        + report.inserted)
-        .saturating_sub(
-            out.bones.len()
-                + out.morphs.len()
-                + out.cameras.len()
-                + out.lights.len()
-                + out.shadows.len()
-                + out.properties.len(),
-        );
+    report.dropped = (motion.key_count() + report.inserted).saturating_sub(out.key_count());
     Ok((out, report))
 }
 
-/// Keys without curves: a cut piece of a linear blend is the linear blend of its ends.
-fn linear<K: Copy>(_: &mut TrimReport, dest: K, _: &K, _: f64, _: f64) -> K {
-    dest
+/// Every track of one section cut to the range.
+fn trim_section<K: Cut>(
+    motion: &Motion,
+    sampler: &MotionSampler,
+    range: Range,
+    report: &mut TrimReport,
+) -> Vec<K> {
+    let section = K::section(motion);
+    let mut out = Vec::new();
+    for (track, order) in K::tracks(sampler).iter().zip(sampler.source_keys(K::SECTION)) {
+        let keys: Vec<K> = order.iter().map(|&k| section[k]).collect();
+        out.extend(range.cut(&keys, |t, earlier| K::at(track, t, earlier), report));
+    }
+    out
 }
 
-/// An unnamed section's keys sorted by frame, duplicates resolved.
-fn sorted<K: Copy>(keys: &[K], frame: impl Fn(&K) -> u32) -> Vec<K> {
-    let (tracks, _) = group_tracks(keys, |_| &[], frame);
-    tracks.into_iter().flatten().map(|k| keys[k]).collect()
+/// How trimming makes keys at a cut point.
+trait Cut: SampledKey + Copy {
+    /// A key at frame `t` holding the sampled value; `earlier` is the key before `t`, for what
+    /// the sample does not say.
+    fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
+        let _ = earlier;
+        Self::sampled_at(track, t)
+    }
+
+    /// The key the track plays at frame `t`.
+    fn sampled_at(track: &Self::Track, t: u32) -> Self {
+        Self::sampled(track, &mut Cursor::default(), f64::from(t), t)
+    }
+
+    /// `self` with the piece `p0..p1` of `src`'s curves. Keys without curves blend linearly,
+    /// and a cut piece of a linear blend is the linear blend of its ends: nothing to do.
+    fn reshape(self, src: &Self, report: &mut TrimReport, p0: f64, p1: f64) -> Self {
+        let _ = (src, report, p0, p1);
+        self
+    }
 }
+
+impl Cut for BoneKey {
+    fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
+        // The earlier key's name field, padding included, as the keys around it have.
+        BoneKey { name: earlier.name, ..Self::sampled_at(track, t) }
+    }
+
+    fn reshape(self, src: &Self, report: &mut TrimReport, p0: f64, p1: f64) -> Self {
+        let curves = src.interpolation.curves().map(|c| report.piece(c, p0, p1));
+        let physics = self.interpolation.physics();
+        BoneKey { interpolation: BoneInterpolation::canonical(curves, physics), ..self }
+    }
+}
+
+impl Cut for MorphKey {
+    fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
+        MorphKey { name: earlier.name, ..Self::sampled_at(track, t) }
+    }
+}
+
+impl Cut for CameraKey {
+    fn at(track: &Self::Track, t: u32, earlier: &Self) -> Self {
+        CameraKey { perspective_byte: earlier.perspective_byte, ..Self::sampled_at(track, t) }
+    }
+
+    fn reshape(self, src: &Self, report: &mut TrimReport, p0: f64, p1: f64) -> Self {
+        let curves = src.interpolation.curves().map(|c| report.piece(c, p0, p1));
+        CameraKey { interpolation: CameraInterpolation::new(curves), ..self }
+    }
+}
+
+impl Cut for LightKey {}
+impl Cut for ShadowKey {}
 
 /// Property keys: steps, so only a key at `from` holding the states in force is added.
 fn trim_properties(
@@ -252,28 +181,16 @@ fn trim_properties(
     range: Range,
     report: &mut TrimReport,
 ) -> Vec<PropertyKey> {
-    let keys = {
-        let (tracks, _) = group_tracks(&motion.properties, |_| &[], |k| k.frame);
-        tracks.into_iter().flatten().map(|k| motion.properties[k].clone()).collect::<Vec<_>>()
-    };
-    let mut out: Vec<PropertyKey> =
-        keys.iter().filter(|k| (range.from..=range.to).contains(&k.frame)).cloned().collect();
+    let order = sampler.source_keys(Section::Property).first().map_or(&[][..], |o| o);
+    let keys: Vec<&PropertyKey> = order.iter().map(|&k| &motion.properties[k]).collect();
+    let mut out: Vec<PropertyKey> = keys
+        .iter()
+        .filter(|k| (range.from..=range.to).contains(&k.frame))
+        .map(|&k| k.clone())
+        .collect();
     let has_earlier = keys.first().is_some_and(|k| k.frame < range.from);
     if has_earlier && out.first().map(|k| k.frame) != Some(range.from) {
-        let t = f64::from(range.from);
-        let visible = sampler.visibility_track().is_some_and(|v| v.sample(t));
-        out.insert(
-            0,
-            PropertyKey {
-                frame: range.from,
-                visible_byte: u8::from(visible),
-                ik: sampler
-                    .ik_tracks()
-                    .iter()
-                    .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
-                    .collect(),
-            },
-        );
+        out.insert(0, property_key(sampler, range.from, f64::from(range.from)));
         report.inserted += 1;
     }
     out
@@ -287,21 +204,12 @@ struct Range {
 
 impl Range {
     /// One track's keys (sorted, one per frame) cut to the range. `at(t, earlier)` makes a key
-    /// at frame t from the sampled value (with `earlier` the key before t, for what steps);
-    /// `reshape(report, dest, src, p0, p1)` gives `dest` the piece p0..p1 of `src`'s curves.
-    fn cut<K: Copy>(
-        self,
-        keys: &[K],
-        frame: impl Fn(&K) -> u32,
-        refram: impl Fn(&K, u32) -> K,
-        at: impl Fn(u32, &K) -> K,
-        reshape: impl Fn(&mut TrimReport, K, &K, f64, f64) -> K,
-        report: &mut TrimReport,
-    ) -> Vec<K> {
+    /// at frame t from the sampled value (with `earlier` the key before t, for what steps).
+    fn cut<K: Cut>(self, keys: &[K], at: impl Fn(u32, &K) -> K, report: &mut TrimReport) -> Vec<K> {
         let n = keys.len();
-        let f = |i: usize| frame(&keys[i]);
-        let first = keys.partition_point(|k| frame(k) < self.from);
-        let end = keys.partition_point(|k| frame(k) <= self.to);
+        let f = |i: usize| keys[i].frame();
+        let first = keys.partition_point(|k| k.frame() < self.from);
+        let end = keys.partition_point(|k| k.frame() <= self.to);
         // Progress of `t` through the segment ending at key i.
         let progress = |t: u32, i: usize| f64::from(t - f(i - 1)) / f64::from(f(i) - f(i - 1));
         let cut_left = first > 0 && first < n && f(first) > self.from;
@@ -314,33 +222,28 @@ impl Range {
         if first < end {
             for (i, &key) in keys.iter().enumerate().take(end).skip(first) {
                 out.push(if i == first && cut_left {
-                    reshape(report, key, &key, progress(self.from, i), 1.0)
+                    key.reshape(&key, report, progress(self.from, i), 1.0)
                 } else {
                     key
                 });
             }
             if cut_right {
                 let key = at(self.to, &keys[end - 1]);
-                out.push(reshape(report, key, &keys[end], 0.0, progress(self.to, end)));
+                out.push(key.reshape(&keys[end], report, 0.0, progress(self.to, end)));
                 report.inserted += 1;
             }
         } else if cut_left && cut_right {
             // Both cuts inside one segment (first == end): the middle piece.
             if self.to > self.from {
                 let key = at(self.to, &keys[end - 1]);
-                out.push(reshape(
-                    report,
-                    key,
-                    &keys[end],
-                    progress(self.from, end),
-                    progress(self.to, end),
-                ));
+                let (p0, p1) = (progress(self.from, end), progress(self.to, end));
+                out.push(key.reshape(&keys[end], report, p0, p1));
                 report.inserted += 1;
             }
         } else if n > 0 {
             // The whole track is before or after the range, which holds its end value.
             let held = if f(n - 1) < self.from { n - 1 } else { 0 };
-            out.push(refram(&keys[held], self.from));
+            out.push(keys[held].with_frame(self.from));
         }
         out
     }

@@ -28,8 +28,10 @@ use super::bone::{BoneSample, BoneTrack};
 use super::camera::{CameraSample, CameraTrack};
 use super::light::{IkTrack, LightSample, LightTrack, ShadowSample, ShadowTrack};
 use super::morph::MorphTrack;
-use super::track::{group_keys, Cursor, Duplicate, StepTrack, WeightCache, SHARED_WEIGHTS};
-use crate::format::{Motion, Section};
+use super::track::{
+    group_keys, group_section, Cursor, Duplicate, Group, StepTrack, WeightCache, SHARED_WEIGHTS,
+};
+use crate::format::{Keyframe, Motion, Section};
 use std::collections::HashMap;
 
 /// Every track of a motion, ready to sample. Immutable once built, so one sampler can serve many
@@ -46,6 +48,8 @@ pub struct MotionSampler {
     visible: Option<StepTrack<bool>>,
     ik: Vec<IkTrack>,
     duplicates: Vec<Duplicate>,
+    /// Per section (in [`Section::ALL`] order), each track's key indices.
+    sources: [Vec<Vec<usize>>; 6],
     last_frame: Option<u32>,
 }
 
@@ -83,6 +87,20 @@ pub struct MotionSample {
     pub ik: Vec<bool>,
 }
 
+/// Groups one section, builds a track per group and keeps each group's key indices in
+/// `sources`.
+fn tracks_of<'a, K: Keyframe, T>(
+    keys: &'a [K],
+    duplicates: &mut Vec<Duplicate>,
+    sources: &mut [Vec<Vec<usize>>; 6],
+    build: impl Fn(&Group<'a>) -> T,
+) -> Vec<T> {
+    let groups = group_section(keys, duplicates);
+    let tracks = groups.iter().map(build).collect();
+    sources[K::SECTION as usize] = groups.into_iter().map(|g| g.keys).collect();
+    tracks
+}
+
 fn name_index<'a>(names: impl Iterator<Item = &'a [u8]>) -> HashMap<Box<[u8]>, usize> {
     names.enumerate().map(|(i, n)| (Box::from(n), i)).collect()
 }
@@ -92,44 +110,34 @@ impl MotionSampler {
     /// (last in file order wins) and listed in [`MotionSampler::duplicates`].
     pub fn new(motion: &Motion) -> Self {
         let mut duplicates = Vec::new();
-        let bones: Vec<BoneTrack> = group_keys(
-            Section::Bone,
-            motion.bones.len(),
-            |k| motion.bones[k].name.bytes(),
-            |k| motion.bones[k].frame,
-            &mut duplicates,
-        )
-        .iter()
-        .map(|g| BoneTrack::new(motion.bones[g.first].name, &motion.bones, &g.keys))
-        .collect();
-        let morphs: Vec<MorphTrack> = group_keys(
-            Section::Morph,
-            motion.morphs.len(),
-            |k| motion.morphs[k].name.bytes(),
-            |k| motion.morphs[k].frame,
-            &mut duplicates,
-        )
-        .iter()
-        .map(|g| MorphTrack::new(motion.morphs[g.first].name, &motion.morphs, &g.keys))
-        .collect();
-        // Unnamed sections: one group (or none when the section is empty).
-        let mut single = |section: Section, count: usize, frame: &dyn Fn(usize) -> u32| {
-            group_keys(section, count, |_| &[], frame, &mut duplicates).pop().map(|g| g.keys)
-        };
-        let camera = single(Section::Camera, motion.cameras.len(), &|k| motion.cameras[k].frame)
-            .map(|order| CameraTrack::new(&motion.cameras, &order));
-        let light = single(Section::Light, motion.lights.len(), &|k| motion.lights[k].frame)
-            .map(|order| LightTrack::new(&motion.lights, &order));
-        let shadow =
-            single(Section::SelfShadow, motion.shadows.len(), &|k| motion.shadows[k].frame)
-                .map(|order| ShadowTrack::new(&motion.shadows, &order));
-        let props = &motion.properties;
-        let visible = single(Section::Property, props.len(), &|k| props[k].frame).map(|order| {
-            StepTrack::new(
-                order.iter().map(|&k| props[k].frame).collect(),
-                order.iter().map(|&k| props[k].is_visible()).collect(),
-            )
+        let mut sources: [Vec<Vec<usize>>; 6] = Default::default();
+        let bones = tracks_of(&motion.bones, &mut duplicates, &mut sources, |g| {
+            BoneTrack::new(motion.bones[g.first].name, &motion.bones, &g.keys)
         });
+        let morphs = tracks_of(&motion.morphs, &mut duplicates, &mut sources, |g| {
+            MorphTrack::new(motion.morphs[g.first].name, &motion.morphs, &g.keys)
+        });
+        // Unnamed sections: one track (or none when the section is empty).
+        let camera = tracks_of(&motion.cameras, &mut duplicates, &mut sources, |g| {
+            CameraTrack::new(&motion.cameras, &g.keys)
+        })
+        .pop();
+        let light = tracks_of(&motion.lights, &mut duplicates, &mut sources, |g| {
+            LightTrack::new(&motion.lights, &g.keys)
+        })
+        .pop();
+        let shadow = tracks_of(&motion.shadows, &mut duplicates, &mut sources, |g| {
+            ShadowTrack::new(&motion.shadows, &g.keys)
+        })
+        .pop();
+        let props = &motion.properties;
+        let visible = tracks_of(props, &mut duplicates, &mut sources, |g| {
+            StepTrack::new(
+                g.keys.iter().map(|&k| props[k].frame).collect(),
+                g.keys.iter().map(|&k| props[k].is_visible()).collect(),
+            )
+        })
+        .pop();
         let ik = Self::ik_tracks_of(motion, &mut duplicates);
 
         let last_frame = bones
@@ -153,6 +161,7 @@ impl MotionSampler {
             visible,
             ik,
             duplicates,
+            sources,
             last_frame,
         }
     }
@@ -190,6 +199,15 @@ impl MotionSampler {
                 ),
             })
             .collect()
+    }
+
+    /// The keys each track of `section` was built from, as indices into that section of the
+    /// motion: sorted by frame, one per frame (the key kept of duplicates). Named sections list
+    /// their tracks in [`MotionSampler::bone_tracks`] / [`MotionSampler::morph_tracks`] order;
+    /// the others have one track, or none when empty. For [`Section::Property`] this is the
+    /// visibility track's keys. Edits walk these instead of grouping the keys again.
+    pub fn source_keys(&self, section: Section) -> &[Vec<usize>] {
+        &self.sources[section as usize]
     }
 
     /// Keys dropped because another key of the same name had the same frame.

@@ -17,7 +17,7 @@
 //! time is found through a [`Timeline`]'s bucket index, also in O(1) for ordinary tracks.
 
 use crate::curve::Curve;
-use crate::format::Section;
+use crate::format::{Keyframe, Section};
 use std::collections::HashMap;
 
 /// Where a time falls in a track.
@@ -178,23 +178,19 @@ pub struct Duplicate {
     pub kept: usize,
 }
 
-/// The keys of one track: indices into the section, sorted by frame, one per frame.
+/// The keys of one track: indices into the section, and the name that groups them.
 pub(crate) struct Group<'a> {
     pub name: &'a [u8],
     /// Index of the key whose name field represents the track (its first key in file order).
     pub first: usize,
+    /// In file order after [`bucket_keys`]; sorted by frame, one per frame, after
+    /// [`Group::resolve`].
     pub keys: Vec<usize>,
 }
 
-/// Groups `count` keys by name (first appearance order), sorts each group by frame and keeps the
-/// last of equal frames, reporting the others into `duplicates`.
-pub(crate) fn group_keys<'a>(
-    section: Section,
-    count: usize,
-    name: impl Fn(usize) -> &'a [u8],
-    frame: impl Fn(usize) -> u32,
-    duplicates: &mut Vec<Duplicate>,
-) -> Vec<Group<'a>> {
+/// Buckets `count` keys by name, in order of first appearance, each bucket in file order.
+/// Lint looks at this file order; everything else wants [`group_keys`].
+pub(crate) fn bucket_keys<'a>(count: usize, name: impl Fn(usize) -> &'a [u8]) -> Vec<Group<'a>> {
     let mut index: HashMap<&'a [u8], usize> = HashMap::new();
     let mut groups: Vec<Group<'a>> = Vec::new();
     for k in 0..count {
@@ -205,25 +201,56 @@ pub(crate) fn group_keys<'a>(
         });
         groups[g].keys.push(k);
     }
-    for group in &mut groups {
+    groups
+}
+
+impl Group<'_> {
+    /// Sorts the bucket by frame and keeps the last key of each frame, telling `dropped`
+    /// (frame, dropped key, kept key) about the others in frame order.
+    pub(crate) fn resolve(
+        &mut self,
+        frame: impl Fn(usize) -> u32,
+        mut dropped: impl FnMut(u32, usize, usize),
+    ) {
         // Stable: keys of one frame stay in file order, so the last of each run is the last in
         // the file.
-        group.keys.sort_by_key(|&k| frame(k));
-        let mut kept = Vec::with_capacity(group.keys.len());
-        for run in group.keys.chunk_by(|&a, &b| frame(a) == frame(b)) {
-            let (&last, dropped) = run.split_last().expect("runs are not empty");
-            duplicates.extend(dropped.iter().map(|&d| Duplicate {
-                section,
-                name: group.name.to_vec(),
-                frame: frame(last),
-                dropped: d,
-                kept: last,
-            }));
+        self.keys.sort_by_key(|&k| frame(k));
+        let mut kept = Vec::with_capacity(self.keys.len());
+        for run in self.keys.chunk_by(|&a, &b| frame(a) == frame(b)) {
+            let (&last, rest) = run.split_last().expect("runs are not empty");
+            rest.iter().for_each(|&d| dropped(frame(last), d, last));
             kept.push(last);
         }
-        group.keys = kept;
+        self.keys = kept;
+    }
+}
+
+/// Groups `count` keys by name (first appearance order), sorts each group by frame and keeps the
+/// last of equal frames, reporting the others into `duplicates`. The one grouping rule every
+/// sampler, edit and lint shares.
+pub(crate) fn group_keys<'a>(
+    section: Section,
+    count: usize,
+    name: impl Fn(usize) -> &'a [u8],
+    frame: impl Fn(usize) -> u32,
+    duplicates: &mut Vec<Duplicate>,
+) -> Vec<Group<'a>> {
+    let mut groups = bucket_keys(count, name);
+    for group in &mut groups {
+        let name = group.name;
+        group.resolve(&frame, |frame, dropped, kept| {
+            duplicates.push(Duplicate { section, name: name.to_vec(), frame, dropped, kept });
+        });
     }
     groups
+}
+
+/// [`group_keys`] over one section of a motion.
+pub(crate) fn group_section<'a, K: Keyframe>(
+    keys: &'a [K],
+    duplicates: &mut Vec<Duplicate>,
+) -> Vec<Group<'a>> {
+    group_keys(K::SECTION, keys.len(), |k| keys[k].track_name(), |k| keys[k].frame(), duplicates)
 }
 
 /// A track of values that change in steps: each key's value holds until the next key (§6.7),

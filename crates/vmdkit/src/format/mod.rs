@@ -4,6 +4,7 @@
 //! records in place, and [`Motion`] holds them decoded. Writing is the exact inverse.
 
 pub mod interp;
+mod keyframe;
 pub mod layout;
 mod motion;
 pub mod records;
@@ -11,6 +12,7 @@ mod view;
 mod writer;
 
 pub use interp::{BoneCurve, BoneInterpolation, CameraCurve, CameraInterpolation, PhysicsToggle};
+pub use keyframe::{Keyframe, SectionMapper, SectionVisitor};
 pub use layout::{Layout, ReadOptions, Repair, Section, SectionSpan, Version};
 pub use motion::{Header, Motion, Parsed, CAMERA_MODEL_NAME};
 pub use records::{

@@ -285,6 +285,7 @@ impl<'a> PropertyEntry<'a> {
 /// An entry of any section; serialised as the entry itself.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum KeyEntry<'a> {
     /// A bone key.
     Bone(BoneEntry<'a>),

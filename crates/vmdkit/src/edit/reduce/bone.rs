@@ -17,7 +17,7 @@
 //! slerp), and with tighter bands otherwise.
 
 use super::fit::Band;
-use super::segment::Track;
+use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
 use crate::eval::MotionSampler;
@@ -29,7 +29,7 @@ use std::collections::HashMap;
 
 /// A bone's reference values at consecutive frames starting at `first`.
 #[derive(Clone, Debug)]
-pub(crate) struct BoneRef {
+pub(crate) struct BoneSamples {
     pub name: KeyName,
     pub first: u32,
     pub translation: Vec<Vec3>,
@@ -38,9 +38,9 @@ pub(crate) struct BoneRef {
     pub physics: Vec<PhysicsToggle>,
 }
 
-/// Fits segments of a [`BoneRef`].
+/// Fits segments of a [`BoneSamples`].
 pub(crate) struct BoneFit<'r> {
-    r: &'r BoneRef,
+    r: &'r BoneSamples,
     /// Rotations as the sampler will hold them (normalised on loading).
     unit: Vec<Quat>,
     tol: Tolerance,
@@ -55,7 +55,7 @@ pub(crate) fn angle_deg(a: Quat, b: Quat) -> f64 {
 }
 
 impl<'r> BoneFit<'r> {
-    pub fn new(r: &'r BoneRef, tol: Tolerance) -> Self {
+    pub fn new(r: &'r BoneSamples, tol: Tolerance) -> Self {
         let n = r.translation.len();
         let breaks = (0..n)
             // Only on/off matters: old writers leave curve bytes in the toggle's place
@@ -216,26 +216,12 @@ impl Track for BoneFit<'_> {
     }
 
     fn fit(&self, a: usize, b: usize) -> Result<[Curve; 4], usize> {
-        if b == a + 1 {
-            return Ok(self.hints.get(&(a, b)).copied().unwrap_or([Curve::LINEAR; 4]));
-        }
-        if let Some(h) = self.hints.get(&(a, b)) {
-            if self.check(a, b, h).is_ok() {
-                return Ok(*h);
-            }
-        }
-        let mut last = Err(a + 1);
-        // The bands approximate the exact error; tighten them when the exact check disagrees.
-        for shrink in [1.0, 0.8, 0.5] {
+        let hint = self.hints.get(&(a, b));
+        let check = |c: &[Curve; 4]| self.check(a, b, c);
+        segment::fit_hinted((a, b), hint, [Curve::LINEAR; 4], check, |shrink| {
             let [x, y, z] = self.fit_translation(a, b, shrink)?;
-            let r = self.fit_rotation(a, b, shrink)?;
-            let curves = [x, y, z, r];
-            match self.check(a, b, &curves) {
-                Ok(()) => return Ok(curves),
-                Err(k) => last = Err(k),
-            }
-        }
-        last
+            Ok([x, y, z, self.fit_rotation(a, b, shrink)?])
+        })
     }
 
     fn violations(&self, plan: &[(usize, [Curve; 4])]) -> Vec<usize> {

@@ -10,7 +10,7 @@
 //! tolerance; otherwise the track keeps its original keys.
 
 use super::fit::Band;
-use super::segment::Track;
+use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
 use crate::eval::{CameraSample, MotionSampler};
@@ -20,13 +20,13 @@ use std::collections::HashMap;
 
 /// The camera's reference values at consecutive frames starting at `first`.
 #[derive(Clone, Debug)]
-pub(crate) struct CameraRef {
+pub(crate) struct CameraSamples {
     pub first: u32,
     pub samples: Vec<CameraSample>,
 }
 
 pub(crate) struct CameraFit<'r> {
-    r: &'r CameraRef,
+    r: &'r CameraSamples,
     /// The view angle each key would store.
     fov: Vec<f32>,
     tol: Tolerance,
@@ -35,7 +35,7 @@ pub(crate) struct CameraFit<'r> {
 }
 
 impl<'r> CameraFit<'r> {
-    pub fn new(r: &'r CameraRef, tol: Tolerance) -> Self {
+    pub fn new(r: &'r CameraSamples, tol: Tolerance) -> Self {
         let n = r.samples.len();
         let breaks = (0..n)
             .map(|i| i > 0 && r.samples[i].perspective != r.samples[i - 1].perspective)
@@ -268,23 +268,11 @@ impl Track for CameraFit<'_> {
     }
 
     fn fit(&self, a: usize, b: usize) -> Result<[Curve; 6], usize> {
-        if b == a + 1 {
-            return Ok(self.hints.get(&(a, b)).copied().unwrap_or([Curve::LINEAR; 6]));
-        }
-        if let Some(h) = self.hints.get(&(a, b)) {
-            if self.check(a, b, h).is_ok() {
-                return Ok(*h);
-            }
-        }
-        let mut last = Err(a + 1);
-        for shrink in [1.0, 0.8, 0.5] {
-            let curves = self.fit_bands(a, b, shrink)?;
-            match self.check(a, b, &curves) {
-                Ok(()) => return Ok(curves),
-                Err(k) => last = Err(k),
-            }
-        }
-        last
+        let hint = self.hints.get(&(a, b));
+        let check = |c: &[Curve; 6]| self.check(a, b, c);
+        segment::fit_hinted((a, b), hint, [Curve::LINEAR; 6], check, |shrink| {
+            self.fit_bands(a, b, shrink)
+        })
     }
 
     fn violations(&self, plan: &[(usize, [Curve; 6])]) -> Vec<usize> {

@@ -39,13 +39,12 @@ pub(crate) mod segment;
 
 pub use measure::{measure, measure_with, Errors};
 
-pub(crate) use bone::{BoneFit, BoneRef};
-pub(crate) use camera::{CameraFit, CameraRef};
-pub(crate) use morph::{MorphFit, MorphRef};
+pub(crate) use bone::{BoneFit, BoneSamples};
+pub(crate) use camera::{CameraFit, CameraSamples};
+pub(crate) use morph::{MorphFit, MorphSamples};
 
-use super::group_tracks;
-use crate::eval::{Cursor, MotionSampler};
-use crate::format::{BoneKey, CameraKey, MorphKey, Motion};
+use crate::eval::{BoneTrack, Cursor, MorphTrack, MotionSampler};
+use crate::format::{BoneKey, CameraKey, Keyframe, MorphKey, Motion, Section};
 use segment::Track;
 
 /// The largest error allowed at any frame (see the module documentation for the measures).
@@ -137,72 +136,111 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
     } else {
         options.threads
     };
-    let mut out =
-        Motion { bones: Vec::new(), morphs: Vec::new(), cameras: Vec::new(), ..motion.clone() };
-    let mut kept_original = Vec::new();
-
-    let (groups, _) = group_tracks(&motion.bones, |k| k.name.bytes(), |k| k.frame);
-    let results = par_map(&groups, threads, |group| {
-        let original: Vec<BoneKey> = group.iter().map(|&k| motion.bones[k]).collect();
-        let track = sampler.bone_track(original[0].name.bytes()).expect("every name has a track");
-        let r = bone_reference(track, original[0].name);
-        let fit = BoneFit::new(&r, tol);
-        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
-        choose(plan.map(|p| fit.keys(&p)), original)
+    let method = options.method;
+    let mut kept = Vec::new();
+    let tracks = sampler.bone_tracks();
+    let bones = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+        reduce_bone_track(track, keys, tol, method)
     });
-    for (keys, fell_back) in results {
-        if fell_back {
-            kept_original.push(keys[0].name.to_string());
-        }
-        out.bones.extend(keys);
-    }
-
-    let (groups, _) = group_tracks(&motion.morphs, |k| k.name.bytes(), |k| k.frame);
-    let results = par_map(&groups, threads, |group| {
-        let original: Vec<MorphKey> = group.iter().map(|&k| motion.morphs[k]).collect();
-        let track = sampler.morph_track(original[0].name.bytes()).expect("every name has a track");
-        let frames = track.frames();
-        let (first, last) = (frames[0], frames[frames.len() - 1]);
-        let mut cursor = Cursor::default();
-        let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
-        let r = MorphRef { name: original[0].name, first, weights };
-        let fit = MorphFit::new(&r, tol.morph);
-        let plan = plan(&fit, options.method, |a, b| fit.linear_split(a, b));
-        choose(plan.map(|p| fit.keys(&p)), original)
+    let tracks = sampler.morph_tracks();
+    let morphs = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+        reduce_morph_track(track, keys, tol, method)
     });
-    for (keys, fell_back) in results {
-        if fell_back {
-            kept_original.push(keys[0].name.to_string());
-        }
-        out.morphs.extend(keys);
-    }
-
-    if let Some(track) = sampler.camera_track() {
-        let (groups, _) = group_tracks(&motion.cameras, |_| &[], |k| k.frame);
-        let original: Vec<CameraKey> = groups[0].iter().map(|&k| motion.cameras[k]).collect();
-        let r = camera_reference(track);
-        let mut fit = CameraFit::new(&r, tol);
-        fit.keep_jumps();
-        let plan = if fit.keys_representable() {
-            plan(&fit, options.method, |a, b| fit.linear_split(a, b))
-        } else {
-            None
-        };
-        let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
-        if fell_back {
-            kept_original.push("camera".into());
-        }
-        out.cameras = keys;
-    }
+    let cameras = reduce_camera(motion, &sampler, method, tol, &mut kept);
+    let out = Motion { bones, morphs, cameras, ..motion.clone() };
 
     let errors = measure(motion, &out);
     let report = ReduceReport {
         before: KeyCounts::of(motion),
         after: KeyCounts::of(&out),
         errors,
-        kept_original,
+        kept_original: kept,
     };
     (out, report)
+}
+
+/// Every track of a bone or morph section reduced by `reduce_track` (given the track and its
+/// keys, sorted), in parallel; tracks that kept their original keys are named in
+/// `kept_original`.
+fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
+    motion: &Motion,
+    sampler: &MotionSampler,
+    tracks: &[T],
+    threads: usize,
+    kept_original: &mut Vec<String>,
+    reduce_track: impl Fn(&T, Vec<K>) -> (Vec<K>, bool) + Sync,
+) -> Vec<K> {
+    let section = K::section(motion);
+    let items: Vec<_> = tracks.iter().zip(sampler.source_keys(K::SECTION)).collect();
+    let results = par_map(&items, threads, |&(track, order)| {
+        reduce_track(track, order.iter().map(|&k| section[k].clone()).collect())
+    });
+    let mut out = Vec::new();
+    for (keys, fell_back) in results {
+        if fell_back {
+            kept_original.push(keys[0].name().map(|n| n.to_string()).unwrap_or_default());
+        }
+        out.extend(keys);
+    }
+    out
+}
+
+/// One bone track's keys reduced, or kept (with whether that was a failure to verify).
+fn reduce_bone_track(
+    track: &BoneTrack,
+    keys: Vec<BoneKey>,
+    tol: Tolerance,
+    method: Method,
+) -> (Vec<BoneKey>, bool) {
+    let r = bone_reference(track, keys[0].name);
+    let fit = BoneFit::new(&r, tol);
+    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    choose(plan.map(|p| fit.keys(&p)), keys)
+}
+
+/// One morph track's keys reduced, or kept.
+fn reduce_morph_track(
+    track: &MorphTrack,
+    keys: Vec<MorphKey>,
+    tol: Tolerance,
+    method: Method,
+) -> (Vec<MorphKey>, bool) {
+    let frames = track.frames();
+    let (first, last) = (frames[0], frames[frames.len() - 1]);
+    let mut cursor = Cursor::default();
+    let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
+    let r = MorphSamples { name: keys[0].name, first, weights };
+    let fit = MorphFit::new(&r, tol.morph);
+    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    choose(plan.map(|p| fit.keys(&p)), keys)
+}
+
+/// The camera track reduced, keeping its cuts.
+fn reduce_camera(
+    motion: &Motion,
+    sampler: &MotionSampler,
+    method: Method,
+    tol: Tolerance,
+    kept_original: &mut Vec<String>,
+) -> Vec<CameraKey> {
+    let Some(track) = sampler.camera_track() else {
+        return Vec::new();
+    };
+    let order = &sampler.source_keys(Section::Camera)[0];
+    let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
+    let r = camera_reference(track);
+    let mut fit = CameraFit::new(&r, tol);
+    fit.keep_jumps();
+    let plan = if fit.keys_representable() {
+        plan(&fit, method, |a, b| fit.linear_split(a, b))
+    } else {
+        None
+    };
+    let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
+    if fell_back {
+        kept_original.push("camera".into());
+    }
+    keys
 }
 
 /// A verified plan by `method`, or `None`.
@@ -232,7 +270,7 @@ fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
 pub(crate) fn bone_reference(
     track: &crate::eval::BoneTrack,
     name: crate::text::KeyName,
-) -> BoneRef {
+) -> BoneSamples {
     let frames = track.frames();
     let (first, last) = (frames[0], frames[frames.len() - 1]);
     bone_reference_at(track, name, first, (first..=last).map(f64::from))
@@ -244,9 +282,14 @@ pub(crate) fn bone_reference_at(
     name: crate::text::KeyName,
     first: u32,
     times: impl Iterator<Item = f64>,
-) -> BoneRef {
-    let mut r =
-        BoneRef { name, first, translation: Vec::new(), rotation: Vec::new(), physics: Vec::new() };
+) -> BoneSamples {
+    let mut r = BoneSamples {
+        name,
+        first,
+        translation: Vec::new(),
+        rotation: Vec::new(),
+        physics: Vec::new(),
+    };
     let mut cursor = Cursor::default();
     for t in times {
         let s = track.sample_with(&mut cursor, t);
@@ -258,11 +301,11 @@ pub(crate) fn bone_reference_at(
 }
 
 /// The camera's values at every frame from its first key to its last.
-pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraRef {
+pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraSamples {
     let frames = track.frames();
     let (first, last) = (frames[0], frames[frames.len() - 1]);
     let mut cursor = Cursor::default();
-    CameraRef {
+    CameraSamples {
         first,
         samples: (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect(),
     }
@@ -303,7 +346,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bake::bake;
+    use crate::edit::bake;
 
     #[test]
     fn a_baked_example_reduces_within_bounds_and_beats_the_baseline() {

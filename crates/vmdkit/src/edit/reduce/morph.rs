@@ -10,20 +10,20 @@ use crate::text::KeyName;
 
 /// A morph's reference weights at consecutive frames starting at `first`.
 #[derive(Clone, Debug)]
-pub(crate) struct MorphRef {
+pub(crate) struct MorphSamples {
     pub name: KeyName,
     pub first: u32,
     pub weights: Vec<f32>,
 }
 
 pub(crate) struct MorphFit<'r> {
-    r: &'r MorphRef,
+    r: &'r MorphSamples,
     tol: f64,
     breaks: Vec<bool>,
 }
 
 impl<'r> MorphFit<'r> {
-    pub fn new(r: &'r MorphRef, tol: f64) -> Self {
+    pub fn new(r: &'r MorphSamples, tol: f64) -> Self {
         MorphFit { r, tol, breaks: vec![false; r.weights.len()] }
     }
 

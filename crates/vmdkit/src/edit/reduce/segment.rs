@@ -188,6 +188,35 @@ pub(crate) fn verified<T: Track>(
     track.violations(&plan).is_empty().then_some(plan)
 }
 
+/// Curves for the segment `a..b`: its hint when the exact `check` passes it, else curves fitted
+/// by `bands` at shrinking widths until `check` passes them (the bands approximate the exact
+/// error; tighten them when the exact check disagrees). A one-frame segment needs no fit.
+pub(crate) fn fit_hinted<C: Copy>(
+    (a, b): (usize, usize),
+    hint: Option<&C>,
+    linear: C,
+    check: impl Fn(&C) -> Result<(), usize>,
+    bands: impl Fn(f64) -> Result<C, usize>,
+) -> Result<C, usize> {
+    if b == a + 1 {
+        return Ok(hint.copied().unwrap_or(linear));
+    }
+    if let Some(h) = hint {
+        if check(h).is_ok() {
+            return Ok(*h);
+        }
+    }
+    let mut last = Err(a + 1);
+    for shrink in [1.0, 0.8, 0.5] {
+        let curves = bands(shrink)?;
+        match check(&curves) {
+            Ok(()) => return Ok(curves),
+            Err(k) => last = Err(k),
+        }
+    }
+    last
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

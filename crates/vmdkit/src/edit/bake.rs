@@ -1,0 +1,263 @@
+//! Baking: a motion resampled to a key at every 1/N second.
+//!
+//! **Frame numbers count at the new rate.** A VMD has no frame-rate field and MMD plays every
+//! file at 30 fps, so "N fps" can only be carried by the frame numbers: output frame k is the
+//! source at time k/N seconds, i.e. source frame k·30/N. This is what 60 fps exporters do; a
+//! 60 fps bake played by MMD runs at half speed, and a player must be told the rate. (At N = 30
+//! the output is an ordinary MMD motion.) The rate itself is stored nowhere in a VMD, so the
+//! caller must pass it on.
+//!
+//! **Keys.** Each track gets a key at every output frame from floor(first·N/30) to
+//! ceil(last·N/30), where first and last are its first and last source key frames, so the baked
+//! track spans the source's range and holds the same end values outside it. Bone, camera and
+//! morph keys get linear curves; bone keys keep the physics toggle in force at their time.
+//! Values are exact at every output frame; between them the output blends linearly, except:
+//!
+//! * **Camera**: dense keys are one frame apart, so every output segment is a cut (§6.6) and
+//!   each key holds until the next. A cut in the source, at any rate, therefore lands between
+//!   two adjacent output keys and stays a cut: the output jumps at the first output frame at or
+//!   after the source's cut. The view angle is stored in whole degrees, so between source keys
+//!   it is rounded.
+//! * **Property keys** (visibility, IK on/off) are steps, so they are written only where the
+//!   source has a key: at the first output frame at or after it, listing every IK name.
+//! * Duplicate keys are resolved as [`MotionSampler`] does (the last in file order wins).
+
+use crate::curve::Curve;
+use crate::eval::{
+    BoneTrack, CameraTrack, Cursor, LightTrack, MorphTrack, MotionSampler, ShadowTrack,
+};
+use crate::format::{
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Keyframe,
+    LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
+};
+use crate::math::FPS;
+
+/// Why a motion cannot be baked.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BakeError {
+    /// The rate is not a positive finite number.
+    #[error("the frame rate must be a positive finite number, not {0}")]
+    BadFrameRate(f64),
+    /// The last key would land beyond the u32 frame field at this rate.
+    #[error("frame {frame} at {fps} fps is beyond the largest VMD frame number")]
+    TooLong { frame: u32, fps: f64 },
+}
+
+/// Bakes `motion` to `fps` keys per second (see the module documentation).
+pub fn bake(motion: &Motion, fps: f64) -> Result<Motion, BakeError> {
+    bake_sampler(&MotionSampler::new(motion), motion.header, fps)
+}
+
+/// Bakes an already built sampler; the output gets `header`.
+pub fn bake_sampler(
+    sampler: &MotionSampler,
+    header: Header,
+    fps: f64,
+) -> Result<Motion, BakeError> {
+    let rate = Rate::new(fps)?;
+    if let Some(last) = sampler.last_frame() {
+        rate.output_range(last, last)?;
+    }
+    let mut out = Motion::new(header.model_name);
+    out.header = header;
+    bake_section::<BoneKey>(sampler, rate, &mut out)?;
+    bake_section::<MorphKey>(sampler, rate, &mut out)?;
+    bake_section::<CameraKey>(sampler, rate, &mut out)?;
+    bake_section::<LightKey>(sampler, rate, &mut out)?;
+    bake_section::<ShadowKey>(sampler, rate, &mut out)?;
+    out.properties = bake_properties(sampler, rate)?;
+    Ok(out)
+}
+
+/// A key at every output frame of every track of one section.
+fn bake_section<K: SampledKey>(
+    sampler: &MotionSampler,
+    rate: Rate,
+    out: &mut Motion,
+) -> Result<(), BakeError> {
+    let keys = K::section_mut(out);
+    for track in K::tracks(sampler) {
+        let mut cursor = Cursor::default();
+        for k in rate.track_range(K::frames(track))? {
+            keys.push(K::sampled(track, &mut cursor, rate.source_time(k), k));
+        }
+    }
+    Ok(())
+}
+
+/// Property keys where the source has one (they are steps), each listing every IK name.
+fn bake_properties(sampler: &MotionSampler, rate: Rate) -> Result<Vec<PropertyKey>, BakeError> {
+    let Some(visible) = sampler.visibility_track() else {
+        return Ok(Vec::new());
+    };
+    // Source key frames where any property changes: the visibility keys and every IK key.
+    let mut changes: Vec<u32> = visible.frames().to_vec();
+    for ik in sampler.ik_tracks() {
+        changes.extend_from_slice(ik.track().frames());
+    }
+    // The first output frame at or after each change.
+    let mut keys: Vec<u32> =
+        changes.iter().map(|&f| rate.output_range(f, f).map(|r| r.1)).collect::<Result<_, _>>()?;
+    keys.sort_unstable();
+    keys.dedup();
+    Ok(keys.into_iter().map(|k| property_key(sampler, k, rate.source_time(k))).collect())
+}
+
+/// A property key at `frame` holding every state in force at source time `t`.
+pub(crate) fn property_key(sampler: &MotionSampler, frame: u32, t: f64) -> PropertyKey {
+    let visible = sampler.visibility_track().is_some_and(|v| v.sample(t));
+    PropertyKey {
+        frame,
+        visible_byte: u8::from(visible),
+        ik: sampler
+            .ik_tracks()
+            .iter()
+            .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
+            .collect(),
+    }
+}
+
+/// A key type that can be made from its track's value at a time: what a bake writes at every
+/// output frame and a trim at a cut.
+pub(crate) trait SampledKey: Keyframe {
+    /// The sampler's track type for this section.
+    type Track;
+
+    /// The sampler's tracks of this section, in [`MotionSampler::source_keys`] order.
+    fn tracks(sampler: &MotionSampler) -> &[Self::Track];
+
+    /// A track's key frames.
+    fn frames(track: &Self::Track) -> &[u32];
+
+    /// A key at `frame` holding the track's value at source time `t`, with linear curves.
+    fn sampled(track: &Self::Track, cursor: &mut Cursor, t: f64, frame: u32) -> Self;
+}
+
+/// The one track of an unnamed section, as a slice of zero or one.
+fn single<T>(track: Option<&T>) -> &[T] {
+    track.map_or(&[], std::slice::from_ref)
+}
+
+impl SampledKey for BoneKey {
+    type Track = BoneTrack;
+    fn tracks(sampler: &MotionSampler) -> &[BoneTrack] {
+        sampler.bone_tracks()
+    }
+    fn frames(track: &BoneTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &BoneTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        BoneKey {
+            name: *track.name(),
+            frame,
+            translation: s.translation,
+            rotation: s.rotation,
+            interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
+        }
+    }
+}
+
+impl SampledKey for MorphKey {
+    type Track = MorphTrack;
+    fn tracks(sampler: &MotionSampler) -> &[MorphTrack] {
+        sampler.morph_tracks()
+    }
+    fn frames(track: &MorphTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &MorphTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        MorphKey { name: *track.name(), frame, weight: track.sample_with(cursor, t) }
+    }
+}
+
+impl SampledKey for CameraKey {
+    type Track = CameraTrack;
+    fn tracks(sampler: &MotionSampler) -> &[CameraTrack] {
+        single(sampler.camera_track())
+    }
+    fn frames(track: &CameraTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &CameraTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        CameraKey {
+            frame,
+            distance: s.distance,
+            target: s.target,
+            rotation: s.rotation,
+            interpolation: CameraInterpolation::DEFAULT,
+            // Whole degrees in the file, saturating: a negative angle, only in damaged files,
+            // becomes 0.
+            view_angle: s.fov.round() as u32,
+            perspective_byte: u8::from(!s.perspective),
+        }
+    }
+}
+
+impl SampledKey for LightKey {
+    type Track = LightTrack;
+    fn tracks(sampler: &MotionSampler) -> &[LightTrack] {
+        single(sampler.light_track())
+    }
+    fn frames(track: &LightTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &LightTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        LightKey { frame, color: s.color, direction: s.direction }
+    }
+}
+
+impl SampledKey for ShadowKey {
+    type Track = ShadowTrack;
+    fn tracks(sampler: &MotionSampler) -> &[ShadowTrack] {
+        single(sampler.shadow_track())
+    }
+    fn frames(track: &ShadowTrack) -> &[u32] {
+        track.frames()
+    }
+    fn sampled(track: &ShadowTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
+        let s = track.sample_with(cursor, t);
+        ShadowKey { frame, mode: s.mode, distance: s.distance }
+    }
+}
+
+/// Output frame numbering at `fps`.
+#[derive(Clone, Copy)]
+struct Rate {
+    fps: f64,
+}
+
+impl Rate {
+    fn new(fps: f64) -> Result<Self, BakeError> {
+        if fps.is_finite() && fps > 0.0 {
+            Ok(Rate { fps })
+        } else {
+            Err(BakeError::BadFrameRate(fps))
+        }
+    }
+
+    /// Source frame (30 fps) of output frame `k`. For integer rates such as 60 or 24 this is
+    /// exact whenever the true value is a whole frame.
+    fn source_time(self, k: u32) -> f64 {
+        f64::from(k) * FPS / self.fps
+    }
+
+    /// Output frames from the last one at or before source frame `first` to the first one at or
+    /// after `last`.
+    fn output_range(self, first: u32, last: u32) -> Result<(u32, u32), BakeError> {
+        let at = |f: u32| f64::from(f) * self.fps / FPS;
+        let (lo, hi) = (at(first).floor(), at(last).ceil());
+        if hi > f64::from(u32::MAX) {
+            return Err(BakeError::TooLong { frame: last, fps: self.fps });
+        }
+        Ok((lo as u32, hi as u32))
+    }
+
+    fn track_range(self, frames: &[u32]) -> Result<std::ops::RangeInclusive<u32>, BakeError> {
+        let (lo, hi) = self.output_range(frames[0], frames[frames.len() - 1])?;
+        Ok(lo..=hi)
+    }
+}

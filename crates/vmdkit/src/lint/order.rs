@@ -1,0 +1,210 @@
+//! Frame order and duplicate keys in every section, and the names of bone and morph tracks,
+//! found while grouping the keys into tracks as the sampler does.
+
+use super::tally::{hex, plural, FrameRange, Tally, Verb};
+use super::{NameSummary, Warning, WarningKind};
+use crate::eval::track::{bucket_keys, Group};
+use crate::format::{Keyframe, Section, SectionVisitor};
+use crate::text::{DecodeStatus, KeyName, TextEncoding};
+
+/// Walks the six sections, keeping each one's warnings apart so that [`super::analyse`] can
+/// put them in its order.
+pub(super) struct OrderLint {
+    encoding: TextEncoding,
+    pub frames: FrameRange,
+    /// Per section, in [`Section::ALL`] order.
+    pub warnings: [Vec<Warning>; 6],
+    /// Bone and morph names in order of first appearance.
+    pub names: [Vec<NameSummary>; 2],
+}
+
+/// What one track's keys say about their order.
+struct TrackOrder {
+    keys: usize,
+    /// Keys whose frame is below the one before them (of the same name), and the first such
+    /// (frame, previous frame).
+    backwards: u64,
+    first_backwards: Option<(u32, u32)>,
+    /// Keys dropped as duplicates, and the lowest frame that has some.
+    duplicates: u64,
+    first_duplicate: Option<u32>,
+    first_frame: u32,
+    last_frame: u32,
+}
+
+impl TrackOrder {
+    /// Resolves `group` (a bucket in file order) into its track, counting what it dropped.
+    fn of<K: Keyframe>(keys: &[K], group: &mut Group<'_>) -> Self {
+        let frame = |k: usize| keys[k].frame();
+        let mut order = TrackOrder {
+            keys: group.keys.len(),
+            backwards: 0,
+            first_backwards: None,
+            duplicates: 0,
+            first_duplicate: None,
+            first_frame: 0,
+            last_frame: 0,
+        };
+        for pair in group.keys.windows(2) {
+            let (prev, f) = (frame(pair[0]), frame(pair[1]));
+            if f < prev {
+                order.backwards += 1;
+                order.first_backwards.get_or_insert((f, prev));
+            }
+        }
+        // Duplicates are reported in frame order, so the first one is at the lowest frame.
+        group.resolve(frame, |f, _, _| {
+            order.duplicates += 1;
+            order.first_duplicate.get_or_insert(f);
+        });
+        order.first_frame = frame(group.keys[0]);
+        order.last_frame = frame(group.keys[group.keys.len() - 1]);
+        order
+    }
+}
+
+impl OrderLint {
+    pub fn new(encoding: TextEncoding) -> Self {
+        OrderLint {
+            encoding,
+            frames: FrameRange::default(),
+            warnings: Default::default(),
+            names: Default::default(),
+        }
+    }
+
+    /// A bone or morph track: its name, order and duplicates.
+    fn named(&mut self, name: &KeyName, order: &TrackOrder, t: &mut NamedTallies) {
+        let text = |name: &KeyName| format!("{:?}", name.decode(self.encoding).text);
+        let keys = order.keys as u64;
+        match name.decode(self.encoding).status {
+            DecodeStatus::Ok => {}
+            DecodeStatus::CutMidCharacter => t.cut.add(keys, || text(name)),
+            DecodeStatus::Invalid => {
+                t.invalid.add(keys, || format!("{} (bytes {})", text(name), hex(name.bytes())))
+            }
+        }
+        if let Some((frame, prev)) = order.first_backwards {
+            t.unsorted.add(order.backwards, || {
+                format!("{}: frame {frame} after frame {prev}", text(name))
+            });
+        }
+        if let Some(frame) = order.first_duplicate {
+            t.duplicates.add(order.duplicates, || {
+                // Distinct long names cut to the same 15 bytes collide; say so when it may be that.
+                let cut = if name.fills_field() { ", a name filling its whole field" } else { "" };
+                format!("{} at frame {frame}{cut}", text(name))
+            });
+        }
+    }
+}
+
+/// Tallies over the tracks of one section.
+#[derive(Default)]
+struct NamedTallies {
+    cut: Tally,
+    invalid: Tally,
+    duplicates: Tally,
+    unsorted: Tally,
+}
+
+impl SectionVisitor for OrderLint {
+    fn visit<K: Keyframe>(&mut self, keys: &[K]) {
+        keys.iter().for_each(|k| self.frames.add(k.frame()));
+        let mut t = NamedTallies::default();
+        let mut names = Vec::new();
+        for mut group in bucket_keys(keys.len(), |k| keys[k].track_name()) {
+            let order = TrackOrder::of(keys, &mut group);
+            match keys[group.first].name() {
+                Some(name) => {
+                    self.named(name, &order, &mut t);
+                    names.push(NameSummary {
+                        name: *name,
+                        keys: order.keys,
+                        first_frame: order.first_frame,
+                        last_frame: order.last_frame,
+                    });
+                }
+                None => unnamed(&order, &mut t),
+            }
+        }
+        let out = &mut self.warnings[K::SECTION as usize];
+        match K::SECTION {
+            Section::Bone | Section::Morph => {
+                named_warnings(K::SECTION, self.encoding, &t, out);
+                self.names[K::SECTION as usize] = names;
+            }
+            _ => unnamed_warnings(K::SECTION, &t, out),
+        }
+    }
+}
+
+/// The one track of a camera, light, self-shadow or property section.
+fn unnamed(order: &TrackOrder, t: &mut NamedTallies) {
+    if let Some((frame, prev)) = order.first_backwards {
+        t.unsorted.add(order.backwards, || format!("frame {frame} after frame {prev}"));
+    }
+    if let Some(frame) = order.first_duplicate {
+        t.duplicates.add(order.duplicates, || format!("frame {frame}"));
+    }
+}
+
+const IS: Verb = ("key is", "keys are");
+const REPEATS: Verb = ("key repeats", "keys repeat");
+
+fn named_warnings(
+    section: Section,
+    encoding: TextEncoding,
+    t: &NamedTallies,
+    out: &mut Vec<Warning>,
+) {
+    let what = "cut mid-character at the 15-byte field width";
+    let tail = "; they still bind by bytes";
+    out.extend(names(&t.cut, WarningKind::NameCutMidCharacter, section, NAME, what, tail));
+    let what = format!("not valid {}", encoding.label());
+    out.extend(names(&t.invalid, WarningKind::NameUndecodable, section, NAME_IS, &what, ""));
+    let (what, tail) = ("a name and frame already keyed", "; players disagree on which key wins");
+    out.extend(by_name(&t.duplicates, WarningKind::DuplicateKeys, section, REPEATS, what, tail));
+    let (what, tail) = ("out of frame order", "; players sort them");
+    out.extend(by_name(&t.unsorted, WarningKind::UnsortedKeys, section, IS, what, tail));
+}
+
+const NAME: Verb = ("name", "names");
+const NAME_IS: Verb = ("name is", "names are");
+
+/// "`section` section: N names `verb` (K keys) `what`, e.g. example`tail`".
+fn names(
+    t: &Tally,
+    kind: WarningKind,
+    section: Section,
+    verb: Verb,
+    what: &str,
+    tail: &str,
+) -> Option<Warning> {
+    t.warning(kind, section, |t| {
+        let (names, keys) = (plural(t.items, verb.0, verb.1), plural(t.keys, "key", "keys"));
+        format!("{} section: {names} ({keys}) {what}, e.g. {}{tail}", section.name(), t.example)
+    })
+}
+
+/// "`section` section: N keys `verb` `what` (M names, e.g. example)`tail`".
+fn by_name(
+    t: &Tally,
+    kind: WarningKind,
+    section: Section,
+    verb: Verb,
+    what: &str,
+    tail: &str,
+) -> Option<Warning> {
+    t.warning(kind, section, |t| {
+        let (keys, names) = (plural(t.keys, verb.0, verb.1), plural(t.items, "name", "names"));
+        format!("{} section: {keys} {what} ({names}, e.g. {}){tail}", section.name(), t.example)
+    })
+}
+
+fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) {
+    let (what, tail) = ("out of frame order", "; players sort them");
+    out.extend(t.unsorted.keyed(WarningKind::UnsortedKeys, section, IS, what, tail));
+    let (what, tail) = ("a frame already keyed", "; players disagree on which key wins");
+    out.extend(t.duplicates.keyed(WarningKind::DuplicateKeys, section, REPEATS, what, tail));
+}
