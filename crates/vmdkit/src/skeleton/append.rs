@@ -28,7 +28,7 @@
 //! rewrites the keys on loading, saba and three.js ignore the axis). Only keys are projected:
 //! morphs, append and IK act on top.
 
-use super::order::AppendRef;
+use super::bones::AppendRef;
 use glam::{Quat, Vec3};
 
 /// `slerp(identity, q, ratio)` along the short way, for any ratio (negative ones turn the other

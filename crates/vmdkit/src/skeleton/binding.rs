@@ -11,7 +11,7 @@
 //!
 //! [`Model::bone_for_key`]: crate::model::Model::bone_for_key
 
-use super::Skeleton;
+use super::rig::Skeleton;
 use crate::eval::MotionSampler;
 use crate::text::{KeyName, LongName, TextEncoding};
 use std::collections::HashMap;

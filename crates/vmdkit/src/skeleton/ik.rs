@@ -29,7 +29,8 @@
 //! After the solve, every bone already deformed that the links move (descendants, and bones
 //! that append from them) is recomputed.
 
-use super::order::SkelBone;
+use super::bones::SkelBone;
+use super::notes::SkeletonNote;
 use crate::model::Ik;
 use glam::{Mat3, Quat, Vec3};
 
@@ -133,12 +134,12 @@ impl IkChain {
         ik_bone: usize,
         ik: &Ik,
         parents: &[Option<u32>],
-        notes: &mut Vec<super::SkeletonNote>,
+        notes: &mut Vec<SkeletonNote>,
     ) -> IkChain {
         let mut links = Vec::with_capacity(ik.links.len());
         for link in &ik.links {
             if link.bone == ik_bone || link.bone == ik.target {
-                notes.push(super::SkeletonNote::IkLinkSkipped { ik_bone, link: link.bone });
+                notes.push(SkeletonNote::IkLinkSkipped { ik_bone, link: link.bone });
                 continue;
             }
             links.push(IkLinkDef {

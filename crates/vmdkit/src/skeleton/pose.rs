@@ -1,5 +1,6 @@
 //! Posing: [`PoseInput`] (what a motion says at one time, per bone) → [`Pose`] (every bone in
-//! model space), by [`PoseEvaluator`]; [`Poser`] samples a motion through a [`Binding`] first.
+//! model space), by [`PoseEvaluator`]; [`Poser`](super::Poser) samples a motion through a
+//! [`Binding`](super::Binding) first.
 //!
 //! Per frame (reference §10.3):
 //!
@@ -18,8 +19,8 @@
 
 use super::append::{self, project_to_axis, Sources};
 use super::ik::{self, ChainState, IkVariant};
-use super::{Binding, Skeleton};
-use crate::eval::{BoneSample, Cursor, MotionSampler};
+use super::rig::Skeleton;
+use crate::eval::BoneSample;
 use glam::{Mat4, Quat, Vec3};
 
 /// Everything that drives one pose: the model's bones, morphs and IK switches, as keyed.
@@ -300,96 +301,5 @@ impl<'s> PoseEvaluator<'s> {
         for ((m, &r), &p) in pose.matrix.iter_mut().zip(&pose.rotation).zip(&pose.position) {
             *m = Mat4::from_rotation_translation(r, p);
         }
-    }
-}
-
-/// A motion bound to a skeleton: [`Poser::pose_at`] samples the tracks and evaluates.
-///
-/// ```no_run
-/// use vmdkit::eval::MotionSampler;
-/// use vmdkit::model::Model;
-/// use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
-///
-/// let model = Model::read_file("miku.pmx")?;
-/// let motion = vmdkit::Motion::read_file("dance.vmd")?;
-/// let skeleton = Skeleton::new(&model);
-/// let sampler = MotionSampler::new(&motion);
-/// let binding = Binding::new(&skeleton, &sampler);
-/// let mut poser = Poser::new(&skeleton, &sampler, &binding);
-/// let mut pose = Pose::new(&skeleton);
-/// for frame in 0..=sampler.last_frame().unwrap_or(0) {
-///     poser.pose_at(frame, &mut pose);
-///     let head = pose.position(skeleton.bone_names().iter().position(|n| n == "頭").unwrap());
-/// }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct Poser<'a> {
-    evaluator: PoseEvaluator<'a>,
-    sampler: &'a MotionSampler,
-    binding: &'a Binding,
-    input: PoseInput,
-    /// Per bound track: the last segment, so that playback steps instead of searching. Only a
-    /// speed-up: a sample never depends on it.
-    bone_cursors: Vec<Cursor>,
-    morph_cursors: Vec<Cursor>,
-    ik_cursors: Vec<Cursor>,
-}
-
-impl<'a> Poser<'a> {
-    pub fn new(skeleton: &'a Skeleton, sampler: &'a MotionSampler, binding: &'a Binding) -> Self {
-        Self::with_options(skeleton, sampler, binding, PoseOptions::default())
-    }
-
-    pub fn with_options(
-        skeleton: &'a Skeleton,
-        sampler: &'a MotionSampler,
-        binding: &'a Binding,
-        options: PoseOptions,
-    ) -> Self {
-        Poser {
-            evaluator: PoseEvaluator::with_options(skeleton, options),
-            sampler,
-            binding,
-            input: PoseInput::new(skeleton),
-            bone_cursors: vec![Cursor::default(); binding.bones.len()],
-            morph_cursors: vec![Cursor::default(); binding.morphs.len()],
-            ik_cursors: vec![Cursor::default(); binding.iks.len()],
-        }
-    }
-
-    pub fn skeleton(&self) -> &'a Skeleton {
-        self.evaluator.skeleton
-    }
-
-    /// Samples every bound track at frame `t` (30 fps, any fraction) into the input, which
-    /// [`Poser::input`] then shows. Unbound bones stay at rest, unswitched IK on.
-    pub fn sample(&mut self, t: impl Into<f64>) -> &PoseInput {
-        let t = t.into();
-        let tracks = self.sampler.bone_tracks();
-        for (&(track, bone), cursor) in self.binding.bones.iter().zip(&mut self.bone_cursors) {
-            self.input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
-        }
-        let tracks = self.sampler.morph_tracks();
-        for (&(track, morph), cursor) in self.binding.morphs.iter().zip(&mut self.morph_cursors) {
-            self.input.morphs[morph as usize] = tracks[track as usize].sample_with(cursor, t);
-        }
-        let tracks = self.sampler.ik_tracks();
-        for (&(track, k), cursor) in self.binding.iks.iter().zip(&mut self.ik_cursors) {
-            self.input.ik_enabled[k as usize] =
-                tracks[track as usize].track().sample_with(cursor, t);
-        }
-        &self.input
-    }
-
-    /// The input of the last [`Poser::sample`] or [`Poser::pose_at`].
-    pub fn input(&self) -> &PoseInput {
-        &self.input
-    }
-
-    /// Every bone at frame `t` into `pose`, without allocating.
-    pub fn pose_at(&mut self, t: impl Into<f64>, pose: &mut Pose) {
-        self.sample(t);
-        self.evaluator.evaluate(&self.input, pose);
     }
 }
