@@ -21,7 +21,8 @@
 //!
 //! * [`Skeleton`] (`rig.rs`): built once per model: rest offsets, deform order (`order.rs`),
 //!   per-bone append sources and fixed axes (`bones.rs`), IK chains, bone-morph tables; what the
-//!   build repaired as [`SkeletonNote`]s (`notes.rs`).
+//!   build repaired as [`SkeletonNote`]s (`notes.rs`). Bones and morphs by name:
+//!   [`Skeleton::bone_index`], [`Skeleton::morph_index`].
 //! * [`Binding`] (`binding.rs`): which track drives which bone, morph and IK switch, by raw
 //!   CP932 bytes including names cut at 15 (IK: 20) bytes, with a [`BindingReport`] of what bound
 //!   to nothing.

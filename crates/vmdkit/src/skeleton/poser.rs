@@ -27,9 +27,10 @@ use std::sync::Arc;
 /// let binding = Binding::new(&skeleton, &sampler);
 /// let mut poser = Poser::new(&skeleton, &sampler, &binding);
 /// let mut pose = Pose::new(&skeleton);
+/// let head = skeleton.bone_index("頭").expect("a head bone");
 /// for frame in 0..=sampler.last_frame().unwrap_or(0) {
 ///     poser.pose_at(frame, &mut pose);
-///     let head = pose.position(skeleton.bone_names().iter().position(|n| n == "頭").unwrap());
+///     println!("{}", pose.position(head));
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

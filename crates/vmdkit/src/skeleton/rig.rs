@@ -79,6 +79,17 @@ impl Skeleton {
         &self.names
     }
 
+    /// The first bone (in model order) whose name is exactly `name`, as the model stores it
+    /// ([`Skeleton::bone_name`]): whole, case and width as written, no normalisation.
+    ///
+    /// This is a lookup for people and other languages. It is not how motions find bones:
+    /// [`Binding`](super::Binding) compares raw CP932 bytes, cut at a VMD key's 15 bytes (20 for
+    /// IK switches), so a long model name binds through its cut form, which this does not
+    /// accept. A linear scan: cache the index when posing many frames.
+    pub fn bone_index(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
     /// The bone's name as a VMD key carries it: CP932, cut at 15 bytes ([`Model::bone_for_key`]).
     pub fn bone_key_name(&self, bone: usize) -> &KeyName {
         &self.key_names[bone]
@@ -142,6 +153,13 @@ impl Skeleton {
     /// The morph's name as the model stores it.
     pub fn morph_name(&self, morph: usize) -> &str {
         &self.morph_names[morph]
+    }
+
+    /// The first bone or group morph whose name is exactly `name`, as
+    /// [`Skeleton::morph_name`] gives it; like [`Skeleton::bone_index`], no 15-byte CP932 cut
+    /// (that is [`Binding`](super::Binding)'s matching of motion tracks).
+    pub fn morph_index(&self, name: &str) -> Option<usize> {
+        self.morph_names.iter().position(|n| n == name)
     }
 
     /// What was repaired or left out while building.

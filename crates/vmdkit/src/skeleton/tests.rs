@@ -345,3 +345,32 @@ fn skeleton_binding_matches_cut_names_and_reports_the_rest() {
     let mut poser = Poser::new(&s, &sampler, &binding);
     assert_eq!(poser.sample(10.0).ik_enabled, vec![false]);
 }
+
+#[test]
+fn skeleton_finds_bones_and_morphs_by_their_exact_names() {
+    // 8 kanji: 16 CP932 bytes, longer than a VMD key.
+    let long = "左腕捩り補助用骨";
+    let m = model(
+        vec![
+            bone("センター", Vec3::ZERO, None),
+            bone(long, Vec3::X, Some(0)),
+            bone("センター", Vec3::Y, None),
+        ],
+        vec![crate::model::Morph {
+            name: "あ".into(),
+            name_en: String::new(),
+            name_cp932: key_name("あ"),
+            panel: 4,
+            kind: MorphKind::Group(vec![]),
+        }],
+    );
+    let s = Skeleton::new(&m);
+    // The first of two bones with one name, as binding gives the track to the first.
+    assert_eq!(s.bone_index("センター"), Some(0));
+    assert_eq!(s.bone_index(long), Some(1));
+    // No cut forms and no width folding: those are the binding's matching of VMD keys.
+    assert_eq!(s.bone_index("左腕捩り補助用"), None);
+    assert_eq!(s.bone_index("ｾﾝﾀｰ"), None);
+    assert_eq!(s.morph_index("あ"), Some(0));
+    assert_eq!(s.morph_index("い"), None);
+}
