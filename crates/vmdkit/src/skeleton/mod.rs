@@ -72,19 +72,20 @@
 //!
 //! # Against mmd-anim-runtime
 //!
-//! `tests/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over ~2300
-//! frames of the corpus pairs (初音ミク, Mei, the semi-standard trace model, the mmd_base and
-//! babylon-mmd test models), feeding both the same model and local samples. Bones no IK chain
-//! moves agree to float rounding (1.1e-5 units); bones under append to 6e-5 (the peer takes the
-//! source's angle from `acos(w)` in f32). IK-moved bones differ where the peer reproduces
-//! details of MMD's own solver that the reference does not describe or decides otherwise: it runs
-//! at least min(4π / limit angle, 360) iterations where §10.1 runs `loop_count` (Miku's hair IK:
-//! 104 against 8), and ends a whole solve when one link's directions align where §10.1 skips the
+//! `tests/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over frames of
+//! the corpus pairs (初音ミク, Mei, the semi-standard trace model, the mmd_base and babylon-mmd
+//! test models), feeding both the same model and local samples; it prints its figures per pair,
+//! and BENCHMARKS.md ("Posing accuracy against mmd-anim-runtime") records a run. Bones no IK
+//! chain moves agree to float rounding; bones under append a little less closely, because the
+//! peer takes the source's angle from `acos(w)` in f32. IK-moved bones differ where the peer
+//! reproduces details of MMD's own solver that the reference does not describe or decides
+//! otherwise: it runs at least min(4π / limit angle, 360) iterations where §10.1 runs
+//! `loop_count`, and ends a whole solve when one link's directions align where §10.1 skips the
 //! link; chains that reach their goals may also differ by a turn about the root-link–goal line,
-//! which CCD leaves to the path. With the peer's iteration budget, vmdkit ends at least as close
-//! to the goal in 97% of solves. The peer's own PMD reader is not usable as an oracle (it stacks
-//! PMD's model-space positions as offsets), so Mei goes through a peer model built from vmdkit's
-//! reading. The test prints the figures per pair.
+//! which CCD leaves to the path. Given the peer's iteration budget, vmdkit ends at least as close
+//! to the goal in nearly every solve. The peer's own PMD reader is not usable as an oracle (it
+//! stacks PMD's model-space positions as offsets), so Mei goes through a peer model built from
+//! vmdkit's reading.
 
 pub mod export;
 mod npz;
