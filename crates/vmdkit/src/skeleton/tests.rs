@@ -9,6 +9,7 @@ use crate::model::{
 };
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
     Bone {
@@ -373,4 +374,36 @@ fn skeleton_finds_bones_and_morphs_by_their_exact_names() {
     assert_eq!(s.bone_index("ｾﾝﾀｰ"), None);
     assert_eq!(s.morph_index("あ"), Some(0));
     assert_eq!(s.morph_index("い"), None);
+}
+
+#[test]
+fn skeleton_shared_poser_poses_like_the_borrowing_one_on_another_thread() {
+    let s = Skeleton::new(&leg(true));
+    let mut motion = crate::Motion::new(LongName::encode("test").0);
+    motion.bones.push(key("足ＩＫ", 0, Vec3::ZERO, Quat::IDENTITY));
+    motion.bones.push(key("足ＩＫ", 30, Vec3::new(0.0, 2.0, -1.0), Quat::IDENTITY));
+    let sampler = MotionSampler::new(&motion);
+    let binding = Binding::new(&s, &sampler);
+    let frames = [0.0, 12.5, 30.0];
+    let mut poser = Poser::new(&s, &sampler, &binding);
+    let borrowed: Vec<Vec<Vec3>> = (frames.iter())
+        .map(|&t| {
+            let mut pose = Pose::new(&s);
+            poser.pose_at(t, &mut pose);
+            pose.positions().to_vec()
+        })
+        .collect();
+
+    let (s, sampler, binding) = (Arc::new(s.clone()), Arc::new(sampler), Arc::new(binding));
+    let mut shared = SharedPoser::new(s, sampler, binding);
+    let owned = std::thread::spawn(move || {
+        let mut pose = Pose::new(shared.skeleton());
+        (frames.iter())
+            .map(|&t| {
+                shared.pose_at(t, &mut pose);
+                pose.positions().to_vec()
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(owned.join().expect("posing does not panic"), borrowed);
 }
