@@ -73,7 +73,9 @@ pub struct BakeSettings {
     pub fps: f64,
     /// Positions are multiplied by this: 1 for MMD units, [`METRES_PER_UNIT`] for metres.
     pub scale: f64,
+    /// The coordinate frame positions and rotations are written in.
     pub axes: Axes,
+    /// How each sample is posed (IK variant, IK on or off).
     pub pose: PoseOptions,
 }
 
@@ -86,11 +88,15 @@ impl Default for BakeSettings {
 /// A baked motion: every bone at every sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldBake {
+    /// Samples per second, as [`BakeSettings::fps`].
     pub fps: f64,
+    /// What positions were multiplied by, as [`BakeSettings::scale`].
     pub scale: f64,
+    /// The coordinate frame of positions and rotations.
     pub axes: Axes,
     /// The MMD frame (1/30 s) of each sample.
     pub frames: Vec<f64>,
+    /// Bone names as the model stores them, by bone index.
     pub names: Vec<String>,
     /// Parent bone index, −1 for roots.
     pub parents: Vec<i32>,
@@ -154,10 +160,12 @@ pub fn bake_world(
 }
 
 impl WorldBake {
+    /// The number of samples.
     pub fn frame_count(&self) -> usize {
         self.frames.len()
     }
 
+    /// The number of bones in each sample.
     pub fn bone_count(&self) -> usize {
         self.names.len()
     }

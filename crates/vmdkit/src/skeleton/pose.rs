@@ -96,10 +96,12 @@ impl Pose {
         }
     }
 
+    /// The number of bones.
     pub fn len(&self) -> usize {
         self.position.len()
     }
 
+    /// Whether the skeleton has no bones.
     pub fn is_empty(&self) -> bool {
         self.position.is_empty()
     }
@@ -120,14 +122,17 @@ impl Pose {
         &self.matrix
     }
 
+    /// One bone's model-space position ([`Pose::positions`]).
     pub fn position(&self, bone: usize) -> Vec3 {
         self.position[bone]
     }
 
+    /// One bone's model-space rotation ([`Pose::rotations`]).
     pub fn rotation(&self, bone: usize) -> Quat {
         self.rotation[bone]
     }
 
+    /// One bone's world matrix ([`Pose::world_matrices`]).
     pub fn world_matrix(&self, bone: usize) -> Mat4 {
         self.matrix[bone]
     }
@@ -221,18 +226,22 @@ pub struct PoseEvaluator<'s> {
 }
 
 impl<'s> PoseEvaluator<'s> {
+    /// An evaluator for `skeleton` with the default [`PoseOptions`].
     pub fn new(skeleton: &'s Skeleton) -> Self {
         Self::with_options(skeleton, PoseOptions::default())
     }
 
+    /// An evaluator for `skeleton` with `options`.
     pub fn with_options(skeleton: &'s Skeleton, options: PoseOptions) -> Self {
         PoseEvaluator { skeleton, options }
     }
 
+    /// The skeleton it poses.
     pub fn skeleton(&self) -> &'s Skeleton {
         self.skeleton
     }
 
+    /// The choices it evaluates with.
     pub fn options(&self) -> PoseOptions {
         self.options
     }
