@@ -111,10 +111,7 @@ pub(crate) fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn angle(a: Quat, b: Quat) -> f32 {
-        crate::math::quat_angle(a, b) as f32
-    }
+    use crate::skeleton::tests::angle;
 
     #[test]
     fn skeleton_append_scale_matches_slerp_and_inverts_for_negative_ratios() {

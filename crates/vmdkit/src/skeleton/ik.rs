@@ -343,42 +343,47 @@ fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
 
 /// The rotation `q` with its Euler angles (in the limits' order) brought within the limits.
 fn limit_rotation(q: Quat, limits: &Limits, reflect: bool) -> Quat {
-    let m = Mat3::from_quat(q);
+    let angles = limits.order.angles(&Mat3::from_quat(q));
     let (lo, hi) = (limits.min, limits.max);
-    let cap = |a: f32| a.clamp(-MIDDLE_CAP, MIDDLE_CAP);
-    let qx = |a: f32| Quat::from_rotation_x(a);
-    let qy = |a: f32| Quat::from_rotation_y(a);
-    let qz = |a: f32| Quat::from_rotation_z(a);
-    match limits.order {
-        EulerOrder::Yxz => {
-            // R = Ry·Rx·Rz: z axis = (sy·cx, −sx, cy·cx); x.y = cx·sz, y.y = cx·cz.
-            let x = cap((-m.z_axis.y).clamp(-1.0, 1.0).asin());
-            let y = m.z_axis.x.atan2(m.z_axis.z);
-            let z = m.x_axis.y.atan2(m.y_axis.y);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qy(y) * qx(x) * qz(z)
+    limits.order.rotation(Vec3::new(
+        limit_angle(angles.x, lo.x, hi.x, reflect),
+        limit_angle(angles.y, lo.y, hi.y, reflect),
+        limit_angle(angles.z, lo.z, hi.z, reflect),
+    ))
+}
+
+impl EulerOrder {
+    /// The angles about X, Y and Z of the rotation `m` split in this order, the middle one
+    /// capped at ±88° as BM caps it.
+    fn angles(self, m: &Mat3) -> Vec3 {
+        let cap = |a: f32| a.clamp(-MIDDLE_CAP, MIDDLE_CAP);
+        match self {
+            EulerOrder::Yxz => {
+                // R = Ry·Rx·Rz: z axis = (sy·cx, −sx, cy·cx); x.y = cx·sz, y.y = cx·cz.
+                let x = cap((-m.z_axis.y).clamp(-1.0, 1.0).asin());
+                Vec3::new(x, m.z_axis.x.atan2(m.z_axis.z), m.x_axis.y.atan2(m.y_axis.y))
+            }
+            EulerOrder::Zyx => {
+                // R = Rz·Ry·Rx: x axis = (cz·cy, sz·cy, −sy); y.z = cy·sx, z.z = cy·cx.
+                let y = cap((-m.x_axis.z).clamp(-1.0, 1.0).asin());
+                Vec3::new(m.y_axis.z.atan2(m.z_axis.z), y, m.x_axis.y.atan2(m.x_axis.x))
+            }
+            EulerOrder::Xzy => {
+                // R = Rx·Rz·Ry: y axis = (−sz, cx·cz, sx·cz); z.x = cz·sy, x.x = cz·cy.
+                let z = cap((-m.y_axis.x).clamp(-1.0, 1.0).asin());
+                Vec3::new(m.y_axis.z.atan2(m.y_axis.y), m.z_axis.x.atan2(m.x_axis.x), z)
+            }
         }
-        EulerOrder::Zyx => {
-            // R = Rz·Ry·Rx: x axis = (cz·cy, sz·cy, −sy); y.z = cy·sx, z.z = cy·cx.
-            let y = cap((-m.x_axis.z).clamp(-1.0, 1.0).asin());
-            let x = m.y_axis.z.atan2(m.z_axis.z);
-            let z = m.x_axis.y.atan2(m.x_axis.x);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qz(z) * qy(y) * qx(x)
-        }
-        EulerOrder::Xzy => {
-            // R = Rx·Rz·Ry: y axis = (−sz, cx·cz, sx·cz); z.x = cz·sy, x.x = cz·cy.
-            let z = cap((-m.y_axis.x).clamp(-1.0, 1.0).asin());
-            let x = m.y_axis.z.atan2(m.y_axis.y);
-            let y = m.z_axis.x.atan2(m.x_axis.x);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qx(x) * qz(z) * qy(y)
+    }
+
+    /// The rotation with angles `a` (about X, Y, Z) composed in this order.
+    fn rotation(self, a: Vec3) -> Quat {
+        let (x, y, z) =
+            (Quat::from_rotation_x(a.x), Quat::from_rotation_y(a.y), Quat::from_rotation_z(a.z));
+        match self {
+            EulerOrder::Yxz => y * x * z,
+            EulerOrder::Zyx => z * y * x,
+            EulerOrder::Xzy => x * z * y,
         }
     }
 }
@@ -386,10 +391,7 @@ fn limit_rotation(q: Quat, limits: &Limits, reflect: bool) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn angle(a: Quat, b: Quat) -> f32 {
-        crate::math::quat_angle(a, b) as f32
-    }
+    use crate::skeleton::tests::angle;
 
     #[test]
     fn skeleton_ik_euler_round_trip_in_every_order() {

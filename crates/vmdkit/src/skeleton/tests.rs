@@ -45,7 +45,7 @@ fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
 }
 
 /// The angle between two rotations, accurate for small angles (unlike acos of the dot).
-fn angle(a: Quat, b: Quat) -> f32 {
+pub(super) fn angle(a: Quat, b: Quat) -> f32 {
     crate::math::quat_angle(a.normalize(), b.normalize()) as f32
 }
 
