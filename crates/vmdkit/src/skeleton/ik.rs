@@ -212,6 +212,18 @@ pub(crate) fn solve(
     variant: IkVariant,
     st: &mut impl ChainState,
 ) {
+    reset(chain, st);
+    let goal = st.world_position(chain.ik_bone);
+    if goal.distance_squared(st.world_position(chain.target)) >= CONVERGED {
+        iterate(chain, bones, variant, goal, st);
+    }
+    for &b in &chain.refresh {
+        st.update(b);
+    }
+}
+
+/// Every link's IK rotation back to the identity, and the bones it moves recomputed.
+fn reset(chain: &IkChain, st: &mut impl ChainState) {
     for link in &chain.links {
         *st.ik_rotation_mut(link.bone) = Quat::IDENTITY;
     }
@@ -225,45 +237,49 @@ pub(crate) fn solve(
     for &b in &chain.path {
         st.update(b);
     }
-    let goal = st.world_position(chain.ik_bone);
+}
+
+/// The CCD iterations towards `goal`, until converged, stuck or out of iterations.
+fn iterate(
+    chain: &IkChain,
+    bones: &[SkelBone],
+    variant: IkVariant,
+    goal: Vec3,
+    st: &mut impl ChainState,
+) {
     let mut effector = st.world_position(chain.target);
-    if goal.distance_squared(effector) >= CONVERGED {
-        let half = chain.iterations / 2;
-        for iteration in 0..chain.iterations {
-            let first_half = variant == IkVariant::Mmd && iteration < half;
-            let mut moved = false;
-            for (index, link) in chain.links.iter().enumerate() {
-                if link.limits.is_some_and(|l| l.axis == SolveAxis::Frozen) {
-                    continue;
-                }
-                let limit = match variant {
-                    IkVariant::Mmd => chain.limit_angle * (index + 1) as f32,
-                    IkVariant::Plain => chain.limit_angle,
-                };
-                if !step(link, bones, goal, effector, limit, first_half, st) {
-                    continue;
-                }
-                moved = true;
-                match link.path_start {
-                    Some(start) => {
-                        for &b in &chain.path[start as usize..] {
-                            st.update(b);
-                        }
+    let half = chain.iterations / 2;
+    for iteration in 0..chain.iterations {
+        let first_half = variant == IkVariant::Mmd && iteration < half;
+        let mut moved = false;
+        for (index, link) in chain.links.iter().enumerate() {
+            if link.limits.is_some_and(|l| l.axis == SolveAxis::Frozen) {
+                continue;
+            }
+            let limit = match variant {
+                IkVariant::Mmd => chain.limit_angle * (index + 1) as f32,
+                IkVariant::Plain => chain.limit_angle,
+            };
+            if !step(link, bones, goal, effector, limit, first_half, st) {
+                continue;
+            }
+            moved = true;
+            match link.path_start {
+                Some(start) => {
+                    for &b in &chain.path[start as usize..] {
+                        st.update(b);
                     }
-                    None => st.update(link.bone),
                 }
-                effector = st.world_position(chain.target);
+                None => st.update(link.bone),
             }
-            // Converged; or no link moved, so every later iteration would skip them all again
-            // (whether a link is skipped does not depend on the iteration): stopping here gives
-            // the same pose, sooner.
-            if !moved || goal.distance_squared(effector) < CONVERGED {
-                break;
-            }
+            effector = st.world_position(chain.target);
         }
-    }
-    for &b in &chain.refresh {
-        st.update(b);
+        // Converged; or no link moved, so every later iteration would skip them all again
+        // (whether a link is skipped does not depend on the iteration): stopping here gives
+        // the same pose, sooner.
+        if !moved || goal.distance_squared(effector) < CONVERGED {
+            break;
+        }
     }
 }
 

@@ -153,6 +153,48 @@ impl Pose {
     }
 }
 
+impl Pose {
+    /// Step 1 of the module documentation, then the state every frame starts from: every bone
+    /// at rest until it deforms, no IK rotation (so that nothing carries over between frames).
+    fn start_from(&mut self, skeleton: &Skeleton, input: &PoseInput) {
+        for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
+            self.keyed_offset[b] = key.translation;
+            self.keyed_rotation[b] = match def.fixed_axis {
+                Some(axis) => project_to_axis(key.rotation, axis),
+                None => key.rotation,
+            };
+        }
+        if !skeleton.morphs.is_empty() {
+            self.apply_morphs(skeleton, &input.morphs);
+        }
+        self.full_offset.copy_from_slice(&self.keyed_offset);
+        self.full_rotation.copy_from_slice(&self.keyed_rotation);
+        self.ik_rotation.fill(Quat::IDENTITY);
+        self.rotation.fill(Quat::IDENTITY);
+        for (p, def) in self.position.iter_mut().zip(&skeleton.bones) {
+            *p = def.rest;
+        }
+    }
+
+    /// Adds the bone and group morphs at `weights` to the keyed offsets and rotations, as
+    /// morph · keyed.
+    fn apply_morphs(&mut self, skeleton: &Skeleton, weights: &[f32]) {
+        self.morph_weights.copy_from_slice(weights);
+        skeleton.morphs.expand_groups(&mut self.morph_weights);
+        self.morph_rotation.fill(Quat::IDENTITY);
+        skeleton.morphs.apply(
+            &self.morph_weights,
+            &mut self.keyed_offset,
+            &mut self.morph_rotation,
+        );
+        for (keyed, morph) in self.keyed_rotation.iter_mut().zip(&self.morph_rotation) {
+            if *morph != Quat::IDENTITY {
+                *keyed = *morph * *keyed;
+            }
+        }
+    }
+}
+
 /// The skeleton and a pose being evaluated: one bone's update, for the pass loop and the solver.
 struct Work<'a> {
     skeleton: &'a Skeleton,
@@ -258,37 +300,7 @@ impl<'s> PoseEvaluator<'s> {
         assert_eq!(input.morphs.len(), skeleton.morph_count(), "one weight per morph");
         assert_eq!(input.ik_enabled.len(), skeleton.ik_count(), "one switch per IK chain");
 
-        for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
-            pose.keyed_offset[b] = key.translation;
-            pose.keyed_rotation[b] = match def.fixed_axis {
-                Some(axis) => project_to_axis(key.rotation, axis),
-                None => key.rotation,
-            };
-        }
-        if !skeleton.morphs.is_empty() {
-            pose.morph_weights.copy_from_slice(&input.morphs);
-            skeleton.morphs.expand_groups(&mut pose.morph_weights);
-            pose.morph_rotation.fill(Quat::IDENTITY);
-            skeleton.morphs.apply(
-                &pose.morph_weights,
-                &mut pose.keyed_offset,
-                &mut pose.morph_rotation,
-            );
-            for (keyed, morph) in pose.keyed_rotation.iter_mut().zip(&pose.morph_rotation) {
-                if *morph != Quat::IDENTITY {
-                    *keyed = *morph * *keyed;
-                }
-            }
-        }
-        // The start state: every bone at rest until it deforms, no IK rotation.
-        pose.full_offset.copy_from_slice(&pose.keyed_offset);
-        pose.full_rotation.copy_from_slice(&pose.keyed_rotation);
-        pose.ik_rotation.fill(Quat::IDENTITY);
-        pose.rotation.fill(Quat::IDENTITY);
-        for (p, def) in pose.position.iter_mut().zip(&skeleton.bones) {
-            *p = def.rest;
-        }
-
+        pose.start_from(skeleton, input);
         let solve = self.options.solve_ik;
         let variant = self.options.ik_variant;
         let mut work = Work { skeleton, pose };
