@@ -15,8 +15,11 @@
 //! (MMD frames are 1/30 s). `positions` is frames × bones × 3, `rotations` frames × bones × 4
 //! (x, y, z, w), both row-major `f32`; `parents` holds −1 for roots.
 
+use super::binding::Binding;
 use super::npz::{self, Array, Data};
-use super::{Binding, Pose, PoseOptions, Poser, Skeleton};
+use super::pose::{Pose, PoseOptions};
+use super::poser::Poser;
+use super::rig::Skeleton;
 use crate::eval::MotionSampler;
 use glam::{Quat, Vec3};
 use std::io::{self, Write};
@@ -240,14 +243,13 @@ impl WorldBake {
     /// "positions": [[[x, y, z], ..], ..], "rotations": [[[x, y, z, w], ..], ..]}`, written as
     /// it goes.
     pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = |v: &dyn erased::Json| v.to_json();
         write!(
             out,
             "{{\"fps\":{},\"units\":{},\"scale\":{},\"axes\":{},\"frames\":[",
             json(&self.fps),
             json(&self.units()),
             json(&self.scale),
-            json(&self.axes.label().to_string())
+            json(&self.axes.label())
         )?;
         for (k, f) in self.frames.iter().enumerate() {
             write!(out, "{}{}", if k == 0 { "" } else { "," }, json(f))?;
@@ -281,30 +283,11 @@ impl WorldBake {
     }
 }
 
-/// JSON scalars without building a document: serde_json's formatting (shortest round-trip
-/// floats, escaped strings), `null` for non-finite numbers.
-mod erased {
-    pub trait Json {
-        fn to_json(&self) -> String;
-    }
-
-    impl Json for f32 {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
-        }
-    }
-
-    impl Json for f64 {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
-        }
-    }
-
-    impl Json for String {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "\"\"".into())
-        }
-    }
+/// One JSON scalar without building a document: serde_json's formatting (shortest round-trip
+/// floats, escaped strings, `null` for non-finite numbers).
+fn json(v: &impl serde::Serialize) -> String {
+    // Numbers and strings always serialise; the fallback only keeps the output well formed.
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
 #[cfg(test)]
