@@ -223,6 +223,7 @@ pub(crate) fn solve(
 }
 
 /// Every link's IK rotation back to the identity, and the bones it moves recomputed.
+#[inline]
 fn reset(chain: &IkChain, st: &mut impl ChainState) {
     for link in &chain.links {
         *st.ik_rotation_mut(link.bone) = Quat::IDENTITY;
@@ -240,6 +241,7 @@ fn reset(chain: &IkChain, st: &mut impl ChainState) {
 }
 
 /// The CCD iterations towards `goal`, until converged, stuck or out of iterations.
+#[inline]
 fn iterate(
     chain: &IkChain,
     bones: &[SkelBone],
@@ -371,6 +373,7 @@ fn limit_rotation(q: Quat, limits: &Limits, reflect: bool) -> Quat {
 impl EulerOrder {
     /// The angles about X, Y and Z of the rotation `m` split in this order, the middle one
     /// capped at ±88° as BM caps it.
+    #[inline]
     fn angles(self, m: &Mat3) -> Vec3 {
         let cap = |a: f32| a.clamp(-MIDDLE_CAP, MIDDLE_CAP);
         match self {
@@ -393,6 +396,7 @@ impl EulerOrder {
     }
 
     /// The rotation with angles `a` (about X, Y, Z) composed in this order.
+    #[inline]
     fn rotation(self, a: Vec3) -> Quat {
         let (x, y, z) =
             (Quat::from_rotation_x(a.x), Quat::from_rotation_y(a.y), Quat::from_rotation_z(a.z));
