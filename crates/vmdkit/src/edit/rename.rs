@@ -55,6 +55,7 @@ impl RenameMap {
     /// Reads a map from CSV: rows `old,new` (bones and morphs alike) or `bone,old,new` /
     /// `morph,old,new`. Blank lines and lines starting with `#` are skipped, and a first row
     /// `old,new` or `kind,old,new` is taken as a header.
+    #[cfg(feature = "csv")]
     pub fn from_csv(text: &str) -> Result<Self, EditError> {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)

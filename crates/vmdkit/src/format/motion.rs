@@ -197,7 +197,7 @@ impl Motion {
         use std::io::Read;
         let mut data = Vec::new();
         file.read_to_end(&mut data).map_err(|e| ReadError::io(path, e))?;
-        Self::parse_with(&data, options).map_err(|e| e.with_path(path).into())
+        Self::parse_with(&data, options).map_err(|e| e.with_path(path))
     }
 
     /// Maps an open, non-empty file and decodes it, dropping pages behind the decoder.

@@ -28,7 +28,7 @@
 //! rewrites the keys on loading, saba and three.js ignore the axis). Only keys are projected:
 //! morphs, append and IK act on top.
 
-use super::order::AppendRef;
+use super::bones::AppendRef;
 use glam::{Quat, Vec3};
 
 /// `slerp(identity, q, ratio)` along the short way, for any ratio (negative ones turn the other
@@ -111,10 +111,7 @@ pub(crate) fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn angle(a: Quat, b: Quat) -> f32 {
-        crate::math::quat_angle(a, b) as f32
-    }
+    use crate::skeleton::tests::angle;
 
     #[test]
     fn skeleton_append_scale_matches_slerp_and_inverts_for_negative_ratios() {

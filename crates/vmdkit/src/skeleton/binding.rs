@@ -11,9 +11,9 @@
 //!
 //! [`Model::bone_for_key`]: crate::model::Model::bone_for_key
 
-use super::Skeleton;
+use super::rig::Skeleton;
 use crate::eval::MotionSampler;
-use crate::text::{KeyName, LongName, TextEncoding};
+use crate::text::{KeyName, LongName, RawName, TextEncoding};
 use std::collections::HashMap;
 
 /// Track-to-skeleton links for one (skeleton, motion) pair.
@@ -111,9 +111,63 @@ impl Lookup {
     }
 }
 
+/// Morph and IK tracks bound one to one: each track to the entry its name finds, the first
+/// track to find an entry keeping it.
+struct Once<const N: usize> {
+    /// (track index, entry index), by track index.
+    pairs: Vec<(u32, u32)>,
+    /// Tracks that found no entry, or only one an earlier track holds.
+    unbound: Vec<RawName<N>>,
+    /// Entries no track found.
+    unkeyed: Vec<usize>,
+}
+
+impl<const N: usize> Once<N> {
+    fn bind(lookup: &Lookup, names: impl Iterator<Item = RawName<N>>, count: usize) -> Self {
+        let mut taken = vec![false; count];
+        let (mut pairs, mut unbound) = (Vec::new(), Vec::new());
+        for (t, name) in names.enumerate() {
+            match lookup.get(name.bytes()) {
+                Some((e, _)) if !taken[e as usize] => {
+                    taken[e as usize] = true;
+                    pairs.push((t as u32, e));
+                }
+                _ => unbound.push(name),
+            }
+        }
+        let unkeyed = (0..count).filter(|&e| !taken[e]).collect();
+        Once { pairs, unbound, unkeyed }
+    }
+}
+
 impl Binding {
     /// Binds every bone, morph and IK track of `sampler` to `skeleton`.
     pub fn new(skeleton: &Skeleton, sampler: &MotionSampler) -> Binding {
+        let mut binding = Binding::default();
+        binding.bind_bones(skeleton, sampler);
+
+        let morph_keys = Lookup::new((0..skeleton.morph_count()).map(|m| {
+            let stored = skeleton.morph_keys[m].bytes().to_vec();
+            (stored, keys(skeleton.morph_name(m), 15).1)
+        }));
+        let names = sampler.morph_tracks().iter().map(|t| *t.name());
+        let morphs = Once::bind(&morph_keys, names, skeleton.morph_count());
+        (binding.morphs, binding.report.unbound_morph_tracks) = (morphs.pairs, morphs.unbound);
+        binding.report.unkeyed_morphs = morphs.unkeyed;
+
+        let ik_keys = Lookup::new(
+            (0..skeleton.ik_count()).map(|k| keys(skeleton.bone_name(skeleton.ik_bone(k)), 20)),
+        );
+        let names = sampler.ik_tracks().iter().map(|t| *t.name());
+        let iks = Once::bind(&ik_keys, names, skeleton.ik_count());
+        (binding.iks, binding.report.unbound_ik_tracks) = (iks.pairs, iks.unbound);
+        binding.report.unswitched_iks = iks.unkeyed;
+        binding
+    }
+
+    /// Binds the bone tracks: exact names before cut ones, the first track to name a bone
+    /// driving it, and cut-name matches reported.
+    fn bind_bones(&mut self, skeleton: &Skeleton, sampler: &MotionSampler) {
         let n = skeleton.bone_count();
         // The stored key bytes first (for PMD they are the file's own bytes), then the name
         // encoded afresh, which also yields the whole-character cut.
@@ -122,9 +176,7 @@ impl Binding {
             let (exact, alt) = keys(skeleton.bone_name(b), 15);
             (stored, alt.or_else(|| (exact != skeleton.key_names[b].bytes()).then_some(exact)))
         }));
-        let mut binding = Binding::default();
-        let report = &mut binding.report;
-
+        let report = &mut self.report;
         let mut keyed = vec![false; n];
         let mut pending = Vec::new();
         for (t, track) in sampler.bone_tracks().iter().enumerate() {
@@ -145,42 +197,10 @@ impl Binding {
             if !exact || encoded(skeleton.bone_name(b as usize)).len() > 15 {
                 report.cut_name_matches.push((name, b as usize));
             }
-            binding.bones.push((t, b));
+            self.bones.push((t, b));
         }
-        binding.bones.sort_unstable();
+        self.bones.sort_unstable();
         report.unkeyed_bones = (0..n).filter(|&b| !keyed[b]).collect();
-
-        let morph_keys = Lookup::new((0..skeleton.morph_count()).map(|m| {
-            let stored = skeleton.morph_keys[m].bytes().to_vec();
-            (stored, keys(skeleton.morph_name(m), 15).1)
-        }));
-        let mut morph_keyed = vec![false; skeleton.morph_count()];
-        for (t, track) in sampler.morph_tracks().iter().enumerate() {
-            match morph_keys.get(track.name().bytes()) {
-                Some((m, _)) if !morph_keyed[m as usize] => {
-                    morph_keyed[m as usize] = true;
-                    binding.morphs.push((t as u32, m));
-                }
-                _ => report.unbound_morph_tracks.push(*track.name()),
-            }
-        }
-        report.unkeyed_morphs = (0..skeleton.morph_count()).filter(|&m| !morph_keyed[m]).collect();
-
-        let ik_keys = Lookup::new(
-            (0..skeleton.ik_count()).map(|k| keys(skeleton.bone_name(skeleton.ik_bone(k)), 20)),
-        );
-        let mut switched = vec![false; skeleton.ik_count()];
-        for (t, track) in sampler.ik_tracks().iter().enumerate() {
-            match ik_keys.get(track.name().bytes()) {
-                Some((k, _)) if !switched[k as usize] => {
-                    switched[k as usize] = true;
-                    binding.iks.push((t as u32, k));
-                }
-                _ => report.unbound_ik_tracks.push(*track.name()),
-            }
-        }
-        report.unswitched_iks = (0..skeleton.ik_count()).filter(|&k| !switched[k]).collect();
-        binding
     }
 
     /// What did not bind.

@@ -15,8 +15,11 @@
 //! (MMD frames are 1/30 s). `positions` is frames × bones × 3, `rotations` frames × bones × 4
 //! (x, y, z, w), both row-major `f32`; `parents` holds −1 for roots.
 
+use super::binding::Binding;
 use super::npz::{self, Array, Data};
-use super::{Binding, Pose, PoseOptions, Poser, Skeleton};
+use super::pose::{Pose, PoseOptions};
+use super::poser::Poser;
+use super::rig::Skeleton;
 use crate::eval::MotionSampler;
 use glam::{Quat, Vec3};
 use std::io::{self, Write};
@@ -74,7 +77,9 @@ pub struct BakeSettings {
     pub fps: f64,
     /// Positions are multiplied by this: 1 for MMD units, [`METRES_PER_UNIT`] for metres.
     pub scale: f64,
+    /// The coordinate frame positions and rotations are written in.
     pub axes: Axes,
+    /// How each sample is posed (IK variant, IK on or off).
     pub pose: PoseOptions,
 }
 
@@ -87,11 +92,15 @@ impl Default for BakeSettings {
 /// A baked motion: every bone at every sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldBake {
+    /// Samples per second, as [`BakeSettings::fps`].
     pub fps: f64,
+    /// What positions were multiplied by, as [`BakeSettings::scale`].
     pub scale: f64,
+    /// The coordinate frame of positions and rotations.
     pub axes: Axes,
     /// The MMD frame (1/30 s) of each sample.
     pub frames: Vec<f64>,
+    /// Bone names as the model stores them, by bone index.
     pub names: Vec<String>,
     /// Parent bone index, −1 for roots.
     pub parents: Vec<i32>,
@@ -155,10 +164,12 @@ pub fn bake_world(
 }
 
 impl WorldBake {
+    /// The number of samples.
     pub fn frame_count(&self) -> usize {
         self.frames.len()
     }
 
+    /// The number of bones in each sample.
     pub fn bone_count(&self) -> usize {
         self.names.len()
     }
@@ -202,6 +213,7 @@ impl WorldBake {
     /// CSV, one row per (sample, bone):
     /// `sample,frame,time,bone,name,parent,x,y,z,qx,qy,qz,qw` (frame in MMD frames, time in
     /// seconds).
+    #[cfg(feature = "csv")]
     pub fn write_csv(&self, out: &mut dyn Write) -> io::Result<()> {
         let mut w = csv::Writer::from_writer(out);
         let header = [
@@ -232,15 +244,15 @@ impl WorldBake {
     /// JSON: `{"fps", "units", "scale", "axes", "frames": [..], "bones": [{"name", "parent"}],
     /// "positions": [[[x, y, z], ..], ..], "rotations": [[[x, y, z, w], ..], ..]}`, written as
     /// it goes.
+    #[cfg(feature = "json")]
     pub fn write_json(&self, out: &mut dyn Write) -> io::Result<()> {
-        let json = |v: &dyn erased::Json| v.to_json();
         write!(
             out,
             "{{\"fps\":{},\"units\":{},\"scale\":{},\"axes\":{},\"frames\":[",
             json(&self.fps),
             json(&self.units()),
             json(&self.scale),
-            json(&self.axes.label().to_string())
+            json(&self.axes.label())
         )?;
         for (k, f) in self.frames.iter().enumerate() {
             write!(out, "{}{}", if k == 0 { "" } else { "," }, json(f))?;
@@ -274,30 +286,12 @@ impl WorldBake {
     }
 }
 
-/// JSON scalars without building a document: serde_json's formatting (shortest round-trip
-/// floats, escaped strings), `null` for non-finite numbers.
-mod erased {
-    pub trait Json {
-        fn to_json(&self) -> String;
-    }
-
-    impl Json for f32 {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
-        }
-    }
-
-    impl Json for f64 {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
-        }
-    }
-
-    impl Json for String {
-        fn to_json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "\"\"".into())
-        }
-    }
+/// One JSON scalar without building a document: serde_json's formatting (shortest round-trip
+/// floats, escaped strings, `null` for non-finite numbers).
+#[cfg(feature = "json")]
+fn json(v: &impl serde::Serialize) -> String {
+    // Numbers and strings always serialise; the fallback only keeps the output well formed.
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
 #[cfg(test)]

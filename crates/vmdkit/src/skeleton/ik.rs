@@ -29,7 +29,8 @@
 //! After the solve, every bone already deformed that the links move (descendants, and bones
 //! that append from them) is recomputed.
 
-use super::order::SkelBone;
+use super::bones::SkelBone;
+use super::notes::SkeletonNote;
 use crate::model::Ik;
 use glam::{Mat3, Quat, Vec3};
 
@@ -134,12 +135,12 @@ impl IkChain {
         ik_bone: usize,
         ik: &Ik,
         parents: &[Option<u32>],
-        notes: &mut Vec<super::SkeletonNote>,
+        notes: &mut Vec<SkeletonNote>,
     ) -> IkChain {
         let mut links = Vec::with_capacity(ik.links.len());
         for link in &ik.links {
             if link.bone == ik_bone || link.bone == ik.target {
-                notes.push(super::SkeletonNote::IkLinkSkipped { ik_bone, link: link.bone });
+                notes.push(SkeletonNote::IkLinkSkipped { ik_bone, link: link.bone });
                 continue;
             }
             links.push(IkLinkDef {
@@ -212,6 +213,19 @@ pub(crate) fn solve(
     variant: IkVariant,
     st: &mut impl ChainState,
 ) {
+    reset(chain, st);
+    let goal = st.world_position(chain.ik_bone);
+    if goal.distance_squared(st.world_position(chain.target)) >= CONVERGED {
+        iterate(chain, bones, variant, goal, st);
+    }
+    for &b in &chain.refresh {
+        st.update(b);
+    }
+}
+
+/// Every link's IK rotation back to the identity, and the bones it moves recomputed.
+#[inline]
+fn reset(chain: &IkChain, st: &mut impl ChainState) {
     for link in &chain.links {
         *st.ik_rotation_mut(link.bone) = Quat::IDENTITY;
     }
@@ -225,45 +239,50 @@ pub(crate) fn solve(
     for &b in &chain.path {
         st.update(b);
     }
-    let goal = st.world_position(chain.ik_bone);
+}
+
+/// The CCD iterations towards `goal`, until converged, stuck or out of iterations.
+#[inline]
+fn iterate(
+    chain: &IkChain,
+    bones: &[SkelBone],
+    variant: IkVariant,
+    goal: Vec3,
+    st: &mut impl ChainState,
+) {
     let mut effector = st.world_position(chain.target);
-    if goal.distance_squared(effector) >= CONVERGED {
-        let half = chain.iterations / 2;
-        for iteration in 0..chain.iterations {
-            let first_half = variant == IkVariant::Mmd && iteration < half;
-            let mut moved = false;
-            for (index, link) in chain.links.iter().enumerate() {
-                if link.limits.is_some_and(|l| l.axis == SolveAxis::Frozen) {
-                    continue;
-                }
-                let limit = match variant {
-                    IkVariant::Mmd => chain.limit_angle * (index + 1) as f32,
-                    IkVariant::Plain => chain.limit_angle,
-                };
-                if !step(link, bones, goal, effector, limit, first_half, st) {
-                    continue;
-                }
-                moved = true;
-                match link.path_start {
-                    Some(start) => {
-                        for &b in &chain.path[start as usize..] {
-                            st.update(b);
-                        }
+    let half = chain.iterations / 2;
+    for iteration in 0..chain.iterations {
+        let first_half = variant == IkVariant::Mmd && iteration < half;
+        let mut moved = false;
+        for (index, link) in chain.links.iter().enumerate() {
+            if link.limits.is_some_and(|l| l.axis == SolveAxis::Frozen) {
+                continue;
+            }
+            let limit = match variant {
+                IkVariant::Mmd => chain.limit_angle * (index + 1) as f32,
+                IkVariant::Plain => chain.limit_angle,
+            };
+            if !step(link, bones, goal, effector, limit, first_half, st) {
+                continue;
+            }
+            moved = true;
+            match link.path_start {
+                Some(start) => {
+                    for &b in &chain.path[start as usize..] {
+                        st.update(b);
                     }
-                    None => st.update(link.bone),
                 }
-                effector = st.world_position(chain.target);
+                None => st.update(link.bone),
             }
-            // Converged; or no link moved, so every later iteration would skip them all again
-            // (whether a link is skipped does not depend on the iteration): stopping here gives
-            // the same pose, sooner.
-            if !moved || goal.distance_squared(effector) < CONVERGED {
-                break;
-            }
+            effector = st.world_position(chain.target);
         }
-    }
-    for &b in &chain.refresh {
-        st.update(b);
+        // Converged; or no link moved, so every later iteration would skip them all again
+        // (whether a link is skipped does not depend on the iteration): stopping here gives
+        // the same pose, sooner.
+        if !moved || goal.distance_squared(effector) < CONVERGED {
+            break;
+        }
     }
 }
 
@@ -343,42 +362,49 @@ fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
 
 /// The rotation `q` with its Euler angles (in the limits' order) brought within the limits.
 fn limit_rotation(q: Quat, limits: &Limits, reflect: bool) -> Quat {
-    let m = Mat3::from_quat(q);
+    let angles = limits.order.angles(&Mat3::from_quat(q));
     let (lo, hi) = (limits.min, limits.max);
-    let cap = |a: f32| a.clamp(-MIDDLE_CAP, MIDDLE_CAP);
-    let qx = |a: f32| Quat::from_rotation_x(a);
-    let qy = |a: f32| Quat::from_rotation_y(a);
-    let qz = |a: f32| Quat::from_rotation_z(a);
-    match limits.order {
-        EulerOrder::Yxz => {
-            // R = Ry·Rx·Rz: z axis = (sy·cx, −sx, cy·cx); x.y = cx·sz, y.y = cx·cz.
-            let x = cap((-m.z_axis.y).clamp(-1.0, 1.0).asin());
-            let y = m.z_axis.x.atan2(m.z_axis.z);
-            let z = m.x_axis.y.atan2(m.y_axis.y);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qy(y) * qx(x) * qz(z)
+    limits.order.rotation(Vec3::new(
+        limit_angle(angles.x, lo.x, hi.x, reflect),
+        limit_angle(angles.y, lo.y, hi.y, reflect),
+        limit_angle(angles.z, lo.z, hi.z, reflect),
+    ))
+}
+
+impl EulerOrder {
+    /// The angles about X, Y and Z of the rotation `m` split in this order, the middle one
+    /// capped at ±88° as BM caps it.
+    #[inline]
+    fn angles(self, m: &Mat3) -> Vec3 {
+        let cap = |a: f32| a.clamp(-MIDDLE_CAP, MIDDLE_CAP);
+        match self {
+            EulerOrder::Yxz => {
+                // R = Ry·Rx·Rz: z axis = (sy·cx, −sx, cy·cx); x.y = cx·sz, y.y = cx·cz.
+                let x = cap((-m.z_axis.y).clamp(-1.0, 1.0).asin());
+                Vec3::new(x, m.z_axis.x.atan2(m.z_axis.z), m.x_axis.y.atan2(m.y_axis.y))
+            }
+            EulerOrder::Zyx => {
+                // R = Rz·Ry·Rx: x axis = (cz·cy, sz·cy, −sy); y.z = cy·sx, z.z = cy·cx.
+                let y = cap((-m.x_axis.z).clamp(-1.0, 1.0).asin());
+                Vec3::new(m.y_axis.z.atan2(m.z_axis.z), y, m.x_axis.y.atan2(m.x_axis.x))
+            }
+            EulerOrder::Xzy => {
+                // R = Rx·Rz·Ry: y axis = (−sz, cx·cz, sx·cz); z.x = cz·sy, x.x = cz·cy.
+                let z = cap((-m.y_axis.x).clamp(-1.0, 1.0).asin());
+                Vec3::new(m.y_axis.z.atan2(m.y_axis.y), m.z_axis.x.atan2(m.x_axis.x), z)
+            }
         }
-        EulerOrder::Zyx => {
-            // R = Rz·Ry·Rx: x axis = (cz·cy, sz·cy, −sy); y.z = cy·sx, z.z = cy·cx.
-            let y = cap((-m.x_axis.z).clamp(-1.0, 1.0).asin());
-            let x = m.y_axis.z.atan2(m.z_axis.z);
-            let z = m.x_axis.y.atan2(m.x_axis.x);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qz(z) * qy(y) * qx(x)
-        }
-        EulerOrder::Xzy => {
-            // R = Rx·Rz·Ry: y axis = (−sz, cx·cz, sx·cz); z.x = cz·sy, x.x = cz·cy.
-            let z = cap((-m.y_axis.x).clamp(-1.0, 1.0).asin());
-            let x = m.y_axis.z.atan2(m.y_axis.y);
-            let y = m.z_axis.x.atan2(m.x_axis.x);
-            let x = limit_angle(x, lo.x, hi.x, reflect);
-            let y = limit_angle(y, lo.y, hi.y, reflect);
-            let z = limit_angle(z, lo.z, hi.z, reflect);
-            qx(x) * qz(z) * qy(y)
+    }
+
+    /// The rotation with angles `a` (about X, Y, Z) composed in this order.
+    #[inline]
+    fn rotation(self, a: Vec3) -> Quat {
+        let (x, y, z) =
+            (Quat::from_rotation_x(a.x), Quat::from_rotation_y(a.y), Quat::from_rotation_z(a.z));
+        match self {
+            EulerOrder::Yxz => y * x * z,
+            EulerOrder::Zyx => z * y * x,
+            EulerOrder::Xzy => x * z * y,
         }
     }
 }
@@ -386,10 +412,7 @@ fn limit_rotation(q: Quat, limits: &Limits, reflect: bool) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn angle(a: Quat, b: Quat) -> f32 {
-        crate::math::quat_angle(a, b) as f32
-    }
+    use crate::skeleton::tests::angle;
 
     #[test]
     fn skeleton_ik_euler_round_trip_in_every_order() {

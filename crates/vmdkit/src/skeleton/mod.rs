@@ -19,15 +19,21 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! * [`Skeleton`] (`order.rs`): built once per model: rest offsets, deform order, append
-//!   sources, IK chains, bone-morph tables.
+//! * [`Skeleton`] (`rig.rs`): built once per model: rest offsets, deform order (`order.rs`),
+//!   per-bone append sources and fixed axes (`bones.rs`), IK chains, bone-morph tables; what the
+//!   build repaired as [`SkeletonNote`]s (`notes.rs`). Bones and morphs by name:
+//!   [`Skeleton::bone_index`], [`Skeleton::morph_index`].
 //! * [`Binding`] (`binding.rs`): which track drives which bone, morph and IK switch, by raw
 //!   CP932 bytes including names cut at 15 (IK: 20) bytes, with a [`BindingReport`] of what bound
 //!   to nothing.
-//! * [`PoseEvaluator`] / [`Poser`] (`pose.rs`): a [`PoseInput`] (or a motion at a time) to a
-//!   [`Pose`]: every bone's model-space position, rotation and world matrix, in MMD's
-//!   left-handed, Y-up coordinates (reference §8). Buffers belong to the caller; nothing is
-//!   allocated per frame and nothing carries over between frames.
+//! * [`PoseEvaluator`] (`pose.rs`): a [`PoseInput`] to a [`Pose`]: every bone's model-space
+//!   position, rotation and world matrix, in MMD's left-handed, Y-up coordinates (reference
+//!   §8). Buffers belong to the caller; nothing is allocated per frame and nothing carries over
+//!   between frames.
+//! * [`Poser`] / [`SharedPoser`] (`poser.rs`): a motion at a time to a [`Pose`], through a
+//!   [`Binding`]; [`Poser`] borrows the skeleton, sampler and binding, [`SharedPoser`] holds them
+//!   in [`Arc`](std::sync::Arc)s for callers that cannot keep borrows alive (other languages'
+//!   bindings). Both are [`PoserBase`]; every type here is `Send + Sync`.
 //! * `append.rs`, `ik.rs`, `morph.rs`: the rules, each documented where it is implemented.
 //! * [`export`]: world-space bakes as NPZ, CSV and JSON, in metres and right-handed frames.
 //!
@@ -44,7 +50,7 @@
 //! * **Order** (§9.2, §10.3): stable by (deform layer, index), pass 1 then the after-physics
 //!   pass 2; each (pass, layer) group deforms whole, then its IK bones solve in order (MMD's
 //!   per-layer frame transform; BM interleaves per bone, which is the same whenever an IK bone
-//!   follows its chain). A child never deforms before its parent ([`Skeleton`] explains the
+//!   follows its chain). A child never deforms before its parent (`order.rs` explains the
 //!   repairs).
 //! * **Append** (§9.2, §12 rows 16–18): rows 16 (local flag: the source's world rotation) and
 //!   17 (chained: the source's full rotation) follow babylon-mmd, as the reference has no
@@ -66,34 +72,41 @@
 //!
 //! # Against mmd-anim-runtime
 //!
-//! `tests/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over ~2300
-//! frames of the corpus pairs (初音ミク, Mei, the semi-standard trace model, the mmd_base and
-//! babylon-mmd test models), feeding both the same model and local samples. Bones no IK chain
-//! moves agree to float rounding (1.1e-5 units); bones under append to 6e-5 (the peer takes the
-//! source's angle from `acos(w)` in f32). IK-moved bones differ where the peer reproduces
-//! details of MMD's own solver that the reference does not describe or decides otherwise: it runs
-//! at least min(4π / limit angle, 360) iterations where §10.1 runs `loop_count` (Miku's hair IK:
-//! 104 against 8), and ends a whole solve when one link's directions align where §10.1 skips the
+//! `tests/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over frames of
+//! the corpus pairs (初音ミク, Mei, the semi-standard trace model, the mmd_base and babylon-mmd
+//! test models), feeding both the same model and local samples; it prints its figures per pair,
+//! and BENCHMARKS.md ("Posing accuracy against mmd-anim-runtime") records a run. Bones no IK
+//! chain moves agree to float rounding; bones under append a little less closely, because the
+//! peer takes the source's angle from `acos(w)` in f32. IK-moved bones differ where the peer
+//! reproduces details of MMD's own solver that the reference does not describe or decides
+//! otherwise: it runs at least min(4π / limit angle, 360) iterations where §10.1 runs
+//! `loop_count`, and ends a whole solve when one link's directions align where §10.1 skips the
 //! link; chains that reach their goals may also differ by a turn about the root-link–goal line,
-//! which CCD leaves to the path. With the peer's iteration budget, vmdkit ends at least as close
-//! to the goal in 97% of solves. The peer's own PMD reader is not usable as an oracle (it stacks
-//! PMD's model-space positions as offsets), so Mei goes through a peer model built from vmdkit's
-//! reading. The test prints the figures per pair.
+//! which CCD leaves to the path. Given the peer's iteration budget, vmdkit ends at least as close
+//! to the goal in nearly every solve. The peer's own PMD reader is not usable as an oracle (it
+//! stacks PMD's model-space positions as offsets), so Mei goes through a peer model built from
+//! vmdkit's reading.
 
 pub mod export;
 mod npz;
 
 mod append;
 mod binding;
+mod bones;
 mod ik;
 mod morph;
+mod notes;
 mod order;
 mod pose;
+mod poser;
+mod rig;
 
 #[cfg(test)]
 mod tests;
 
 pub use binding::{Binding, BindingReport};
 pub use ik::IkVariant;
-pub use order::{Skeleton, SkeletonNote};
-pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions, Poser};
+pub use notes::SkeletonNote;
+pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};
+pub use poser::{Poser, PoserBase, SharedPoser};
+pub use rig::Skeleton;

@@ -1,5 +1,6 @@
 //! Posing: [`PoseInput`] (what a motion says at one time, per bone) → [`Pose`] (every bone in
-//! model space), by [`PoseEvaluator`]; [`Poser`] samples a motion through a [`Binding`] first.
+//! model space), by [`PoseEvaluator`]; [`Poser`](super::Poser) samples a motion through a
+//! [`Binding`](super::Binding) first.
 //!
 //! Per frame (reference §10.3):
 //!
@@ -18,8 +19,8 @@
 
 use super::append::{self, project_to_axis, Sources};
 use super::ik::{self, ChainState, IkVariant};
-use super::{Binding, Skeleton};
-use crate::eval::{BoneSample, Cursor, MotionSampler};
+use super::rig::Skeleton;
+use crate::eval::BoneSample;
 use glam::{Mat4, Quat, Vec3};
 
 /// Everything that drives one pose: the model's bones, morphs and IK switches, as keyed.
@@ -95,10 +96,12 @@ impl Pose {
         }
     }
 
+    /// The number of bones.
     pub fn len(&self) -> usize {
         self.position.len()
     }
 
+    /// Whether the skeleton has no bones.
     pub fn is_empty(&self) -> bool {
         self.position.is_empty()
     }
@@ -119,14 +122,17 @@ impl Pose {
         &self.matrix
     }
 
+    /// One bone's model-space position ([`Pose::positions`]).
     pub fn position(&self, bone: usize) -> Vec3 {
         self.position[bone]
     }
 
+    /// One bone's model-space rotation ([`Pose::rotations`]).
     pub fn rotation(&self, bone: usize) -> Quat {
         self.rotation[bone]
     }
 
+    /// One bone's world matrix ([`Pose::world_matrices`]).
     pub fn world_matrix(&self, bone: usize) -> Mat4 {
         self.matrix[bone]
     }
@@ -144,6 +150,48 @@ impl Pose {
     /// The rotation IK added to the bone (identity for bones no chain moved).
     pub fn ik_rotation(&self, bone: usize) -> Quat {
         self.ik_rotation[bone]
+    }
+}
+
+impl Pose {
+    /// Step 1 of the module documentation, then the state every frame starts from: every bone
+    /// at rest until it deforms, no IK rotation (so that nothing carries over between frames).
+    fn start_from(&mut self, skeleton: &Skeleton, input: &PoseInput) {
+        for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
+            self.keyed_offset[b] = key.translation;
+            self.keyed_rotation[b] = match def.fixed_axis {
+                Some(axis) => project_to_axis(key.rotation, axis),
+                None => key.rotation,
+            };
+        }
+        if !skeleton.morphs.is_empty() {
+            self.apply_morphs(skeleton, &input.morphs);
+        }
+        self.full_offset.copy_from_slice(&self.keyed_offset);
+        self.full_rotation.copy_from_slice(&self.keyed_rotation);
+        self.ik_rotation.fill(Quat::IDENTITY);
+        self.rotation.fill(Quat::IDENTITY);
+        for (p, def) in self.position.iter_mut().zip(&skeleton.bones) {
+            *p = def.rest;
+        }
+    }
+
+    /// Adds the bone and group morphs at `weights` to the keyed offsets and rotations, as
+    /// morph · keyed.
+    fn apply_morphs(&mut self, skeleton: &Skeleton, weights: &[f32]) {
+        self.morph_weights.copy_from_slice(weights);
+        skeleton.morphs.expand_groups(&mut self.morph_weights);
+        self.morph_rotation.fill(Quat::IDENTITY);
+        skeleton.morphs.apply(
+            &self.morph_weights,
+            &mut self.keyed_offset,
+            &mut self.morph_rotation,
+        );
+        for (keyed, morph) in self.keyed_rotation.iter_mut().zip(&self.morph_rotation) {
+            if *morph != Quat::IDENTITY {
+                *keyed = *morph * *keyed;
+            }
+        }
     }
 }
 
@@ -220,18 +268,22 @@ pub struct PoseEvaluator<'s> {
 }
 
 impl<'s> PoseEvaluator<'s> {
+    /// An evaluator for `skeleton` with the default [`PoseOptions`].
     pub fn new(skeleton: &'s Skeleton) -> Self {
         Self::with_options(skeleton, PoseOptions::default())
     }
 
+    /// An evaluator for `skeleton` with `options`.
     pub fn with_options(skeleton: &'s Skeleton, options: PoseOptions) -> Self {
         PoseEvaluator { skeleton, options }
     }
 
+    /// The skeleton it poses.
     pub fn skeleton(&self) -> &'s Skeleton {
         self.skeleton
     }
 
+    /// The choices it evaluates with.
     pub fn options(&self) -> PoseOptions {
         self.options
     }
@@ -248,37 +300,7 @@ impl<'s> PoseEvaluator<'s> {
         assert_eq!(input.morphs.len(), skeleton.morph_count(), "one weight per morph");
         assert_eq!(input.ik_enabled.len(), skeleton.ik_count(), "one switch per IK chain");
 
-        for (b, (def, key)) in skeleton.bones.iter().zip(&input.bones).enumerate() {
-            pose.keyed_offset[b] = key.translation;
-            pose.keyed_rotation[b] = match def.fixed_axis {
-                Some(axis) => project_to_axis(key.rotation, axis),
-                None => key.rotation,
-            };
-        }
-        if !skeleton.morphs.is_empty() {
-            pose.morph_weights.copy_from_slice(&input.morphs);
-            skeleton.morphs.expand_groups(&mut pose.morph_weights);
-            pose.morph_rotation.fill(Quat::IDENTITY);
-            skeleton.morphs.apply(
-                &pose.morph_weights,
-                &mut pose.keyed_offset,
-                &mut pose.morph_rotation,
-            );
-            for (keyed, morph) in pose.keyed_rotation.iter_mut().zip(&pose.morph_rotation) {
-                if *morph != Quat::IDENTITY {
-                    *keyed = *morph * *keyed;
-                }
-            }
-        }
-        // The start state: every bone at rest until it deforms, no IK rotation.
-        pose.full_offset.copy_from_slice(&pose.keyed_offset);
-        pose.full_rotation.copy_from_slice(&pose.keyed_rotation);
-        pose.ik_rotation.fill(Quat::IDENTITY);
-        pose.rotation.fill(Quat::IDENTITY);
-        for (p, def) in pose.position.iter_mut().zip(&skeleton.bones) {
-            *p = def.rest;
-        }
-
+        pose.start_from(skeleton, input);
         let solve = self.options.solve_ik;
         let variant = self.options.ik_variant;
         let mut work = Work { skeleton, pose };
@@ -300,96 +322,5 @@ impl<'s> PoseEvaluator<'s> {
         for ((m, &r), &p) in pose.matrix.iter_mut().zip(&pose.rotation).zip(&pose.position) {
             *m = Mat4::from_rotation_translation(r, p);
         }
-    }
-}
-
-/// A motion bound to a skeleton: [`Poser::pose_at`] samples the tracks and evaluates.
-///
-/// ```no_run
-/// use vmdkit::eval::MotionSampler;
-/// use vmdkit::model::Model;
-/// use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
-///
-/// let model = Model::read_file("miku.pmx")?;
-/// let motion = vmdkit::Motion::read_file("dance.vmd")?;
-/// let skeleton = Skeleton::new(&model);
-/// let sampler = MotionSampler::new(&motion);
-/// let binding = Binding::new(&skeleton, &sampler);
-/// let mut poser = Poser::new(&skeleton, &sampler, &binding);
-/// let mut pose = Pose::new(&skeleton);
-/// for frame in 0..=sampler.last_frame().unwrap_or(0) {
-///     poser.pose_at(frame, &mut pose);
-///     let head = pose.position(skeleton.bone_names().iter().position(|n| n == "頭").unwrap());
-/// }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct Poser<'a> {
-    evaluator: PoseEvaluator<'a>,
-    sampler: &'a MotionSampler,
-    binding: &'a Binding,
-    input: PoseInput,
-    /// Per bound track: the last segment, so that playback steps instead of searching. Only a
-    /// speed-up: a sample never depends on it.
-    bone_cursors: Vec<Cursor>,
-    morph_cursors: Vec<Cursor>,
-    ik_cursors: Vec<Cursor>,
-}
-
-impl<'a> Poser<'a> {
-    pub fn new(skeleton: &'a Skeleton, sampler: &'a MotionSampler, binding: &'a Binding) -> Self {
-        Self::with_options(skeleton, sampler, binding, PoseOptions::default())
-    }
-
-    pub fn with_options(
-        skeleton: &'a Skeleton,
-        sampler: &'a MotionSampler,
-        binding: &'a Binding,
-        options: PoseOptions,
-    ) -> Self {
-        Poser {
-            evaluator: PoseEvaluator::with_options(skeleton, options),
-            sampler,
-            binding,
-            input: PoseInput::new(skeleton),
-            bone_cursors: vec![Cursor::default(); binding.bones.len()],
-            morph_cursors: vec![Cursor::default(); binding.morphs.len()],
-            ik_cursors: vec![Cursor::default(); binding.iks.len()],
-        }
-    }
-
-    pub fn skeleton(&self) -> &'a Skeleton {
-        self.evaluator.skeleton
-    }
-
-    /// Samples every bound track at frame `t` (30 fps, any fraction) into the input, which
-    /// [`Poser::input`] then shows. Unbound bones stay at rest, unswitched IK on.
-    pub fn sample(&mut self, t: impl Into<f64>) -> &PoseInput {
-        let t = t.into();
-        let tracks = self.sampler.bone_tracks();
-        for (&(track, bone), cursor) in self.binding.bones.iter().zip(&mut self.bone_cursors) {
-            self.input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
-        }
-        let tracks = self.sampler.morph_tracks();
-        for (&(track, morph), cursor) in self.binding.morphs.iter().zip(&mut self.morph_cursors) {
-            self.input.morphs[morph as usize] = tracks[track as usize].sample_with(cursor, t);
-        }
-        let tracks = self.sampler.ik_tracks();
-        for (&(track, k), cursor) in self.binding.iks.iter().zip(&mut self.ik_cursors) {
-            self.input.ik_enabled[k as usize] =
-                tracks[track as usize].track().sample_with(cursor, t);
-        }
-        &self.input
-    }
-
-    /// The input of the last [`Poser::sample`] or [`Poser::pose_at`].
-    pub fn input(&self) -> &PoseInput {
-        &self.input
-    }
-
-    /// Every bone at frame `t` into `pose`, without allocating.
-    pub fn pose_at(&mut self, t: impl Into<f64>, pose: &mut Pose) {
-        self.sample(t);
-        self.evaluator.evaluate(&self.input, pose);
     }
 }

@@ -9,6 +9,7 @@ use crate::model::{
 };
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
+use std::sync::Arc;
 
 fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
     Bone {
@@ -44,7 +45,7 @@ fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
 }
 
 /// The angle between two rotations, accurate for small angles (unlike acos of the dot).
-fn angle(a: Quat, b: Quat) -> f32 {
+pub(super) fn angle(a: Quat, b: Quat) -> f32 {
     crate::math::quat_angle(a.normalize(), b.normalize()) as f32
 }
 
@@ -344,4 +345,65 @@ fn skeleton_binding_matches_cut_names_and_reports_the_rest() {
     // The switch turns the bound chain off.
     let mut poser = Poser::new(&s, &sampler, &binding);
     assert_eq!(poser.sample(10.0).ik_enabled, vec![false]);
+}
+
+#[test]
+fn skeleton_finds_bones_and_morphs_by_their_exact_names() {
+    // 8 kanji: 16 CP932 bytes, longer than a VMD key.
+    let long = "左腕捩り補助用骨";
+    let m = model(
+        vec![
+            bone("センター", Vec3::ZERO, None),
+            bone(long, Vec3::X, Some(0)),
+            bone("センター", Vec3::Y, None),
+        ],
+        vec![crate::model::Morph {
+            name: "あ".into(),
+            name_en: String::new(),
+            name_cp932: key_name("あ"),
+            panel: 4,
+            kind: MorphKind::Group(vec![]),
+        }],
+    );
+    let s = Skeleton::new(&m);
+    // The first of two bones with one name, as binding gives the track to the first.
+    assert_eq!(s.bone_index("センター"), Some(0));
+    assert_eq!(s.bone_index(long), Some(1));
+    // No cut forms and no width folding: those are the binding's matching of VMD keys.
+    assert_eq!(s.bone_index("左腕捩り補助用"), None);
+    assert_eq!(s.bone_index("ｾﾝﾀｰ"), None);
+    assert_eq!(s.morph_index("あ"), Some(0));
+    assert_eq!(s.morph_index("い"), None);
+}
+
+#[test]
+fn skeleton_shared_poser_poses_like_the_borrowing_one_on_another_thread() {
+    let s = Skeleton::new(&leg(true));
+    let mut motion = crate::Motion::new(LongName::encode("test").0);
+    motion.bones.push(key("足ＩＫ", 0, Vec3::ZERO, Quat::IDENTITY));
+    motion.bones.push(key("足ＩＫ", 30, Vec3::new(0.0, 2.0, -1.0), Quat::IDENTITY));
+    let sampler = MotionSampler::new(&motion);
+    let binding = Binding::new(&s, &sampler);
+    let frames = [0.0, 12.5, 30.0];
+    let mut poser = Poser::new(&s, &sampler, &binding);
+    let borrowed: Vec<Vec<Vec3>> = (frames.iter())
+        .map(|&t| {
+            let mut pose = Pose::new(&s);
+            poser.pose_at(t, &mut pose);
+            pose.positions().to_vec()
+        })
+        .collect();
+
+    let (s, sampler, binding) = (Arc::new(s.clone()), Arc::new(sampler), Arc::new(binding));
+    let mut shared = SharedPoser::new(s, sampler, binding);
+    let owned = std::thread::spawn(move || {
+        let mut pose = Pose::new(shared.skeleton());
+        (frames.iter())
+            .map(|&t| {
+                shared.pose_at(t, &mut pose);
+                pose.positions().to_vec()
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(owned.join().expect("posing does not panic"), borrowed);
 }
