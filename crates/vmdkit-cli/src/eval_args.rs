@@ -77,7 +77,7 @@ pub fn read_model(path: &Path) -> anyhow::Result<Model> {
 /// `vmdkit::report::binding`); `label` names the motion.
 pub fn bind(label: &str, skeleton: &Skeleton, sampler: &MotionSampler) -> Binding {
     let binding = Binding::new(skeleton, sampler);
-    for message in vmdkit::report::binding::binding_warnings(label, skeleton, &binding) {
+    for message in vmdkit::report::binding_warnings(label, skeleton, &binding) {
         eprintln!("warning: {message}");
     }
     binding

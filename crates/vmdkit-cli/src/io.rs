@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use vmdkit::format::Repair;
+use vmdkit::Repair;
 use vmdkit::{Motion, ReadError, ReadOptions};
 
 /// The label commands show for the built-in example motion.
@@ -171,9 +171,9 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
     };
     let (motion, notes) = match format {
         Format::Vmd => return Ok(parse_vmd(&label, &data, lenient)?),
-        Format::Json => vmdkit::convert::json::from_json_str_with_warnings(text("JSON")?)
+        Format::Json => vmdkit::convert::from_json_str_with_warnings(text("JSON")?)
             .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
-        Format::Csv => vmdkit::convert::csv::from_csv_str_with_warnings(text("CSV")?)
+        Format::Csv => vmdkit::convert::from_csv_str_with_warnings(text("CSV")?)
             .with_context(|| format!("{label}: cannot read as a vmdkit CSV motion"))?,
     };
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
@@ -201,8 +201,8 @@ pub fn write_motion(
 ) -> io::Result<()> {
     match format {
         Format::Vmd => motion.write_to(out),
-        Format::Json => vmdkit::convert::json::write_json(motion, out, pretty),
-        Format::Csv => vmdkit::convert::csv::write_csv(motion, out),
+        Format::Json => vmdkit::convert::write_json(motion, out, pretty),
+        Format::Csv => vmdkit::convert::write_csv(motion, out),
     }
 }
 

@@ -5,9 +5,9 @@ mod common;
 use common::vmdkit;
 use glam::Quat;
 use serde_json::Value;
-use vmdkit::format::{BoneInterpolation, BoneKey, MorphKey, PhysicsToggle};
-use vmdkit::text::{KeyName, LongName, RawName, TextEncoding};
 use vmdkit::Motion;
+use vmdkit::{BoneInterpolation, BoneKey, MorphKey, PhysicsToggle};
+use vmdkit::{KeyName, LongName, RawName, TextEncoding};
 
 fn info_json(path: &std::path::Path) -> Value {
     let output = vmdkit().args(["info", "--json"]).arg(path).output().unwrap();

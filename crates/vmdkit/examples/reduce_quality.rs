@@ -10,12 +10,12 @@
 //!
 //! Inputs: the pose-estimation motions (wayne931121/3d-pose-baseline-vmd `test_json_3d_*`,
 //! miu200521358/mmd-auto-trace-4) as they are and baked to one key per frame at 30 fps (as raw
-//! capture output is), and dances baked the same way (`eval::bake::bake`). Errors are measured by playing input and output with the library's
+//! capture output is), and dances baked the same way (`edit::bake`). Errors are measured by playing input and output with the library's
 //! sampler at every frame, not taken from the reducers. Prints a Markdown table.
 
 use std::time::Instant;
-use vmdkit::edit::reduce::{measure, reduce, Method, ReduceOptions, Tolerance};
-use vmdkit::eval::bake::bake;
+use vmdkit::edit::bake;
+use vmdkit::edit::{measure, reduce, ReduceMethod, ReduceOptions, Tolerance};
 use vmdkit::Motion;
 
 fn main() {
@@ -94,9 +94,9 @@ fn table(inputs: &[(String, Motion)], tolerance: Tolerance) {
             assert!(e.within(&tolerance), "{name} {method:?}: {e:?}");
             (report.after.total(), e, took)
         };
-        let (ours, e_ours, t_ours) = run(Method::Fitted);
-        let (base, e_base, t_base) = run(Method::Baseline);
-        let keys_in = vmdkit::edit::reduce::KeyCounts::of(motion).total();
+        let (ours, e_ours, t_ours) = run(ReduceMethod::Fitted);
+        let (base, e_base, t_base) = run(ReduceMethod::Baseline);
+        let keys_in = vmdkit::edit::KeyCounts::of(motion).total();
         (sum_in, sum_ours, sum_base) = (sum_in + keys_in, sum_ours + ours, sum_base + base);
         println!(
             "| {name} | {keys_in} | {ours} | {:.4} / {:.3} | {:.2} s | {base} | {:.4} / {:.3} | {:.2} s | {:.2} |",

@@ -2,8 +2,8 @@
 //!
 //! `cargo run --example roundtrip [OUT.vmd]`
 
-use vmdkit::format::Section;
 use vmdkit::Motion;
+use vmdkit::Section;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args().nth(1).unwrap_or_else(|| "example.vmd".into());

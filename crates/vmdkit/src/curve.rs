@@ -28,7 +28,7 @@
 //! `bisect15_gap_over_the_full_grid`.
 //!
 //! ```
-//! use vmdkit::curve::Curve;
+//! use vmdkit::Curve;
 //! let c = Curve::new(36, 0, 93, 127); // (x1, y1, x2, y2)
 //! assert!((c.weight(0.25) - 0.169266).abs() < 1e-6);
 //! assert_eq!(Curve::LINEAR.weight(0.25), 0.25);

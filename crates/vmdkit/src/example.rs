@@ -1,10 +1,13 @@
-//! A small motion made in code, so that commands and docs have something real to show
-//! without shipping anyone else's files.
+//! A small motion and a small model made in code, so that commands, docs and tests have
+//! something real to show without shipping anyone else's files.
 
 use crate::curve::Curve;
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey, ShadowKey,
+};
+use crate::model::{
+    key_name, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail,
 };
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
@@ -59,6 +62,91 @@ pub fn example_motion() -> Motion {
     motion
 }
 
+/// The bones of [`example_model`]: name, parent, rest position in MMD units (about 20 to a
+/// person's height, X to the model's left, Y up).
+const EXAMPLE_BONES: [(&str, Option<usize>, [f32; 3]); 19] = [
+    ("センター", None, [0.0, 8.0, 0.0]),
+    ("上半身", Some(0), [0.0, 10.0, 0.0]),
+    ("首", Some(1), [0.0, 15.0, 0.0]),
+    ("頭", Some(2), [0.0, 16.5, 0.0]),
+    ("右腕", Some(1), [-1.5, 14.5, 0.0]),
+    ("右ひじ", Some(4), [-4.0, 12.5, 0.0]),
+    ("右手首", Some(5), [-6.0, 10.5, 0.0]),
+    ("左腕", Some(1), [1.5, 14.5, 0.0]),
+    ("左ひじ", Some(7), [4.0, 12.5, 0.0]),
+    ("左手首", Some(8), [6.0, 10.5, 0.0]),
+    ("下半身", Some(0), [0.0, 10.0, 0.0]),
+    ("右足", Some(10), [-1.0, 9.5, 0.0]),
+    ("右ひざ", Some(11), [-1.0, 5.0, -0.3]),
+    ("右足首", Some(12), [-1.0, 1.0, 0.0]),
+    ("左足", Some(10), [1.0, 9.5, 0.0]),
+    ("左ひざ", Some(14), [1.0, 5.0, -0.3]),
+    ("左足首", Some(15), [1.0, 1.0, 0.0]),
+    ("右足ＩＫ", None, [-1.0, 1.0, 0.0]),
+    ("左足ＩＫ", None, [1.0, 1.0, 0.0]),
+];
+
+/// A 19-bone humanoid with MMD's standard bone names and two leg IK chains (knees limited to
+/// bend one way, as MMD limits ひざ bones), for posing [`example_motion`] without a model file.
+pub fn example_model() -> Model {
+    let bones = EXAMPLE_BONES
+        .iter()
+        .enumerate()
+        .map(|(index, &(name, parent, position))| {
+            let leg_ik = |ankle: usize| Ik {
+                target: ankle,
+                loop_count: 40,
+                limit_angle: 2.0,
+                links: vec![
+                    IkLink {
+                        bone: ankle - 1,
+                        limits: Some((
+                            Vec3::new(-std::f32::consts::PI, 0.0, 0.0),
+                            Vec3::new(-0.5f32.to_radians(), 0.0, 0.0),
+                        )),
+                    },
+                    IkLink { bone: ankle - 2, limits: None },
+                ],
+            };
+            let ik = match index {
+                17 => Some(leg_ik(13)),
+                18 => Some(leg_ik(16)),
+                _ => None,
+            };
+            let mut flags = BoneFlags::ROTATABLE | BoneFlags::VISIBLE | BoneFlags::CONTROLLABLE;
+            flags.set(BoneFlags::MOVABLE, parent.is_none());
+            flags.set(BoneFlags::IK, ik.is_some());
+            Bone {
+                name: name.to_string(),
+                name_en: String::new(),
+                name_cp932: key_name(name),
+                position: Vec3::from(position),
+                parent,
+                deform_layer: 0,
+                flags,
+                tail: Tail::Bone(None),
+                append: None,
+                fixed_axis: None,
+                local_axes: None,
+                external_parent_key: None,
+                ik,
+                after_physics: false,
+                pmd_type: None,
+            }
+        })
+        .collect();
+    Model {
+        format: ModelFormat::Pmx { version: 2.0, utf8: true },
+        name: "vmdkit example".to_string(),
+        name_en: "vmdkit example".to_string(),
+        comment: String::new(),
+        comment_en: String::new(),
+        bones,
+        morphs: Vec::new(),
+        counts: SectionCounts::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -67,5 +155,17 @@ mod tests {
         let bytes = motion.to_bytes();
         assert_eq!(crate::Motion::parse(&bytes).unwrap(), motion);
         assert_eq!(motion.sections_to_write(), 6);
+    }
+
+    #[test]
+    fn the_example_model_binds_every_bone_track_of_the_example_motion() {
+        use crate::eval::MotionSampler;
+        use crate::skeleton::{Binding, Skeleton};
+        let skeleton = Skeleton::new(&super::example_model());
+        assert!(skeleton.notes().is_empty(), "{:?}", skeleton.notes());
+        let sampler = MotionSampler::new(&super::example_motion());
+        let binding = Binding::new(&skeleton, &sampler);
+        assert!(binding.report().unbound_bone_tracks.is_empty());
+        assert_eq!(binding.ik_tracks().len(), 2);
     }
 }

@@ -1,43 +1,109 @@
-//! vmdkit: read, write and evaluate MikuMikuDance VMD motion data exactly.
+//! vmdkit: read, write, evaluate and edit MikuMikuDance VMD motion data exactly.
 //!
-//! Data flows one way: bytes → format types ([`format`](mod@format)) → tracks → poses → outputs.
+//! Data flows one way: bytes → format types → tracks ([`eval`]) → poses ([`skeleton`]) →
+//! outputs ([`convert`], [`report`], world bakes), and back to format types only through
+//! [`edit`]s.
 //!
 //! ```
-//! use vmdkit::{format::BoneKey, text::KeyName, Motion};
+//! use vmdkit::eval::MotionSampler;
+//! use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
+//! use vmdkit::{Motion, ReadOptions, TextEncoding};
 //!
-//! let mut motion = Motion::new(vmdkit::text::LongName::encode("初音ミク").0);
-//! let mut key = BoneKey::new(KeyName::encode("センター").0, 30);
-//! key.translation = glam::Vec3::new(0.0, 1.5, 0.0);
-//! motion.bones.push(key);
-//! let bytes = motion.to_bytes();
-//! assert_eq!(vmdkit::Motion::parse(&bytes).unwrap(), motion);
+//! // Read: strict parsing names the section, record and byte offset of any damage; lenient
+//! // reading keeps every complete record and says what it repaired.
+//! let bytes = vmdkit::example::example_motion().to_bytes();
+//! let motion = Motion::parse(&bytes)?;
+//! let parsed = Motion::parse_with(&bytes, ReadOptions::LENIENT)?;
+//! assert!(parsed.repairs.is_empty());
+//!
+//! // Sample: values at any fractional frame, as MMD plays them.
+//! let sampler = MotionSampler::new(&motion);
+//! let arm = sampler.bone_track_named("右腕", TextEncoding::ShiftJis).unwrap();
+//! assert!(arm.sample(7.5).rotation.is_normalized());
+//!
+//! // Pose: forward kinematics, append transforms and IK on a model's skeleton.
+//! let skeleton = Skeleton::new(&vmdkit::example::example_model());
+//! let binding = Binding::new(&skeleton, &sampler);
+//! let mut poser = Poser::new(&skeleton, &sampler, &binding);
+//! let mut pose = Pose::new(&skeleton);
+//! poser.pose_at(15.0, &mut pose);
+//! let wrist = skeleton.bone_index("右手首").unwrap();
+//! assert!(pose.position(wrist).y > 10.5); // the raised arm lifts the wrist
+//!
+//! // Edit and write: edits keep Bézier curves; writing is the exact inverse of reading.
+//! let (mirrored, _report) = vmdkit::edit::mirror(&motion);
+//! assert_eq!(Motion::parse(&mirrored.to_bytes())?, mirrored);
+//! assert_eq!(motion.to_bytes(), bytes);
+//! # Ok::<(), vmdkit::Error>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! Every public item has one path. The VMD format itself is at the crate root: [`Motion`]
+//! (decoded) and [`MotionView`] (zero-copy), the six key types ([`BoneKey`], [`MorphKey`],
+//! [`CameraKey`], [`LightKey`], [`ShadowKey`], [`PropertyKey`]) and their in-place `*Ref`
+//! readers, interpolation blocks and [`Curve`]s, name fields ([`KeyName`], [`LongName`],
+//! [`TextEncoding`]), and the reading errors ([`Error`], [`FileError`]). Each later stage is a
+//! module with its items directly inside:
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`eval`] | [`MotionSampler`](eval::MotionSampler) and per-channel tracks: values at any time |
+//! | [`model`] | PMX/PMD models ([`Model`](model::Model)) and VPD poses ([`VpdPose`](model::VpdPose)) |
+//! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), world bakes |
+//! | [`edit`] | motion → motion edits that keep curves, each with a report |
+//! | [`convert`] | JSON and CSV documents, losslessly |
+//! | [`lint`] | warnings about suspicious content, and name summaries |
+//! | [`report`] | the JSON shapes the `vmdkit` command prints |
+//! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
+//! | [`io`], [`example`] | atomic file output; a built-in motion and model |
+//!
+//! Names say which stage they belong to: a `*Key` is a stored keyframe, a `*Ref` a record read
+//! in place, a `*Track` one channel ready to sample, a `*Sample` its value at a time, a `*Report`
+//! what an edit did, a `*Doc` or `*Entry` a printed JSON shape.
 //!
 //! # Features
 //!
 //! All are on by default; each only adds a dependency, never changes what the rest does.
 //!
-//! * `json`: [`convert::json`], motions as JSON documents (serde_json).
-//! * `csv`: [`convert::csv`], motions as one CSV table (csv).
+//! * `json`: [`convert::to_json`] and the other `*_json*` functions, motions as JSON documents
+//!   (serde_json).
+//! * `csv`: [`convert::write_csv`] and the other `*_csv*` functions, motions as one CSV table
+//!   (csv).
 //! * `mmap`: [`Motion::read_file`] memory-maps the file and releases it as it decodes, so the
 //!   peak memory is about the decoded motion alone (memmap2). Without it the file is read into
 //!   memory first.
 
+#![warn(missing_docs)]
+
+pub(crate) mod curve;
+pub(crate) mod error;
+pub(crate) mod format;
+pub(crate) mod text;
+
 pub mod angles;
 pub mod convert;
-pub mod curve;
 pub mod edit;
-pub mod error;
 pub mod eval;
 pub mod example;
-pub mod format;
 pub mod io;
 pub mod lint;
 pub mod math;
 pub mod model;
 pub mod report;
 pub mod skeleton;
-pub mod text;
 
-pub use error::{Error, ErrorKind, ReadError};
-pub use format::{Motion, MotionView, ReadOptions};
+pub use curve::Curve;
+pub use error::{Categorize, Category, Error, ErrorKind, FileError, ReadError};
+pub use format::{
+    bone_refs, scan_layout, BoneCurve, BoneInterpolation, BoneKey, BoneRef, CameraCurve,
+    CameraInterpolation, CameraKey, CameraRef, Header, IkState, Keyframe, Layout, LightKey,
+    LightRef, MorphKey, MorphRef, Motion, MotionView, Parsed, PhysicsToggle, PropertyIter,
+    PropertyKey, PropertyRef, ReadOptions, Repair, Section, SectionMapper, SectionSpan,
+    SectionVisitor, ShadowKey, ShadowRef, Version, CAMERA_MODEL_NAME, IK_ENTRY_LEN,
+    PROPERTY_HEAD_LEN, SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
+};
+pub use text::{
+    detect_encoding, DecodeStatus, Decoded, EncodeStatus, Encoded, KeyName, LongName, RawName,
+    TextEncoding, MMD_PAD,
+};

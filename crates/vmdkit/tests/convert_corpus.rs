@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use test_corpus::corpus_or_skip;
-use vmdkit::convert::{csv, json};
+use vmdkit::convert;
 use vmdkit::Motion;
 
 #[test]
@@ -17,8 +17,8 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
         let data = entry.bytes();
         let motion = Motion::parse(&data).unwrap_or_else(|e| panic!("{path}: {e}"));
 
-        let text = json::to_json_string(&motion, true);
-        let back = json::from_json_str(&text).unwrap_or_else(|e| panic!("{path}: JSON: {e}"));
+        let text = convert::to_json_string(&motion, true);
+        let back = convert::from_json_str(&text).unwrap_or_else(|e| panic!("{path}: JSON: {e}"));
         assert!(back.to_bytes() == data, "{path}: VMD -> JSON -> VMD differs");
 
         let value: Value = serde_json::from_str(&text).unwrap();
@@ -31,8 +31,8 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
         check_structure(&value, &motion, path);
         count_raw_fields(&value, &mut raw_fields);
 
-        let table = csv::to_csv_string(&motion);
-        let back = csv::from_csv_str(&table).unwrap_or_else(|e| panic!("{path}: CSV: {e}"));
+        let table = convert::to_csv_string(&motion);
+        let back = convert::from_csv_str(&table).unwrap_or_else(|e| panic!("{path}: CSV: {e}"));
         assert!(back.to_bytes() == data, "{path}: VMD -> CSV -> VMD differs");
         checked += 1;
     }
@@ -47,7 +47,7 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
 /// What the schema cannot say: the arrays hold every key, and names are decoded text.
 fn check_structure(doc: &Value, motion: &Motion, path: &str) {
     assert_eq!(doc["format"], "vmdkit-motion", "{path}");
-    assert_eq!(doc["schema_version"], json::SCHEMA_VERSION, "{path}");
+    assert_eq!(doc["schema_version"], convert::SCHEMA_VERSION, "{path}");
     let counts = [
         ("bones", motion.bones.len()),
         ("morphs", motion.morphs.len()),
@@ -63,7 +63,7 @@ fn check_structure(doc: &Value, motion: &Motion, path: &str) {
         assert_eq!(bone["frame"], motion.bones[0].frame, "{path}");
         if bone.get("name_raw").is_none() {
             assert_eq!(
-                vmdkit::text::KeyName::encode_as(
+                vmdkit::KeyName::encode_as(
                     bone["name"].as_str().unwrap(),
                     motion.detect_encoding()
                 )
@@ -92,7 +92,7 @@ fn count_raw_fields(value: &Value, counts: &mut HashMap<String, usize>) {
 #[test]
 fn convert_schema_accepts_written_documents_and_rejects_broken_ones() {
     let schema = Schema::load();
-    let doc = json::to_json(&vmdkit::example::example_motion());
+    let doc = convert::to_json(&vmdkit::example::example_motion());
     assert_eq!(schema.validate(&doc), Vec::<String>::new());
 
     let mut odd = vmdkit::example::example_motion();
@@ -105,12 +105,12 @@ fn convert_schema_accepts_written_documents_and_rejects_broken_ones() {
     odd.header.signature[29] = 1;
     odd.sections_present = 3;
     odd.trailing = vec![1, 2, 3];
-    let doc = json::to_json(&odd);
+    let doc = convert::to_json(&odd);
     assert_eq!(schema.validate(&doc), Vec::<String>::new());
-    assert!(json::from_json_value(doc).unwrap().to_bytes() == odd.to_bytes());
+    assert!(convert::from_json_value(doc).unwrap().to_bytes() == odd.to_bytes());
 
     let broken = |change: fn(&mut Value)| {
-        let mut doc = json::to_json(&vmdkit::example::example_motion());
+        let mut doc = convert::to_json(&vmdkit::example::example_motion());
         change(&mut doc);
         schema.validate(&doc)
     };

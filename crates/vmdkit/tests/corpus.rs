@@ -2,8 +2,8 @@
 //! the damaged or quirky files recovered by lenient reading.
 
 use test_corpus::{corpus_or_skip, Entry};
-use vmdkit::format::{Repair, Section};
 use vmdkit::{ErrorKind, Motion, MotionView, ReadOptions};
+use vmdkit::{Repair, Section};
 
 const COUNT_COLUMNS: [(Section, &str); 6] = [
     (Section::Bone, "bone"),

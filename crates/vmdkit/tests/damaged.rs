@@ -10,8 +10,8 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use test_corpus::{corpus_or_skip, Entry, Manifest};
-use vmdkit::format::{Layout, Repair, Section};
 use vmdkit::{Error, ErrorKind, Motion, MotionView, ReadOptions};
+use vmdkit::{Layout, Repair, Section};
 
 // ---------------------------------------------------------------------------------------------
 // A global allocator that records, per thread and only while asked to, the largest single
@@ -69,10 +69,7 @@ fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
 /// any input: no panic; a strict success round-trips to the input; a lenient success rewrites
 /// to bytes that parse strictly to the same motion; lenient reading only fails in the header;
 /// errors point inside the input and say where they are.
-fn check_any(
-    what: &str,
-    data: &[u8],
-) -> (Result<Motion, Error>, Result<vmdkit::format::Parsed, Error>) {
+fn check_any(what: &str, data: &[u8]) -> (Result<Motion, Error>, Result<vmdkit::Parsed, Error>) {
     let result = catch_unwind(AssertUnwindSafe(|| {
         let strict = Motion::parse(data);
         let lenient = Motion::parse_with(data, ReadOptions::LENIENT);
@@ -634,7 +631,7 @@ fn a_count_of_zero_before_records_is_recovered_exactly() {
 
 fn v2_header() -> Vec<u8> {
     let mut data = b"Vocaloid Motion Data 0002\0\0\0\0\0".to_vec();
-    data.extend_from_slice(&vmdkit::text::LongName::from_bytes_mmd(b"model").0);
+    data.extend_from_slice(&vmdkit::LongName::from_bytes_mmd(b"model").0);
     data
 }
 
@@ -772,9 +769,7 @@ fn error_display_names_section_record_and_offset() {
     // Three bone keys declared, two and a half present.
     let mut motion = Motion::default();
     for frame in 0..3 {
-        motion
-            .bones
-            .push(vmdkit::format::BoneKey::new(vmdkit::text::KeyName::encode("センター").0, frame));
+        motion.bones.push(vmdkit::BoneKey::new(vmdkit::KeyName::encode("センター").0, frame));
     }
     let bytes = motion.to_bytes();
     let cut = &bytes[..50 + 4 + 111 * 2 + 60];

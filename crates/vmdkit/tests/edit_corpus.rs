@@ -12,7 +12,7 @@
 //! (`cargo run --release -p vmdkit --example reduce_quality` prints the comparison table).
 
 use vmdkit::edit::bake;
-use vmdkit::edit::reduce::{measure, KeyCounts, Method, ReduceOptions};
+use vmdkit::edit::{measure, KeyCounts, ReduceMethod, ReduceOptions};
 use vmdkit::edit::{mirror, reduce, retime, shift, Tolerance};
 use vmdkit::Motion;
 
@@ -69,7 +69,7 @@ fn reduce_corpus(frames: Option<u32>) -> (usize, usize, usize) {
         }
         let (fitted, report) = reduce(&dense, &options);
         let (base, base_report) =
-            reduce(&dense, &ReduceOptions { method: Method::Baseline, ..options });
+            reduce(&dense, &ReduceOptions { method: ReduceMethod::Baseline, ..options });
         for (out, what) in [(&fitted, "fitted"), (&base, "baseline")] {
             let e = measure(&dense, out);
             assert!(e.within(&options.tolerance), "{name} ({what}): {e:?}");

@@ -6,15 +6,15 @@
 
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
-use vmdkit::curve::Curve;
-use vmdkit::edit::reduce::{measure, measure_with, ReduceOptions};
+use vmdkit::edit::{measure, measure_with, ReduceOptions};
 use vmdkit::edit::{mirror, reduce, retime, shift, trim, Tolerance};
 use vmdkit::eval::MotionSampler;
-use vmdkit::format::{
+use vmdkit::Curve;
+use vmdkit::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey,
 };
-use vmdkit::text::{KeyName, LongName};
+use vmdkit::{KeyName, LongName};
 
 const BONES: &[&str] =
     &["センター", "右腕", "左腕", "右足ＩＫ", "左足IK親", "上半身", "RightHand", "arm_L"];
@@ -175,7 +175,7 @@ proptest! {
         let tol = Tolerance::default();
         let (out, report) = retime(&m, factor, &tol).unwrap();
         // Measured again here, independently of the report.
-        let last = vmdkit::edit::reduce::measure::last_frame(&out);
+        let last = out.frame_range().map_or(0, |(_, last)| last);
         let e = measure_with(&m, &out, last, |g| f64::from(g) / factor);
         prop_assert!(e.within(&tol), "{:?} {:?}", e, report);
     }

@@ -4,9 +4,9 @@
 use glam::Vec3;
 use vmdkit::edit::{bake, BakeError};
 use vmdkit::eval::MotionSampler;
-use vmdkit::format::{CameraInterpolation, CameraKey, IkState, PropertyKey, ReadOptions};
-use vmdkit::text::LongName;
+use vmdkit::LongName;
 use vmdkit::Motion;
+use vmdkit::{CameraInterpolation, CameraKey, IkState, PropertyKey, ReadOptions};
 
 /// Every track of `baked`, sampled at each of its integer frames k, equals `source` at
 /// k·30/fps; the baked motion also survives writing and reading.
@@ -59,7 +59,7 @@ fn bakes_the_example_at_30_60_and_24_fps() {
     let baked = MotionSampler::new(&bake(&motion, 60.0).unwrap());
     assert_eq!(baked.last_frame(), src.last_frame().map(|f| 2 * f));
     // Bones get a key at every output frame of their range.
-    let arm = baked.bone_track(vmdkit::text::KeyName::encode("右腕").0.bytes()).unwrap();
+    let arm = baked.bone_track(vmdkit::KeyName::encode("右腕").0.bytes()).unwrap();
     assert_eq!(arm.frames(), (0..=120).collect::<Vec<u32>>().as_slice());
 }
 

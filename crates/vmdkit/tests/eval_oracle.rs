@@ -34,11 +34,11 @@ use mmd_anim_runtime::{
     AnimationClip, BoneIndex, BoneInit, ClipSample, InterpolationScalar, ModelArena, MorphIndex,
 };
 use std::collections::{HashMap, HashSet};
-use vmdkit::curve::Curve;
 use vmdkit::eval::{BoneSample, MotionSampler, Segment};
-use vmdkit::format::{BoneKey, ReadOptions, Section};
-use vmdkit::text::{DecodeStatus, KeyName, TextEncoding};
+use vmdkit::Curve;
 use vmdkit::Motion;
+use vmdkit::{BoneKey, ReadOptions, Section};
+use vmdkit::{DecodeStatus, KeyName, TextEncoding};
 
 /// Bound on the peer's curve weight error: 3·2⁻¹³.
 const W: f64 = 3.0 / 8192.0;
@@ -403,8 +403,8 @@ fn duplicate_keys_peer_heads_for_the_first_vmdkit_keeps_the_last() {
     assert_eq!((at(15.0), ours(15.0)), (2.5, 2.5));
 }
 
-fn name_field() -> vmdkit::text::LongName {
-    vmdkit::text::LongName::encode("oracle").0
+fn name_field() -> vmdkit::LongName {
+    vmdkit::LongName::encode("oracle").0
 }
 
 #[test]

@@ -6,14 +6,14 @@ use glam::Vec3;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::collections::HashMap;
-use vmdkit::curve::Curve;
 use vmdkit::eval::{BoneSample, CameraSample, MotionSampler};
-use vmdkit::format::{
+use vmdkit::Curve;
+use vmdkit::Motion;
+use vmdkit::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, MorphKey, PhysicsToggle,
     PropertyKey, ReadOptions, Section,
 };
-use vmdkit::text::{KeyName, LongName};
-use vmdkit::Motion;
+use vmdkit::{KeyName, LongName};
 
 /// Counts allocations made by the current thread, so that tests running in parallel do not see
 /// each other's.
@@ -118,7 +118,7 @@ fn tracks_group_by_raw_name_and_keep_the_last_duplicate() {
     let mut motion = Motion::new(LongName::encode("test").0);
     // The same name with MMD's 0xFD padding and with zero padding is one track.
     let mmd = KeyName::from_bytes_mmd(name("左腕").bytes());
-    let mut zero = vmdkit::text::RawName([0u8; 15]);
+    let mut zero = vmdkit::RawName([0u8; 15]);
     zero.0[..4].copy_from_slice(mmd.bytes());
     assert_ne!(mmd, zero);
     let key = |n: KeyName, frame: u32, x: f32| BoneKey {

@@ -32,14 +32,14 @@
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use vmdkit::curve::Curve;
-use vmdkit::format::layout::{SIGNATURE_V1, SIGNATURE_V2};
-use vmdkit::format::{
+use vmdkit::Curve;
+use vmdkit::RawName;
+use vmdkit::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, LightKey,
     MorphKey, PhysicsToggle, PropertyKey, Section, ShadowKey,
 };
-use vmdkit::text::RawName;
 use vmdkit::{Motion, MotionView, ReadOptions};
+use vmdkit::{SIGNATURE_V1, SIGNATURE_V2};
 
 /// Cases for the main round-trip properties (each builds and parses one motion).
 const CASES: u32 = 1024;
@@ -412,7 +412,7 @@ proptest! {
 
     #[test]
     fn any_v1_motion_round_trips(motion in motion(header_v1())) {
-        prop_assert_eq!(motion.header.version(), vmdkit::format::Version::V1);
+        prop_assert_eq!(motion.header.version(), vmdkit::Version::V1);
         prop_assert_eq!(motion.to_bytes().len(), motion.encoded_len());
         check_round_trip(&motion)?;
     }

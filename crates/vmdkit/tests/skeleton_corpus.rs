@@ -8,12 +8,12 @@ use glam::{Quat, Vec3};
 use skeleton_common::*;
 use std::collections::HashSet;
 use vmdkit::eval::MotionSampler;
-use vmdkit::format::{IkState, PropertyKey};
 use vmdkit::model::{Model, MorphKind};
 use vmdkit::skeleton::{
     Binding, IkVariant, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton,
 };
-use vmdkit::text::LongName;
+use vmdkit::LongName;
+use vmdkit::{IkState, PropertyKey};
 
 fn posed(skeleton: &Skeleton, input: &PoseInput, options: PoseOptions) -> Pose {
     let mut pose = Pose::new(skeleton);

@@ -7,7 +7,7 @@ use skeleton_common::*;
 use std::collections::HashMap;
 use std::process::Command;
 use vmdkit::eval::MotionSampler;
-use vmdkit::skeleton::export::{bake_world, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
+use vmdkit::skeleton::{bake_world, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
 use vmdkit::skeleton::{Binding, Skeleton};
 
 fn bake(settings: BakeSettings) -> Option<WorldBake> {

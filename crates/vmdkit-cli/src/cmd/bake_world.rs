@@ -6,8 +6,8 @@ use crate::eval_args::{bind, check_fps, read_model, IkMode};
 use crate::io;
 use std::path::Path;
 use vmdkit::eval::MotionSampler;
-use vmdkit::skeleton::export::{self, Axes, BakeSettings, METRES_PER_UNIT};
 use vmdkit::skeleton::Skeleton;
+use vmdkit::skeleton::{bake_world, sample_count, Axes, BakeSettings, METRES_PER_UNIT};
 
 /// Bakes shorter than this finish before a progress bar would help.
 const PROGRESS_MIN_SAMPLES: usize = 2_000;
@@ -101,9 +101,9 @@ pub fn run(
     let sampler = MotionSampler::new(&loaded.motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);
 
-    let total = export::sample_count(sampler.last_frame().unwrap_or(0), fps);
+    let total = sample_count(sampler.last_frame().unwrap_or(0), fps);
     let bar = progress_bar(total, total >= PROGRESS_MIN_SAMPLES, "samples");
-    let bake = export::bake_world(&skeleton, &sampler, &binding, &settings, |done, _| {
+    let bake = bake_world(&skeleton, &sampler, &binding, &settings, |done, _| {
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();

@@ -9,12 +9,12 @@ use crate::io::{self, Loaded};
 use clap::ValueEnum;
 use std::io::Write;
 use std::path::PathBuf;
-use vmdkit::curve::Curve;
-use vmdkit::format::{
+use vmdkit::report::{entries, kept, panel_euler_deg, round_deg, KeyOptions, ListingHead};
+use vmdkit::Curve;
+use vmdkit::Motion;
+use vmdkit::{
     BoneKey, CameraKey, LightKey, MorphKey, PhysicsToggle, PropertyKey, Section, ShadowKey,
 };
-use vmdkit::report::keys::{entries, kept, panel_euler_deg, round_deg, KeyOptions, ListingHead};
-use vmdkit::Motion;
 
 const AFTER_HELP: &str = "\
 Text output: one line per key, in file order, with its index in the section. Curves are

@@ -6,9 +6,9 @@ use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
-use vmdkit::format::Section;
 use vmdkit::lint::{analyse, NameSummary, Warning};
-use vmdkit::text::TextEncoding;
+use vmdkit::Section;
+use vmdkit::TextEncoding;
 
 const AFTER_HELP: &str = "\
 Output: for each file its version, model name (decoded, with the encoding used), key counts

@@ -6,7 +6,7 @@ use crate::io;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
-use vmdkit::report::pose::PoseDoc;
+use vmdkit::report::PoseDoc;
 use vmdkit::skeleton::{Pose, Poser, Skeleton};
 
 const AFTER_HELP: &str = "\

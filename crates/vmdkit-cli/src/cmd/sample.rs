@@ -5,8 +5,8 @@ use crate::io::{self, write_json_line};
 use anyhow::Context;
 use std::io::Write;
 use vmdkit::eval::{BoneSample, CameraSample, LightSample, MotionSampler};
-use vmdkit::report::sample::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
-use vmdkit::text::TextEncoding;
+use vmdkit::report::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
+use vmdkit::TextEncoding;
 
 const AFTER_HELP: &str = "\
 Times are frames at 30 fps and may have fractions (--frame 12.5). Before a track's first key

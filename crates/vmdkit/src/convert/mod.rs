@@ -10,9 +10,20 @@
 //! `docs/csv-format.md`.
 
 #[cfg(feature = "csv")]
-pub mod csv;
+pub(crate) mod csv;
 #[cfg(feature = "json")]
-pub mod json;
+pub(crate) mod json;
+
+#[cfg(feature = "csv")]
+pub use csv::{
+    from_csv_str, from_csv_str_with_warnings, to_csv_string, write_csv, COLUMNS as CSV_COLUMNS,
+    IK as CSV_IK, META as CSV_META,
+};
+#[cfg(feature = "json")]
+pub use json::{
+    from_json_reader, from_json_str, from_json_str_with_warnings, from_json_value, to_json,
+    to_json_string, write_json,
+};
 
 #[cfg(any(feature = "json", feature = "csv"))]
 mod fields;

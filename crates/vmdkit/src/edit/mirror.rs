@@ -23,7 +23,7 @@
 //! motion bit for bit (only a field with arbitrary bytes after its NUL whose swapped name has
 //! another length comes back with MMD's padding).
 
-use super::names::{decode_clean, encode_name, mirror_name, repad, Fit};
+use super::names::{decode_clean, encode_name, mirror_name, repad, NameFit};
 use crate::format::Motion;
 use crate::text::{RawName, TextEncoding};
 use glam::Quat;
@@ -72,16 +72,16 @@ impl<const N: usize> Swapper<'_, N> {
         };
         let (field, fit) = encode_name::<N>(&swapped, self.encoding);
         match fit {
-            Fit::Ok => {
+            NameFit::Ok => {
                 self.report.swapped.push((text, swapped));
                 repad(name, field)
             }
-            Fit::Shortened { bytes } => {
+            NameFit::Shortened { bytes } => {
                 let why = format!("{swapped} would need {bytes} bytes; the field holds {N}");
                 self.report.not_swapped.push((text, why));
                 name
             }
-            Fit::Unencodable => {
+            NameFit::Unencodable => {
                 let why = format!("{swapped} cannot be written in {}", self.encoding.label());
                 self.report.not_swapped.push((text, why));
                 name

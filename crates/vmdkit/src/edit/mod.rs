@@ -4,20 +4,20 @@
 //! did, so that callers (the CLI) can tell the user about names that did not fit, keys that
 //! collided or curves that had to be approximated. Nothing here reads or writes files.
 //!
-//! | edit | module | curves |
+//! | edit | source file | curves |
 //! |---|---|---|
-//! | [`bake()`] | [`mod@bake`] | linear, a key at every frame of the new rate |
-//! | [`mirror()`] | [`mod@mirror`] | kept (mirroring values does not change weights) |
-//! | [`shift()`], [`trim()`] | [`time`] | kept; cut segments split with [`split`] |
-//! | [`retime()`] | [`mod@retime`] | kept when keys scale to whole frames, else refitted |
-//! | [`merge()`] | [`mod@merge`] | kept |
-//! | [`rename()`], [`filter()`] | [`mod@rename`], [`names`] | kept |
-//! | [`scale()`] | [`mod@scale`] | kept (scaling values does not change weights) |
-//! | [`reduce()`] | [`mod@reduce`] | fitted |
+//! | [`bake()`] | `bake.rs` | linear, a key at every frame of the new rate |
+//! | [`mirror()`] | `mirror.rs` | kept (mirroring values does not change weights) |
+//! | [`shift()`], [`trim()`] | `time.rs` | kept; cut segments split with [`split_at`] |
+//! | [`retime()`] | `retime.rs` | kept when keys scale to whole frames, else refitted |
+//! | [`merge()`] | `merge.rs` | kept |
+//! | [`rename()`], [`filter()`] | `rename.rs`, `names.rs` | kept |
+//! | [`scale()`] | `scale.rs` | kept (scaling values does not change weights) |
+//! | [`reduce()`] | `reduce/` | fitted, within a [`Tolerance`] ([`measure`] checks it) |
 //!
 //! ```
 //! use vmdkit::edit::{mirror, reduce, ReduceOptions, Tolerance};
-//! use vmdkit::edit::reduce::measure;
+//! use vmdkit::edit::measure;
 //!
 //! let motion = vmdkit::example::example_motion();
 //! let (mirrored, report) = mirror(&motion);
@@ -35,24 +35,34 @@
 //! ([`Motion::detect_encoding`](crate::Motion::detect_encoding)); a name an edit does not
 //! change keeps its raw field bytes (padding included), so unrelated keys round-trip exactly.
 
-pub mod bake;
-pub mod merge;
-pub mod mirror;
-pub mod names;
-pub mod reduce;
-pub mod rename;
-pub mod retime;
-pub mod scale;
-pub mod split;
-pub mod time;
+pub(crate) mod bake;
+pub(crate) mod merge;
+pub(crate) mod mirror;
+pub(crate) mod names;
+pub(crate) mod reduce;
+pub(crate) mod rename;
+pub(crate) mod retime;
+pub(crate) mod scale;
+pub(crate) mod split;
+pub(crate) mod time;
 
 pub use bake::{bake, bake_sampler, BakeError};
 pub use merge::{merge, MergeReport};
-pub use mirror::{mirror, MirrorReport};
-pub use reduce::{reduce, ReduceOptions, ReduceReport, Tolerance};
-pub use rename::{filter, rename, FilterMode, FilterReport, RenameMap, RenameReport};
+pub use mirror::{mirror, mirror_rotation, MirrorReport};
+pub use names::{
+    decode_clean, encode_name, encoded_len, mirror_name, standard_bones, to_english, to_japanese,
+    BoneName, EnglishStyle, NameFit,
+};
+pub use reduce::{
+    measure, measure_with, reduce, KeyCounts, MeasuredErrors, ReduceMethod, ReduceOptions,
+    ReduceReport, Tolerance,
+};
+pub use rename::{
+    filter, glob_match, rename, FilterMode, FilterReport, RenameMap, RenameReport, Renamed,
+};
 pub use retime::{retime, RetimeReport};
 pub use scale::scale;
+pub use split::{split_at, sub_curve, SubCurve, ROUNDING_BOUND};
 pub use time::{shift, trim, TrimReport};
 
 /// Why an edit cannot be made.

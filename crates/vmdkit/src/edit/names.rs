@@ -238,7 +238,7 @@ pub fn decode_clean<const N: usize>(name: &RawName<N>, encoding: TextEncoding) -
 /// Why a new name could not be stored as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Fit {
+pub enum NameFit {
     /// Stored in full.
     Ok,
     /// Longer than the field: cut on a character boundary (MMD matches names by the bytes the
@@ -249,12 +249,12 @@ pub enum Fit {
 }
 
 /// Encodes `text` into an `N`-byte field in `encoding`, saying whether it fit.
-pub fn encode_name<const N: usize>(text: &str, encoding: TextEncoding) -> (RawName<N>, Fit) {
+pub fn encode_name<const N: usize>(text: &str, encoding: TextEncoding) -> (RawName<N>, NameFit) {
     let (name, status) = RawName::<N>::encode_as(text, encoding);
     let fit = match status {
-        EncodeStatus::Ok => Fit::Ok,
-        EncodeStatus::Shortened => Fit::Shortened { bytes: encoded_len(text, encoding) },
-        EncodeStatus::Unencodable => Fit::Unencodable,
+        EncodeStatus::Ok => NameFit::Ok,
+        EncodeStatus::Shortened => NameFit::Shortened { bytes: encoded_len(text, encoding) },
+        EncodeStatus::Unencodable => NameFit::Unencodable,
     };
     (name, fit)
 }
@@ -337,9 +337,9 @@ mod tests {
     #[test]
     fn names_that_do_not_fit_are_reported() {
         let (name, fit) = encode_name::<15>("RightIndexFinger1", TextEncoding::ShiftJis);
-        assert_eq!(fit, Fit::Shortened { bytes: 17 });
+        assert_eq!(fit, NameFit::Shortened { bytes: 17 });
         assert_eq!(name.bytes(), b"RightIndexFinge");
-        assert_eq!(encode_name::<15>("右腕", TextEncoding::ShiftJis).1, Fit::Ok);
-        assert_eq!(encode_name::<15>("😀", TextEncoding::ShiftJis).1, Fit::Unencodable);
+        assert_eq!(encode_name::<15>("右腕", TextEncoding::ShiftJis).1, NameFit::Ok);
+        assert_eq!(encode_name::<15>("😀", TextEncoding::ShiftJis).1, NameFit::Unencodable);
     }
 }

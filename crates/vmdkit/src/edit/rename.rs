@@ -17,7 +17,7 @@
 //! (`*` matches any run of characters, `?` one character). Camera, light, self-shadow and
 //! property keys are kept as they are.
 
-use super::names::{self, decode_clean, encode_name, repad, EnglishStyle, Fit};
+use super::names::{self, decode_clean, encode_name, repad, EnglishStyle, NameFit};
 use super::EditError;
 use crate::format::Motion;
 use crate::text::{RawName, TextEncoding};
@@ -183,9 +183,9 @@ impl<const N: usize> Renamer<'_, N> {
             (Some(old), Some((_, to))) => {
                 let (new, fit) = encode_name::<N>(to, self.encoding);
                 let shortened = match fit {
-                    Fit::Ok => None,
-                    Fit::Shortened { bytes } => Some((bytes, new.to_string_lossy())),
-                    Fit::Unencodable => {
+                    NameFit::Ok => None,
+                    NameFit::Shortened { bytes } => Some((bytes, new.to_string_lossy())),
+                    NameFit::Unencodable => {
                         return Err(EditError::Unencodable {
                             kind: self.kind,
                             name: to.clone(),

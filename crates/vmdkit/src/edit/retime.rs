@@ -29,8 +29,8 @@
 //!   frame the later one stays.
 
 use super::reduce::{
-    self, measure_with, par_map, segment, BoneFit, CameraFit, Errors, MorphFit, MorphSamples,
-    Tolerance,
+    self, measure_with, par_map, segment, BoneFit, CameraFit, MeasuredErrors, MorphFit,
+    MorphSamples, Tolerance,
 };
 use super::EditError;
 use crate::curve::Curve;
@@ -48,7 +48,7 @@ pub struct RetimeReport {
     pub before: reduce::KeyCounts,
     pub after: reduce::KeyCounts,
     /// The output against the ideal, at every output frame.
-    pub errors: Errors,
+    pub errors: MeasuredErrors,
     /// Tracks that got a key at every frame because no fit could be verified.
     pub dense_tracks: Vec<String>,
 }

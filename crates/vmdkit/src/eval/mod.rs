@@ -2,11 +2,11 @@
 //!
 //! Build a [`MotionSampler`] once per motion, then ask it for values at any frame. Times are
 //! frames at 30 fps (reference §6.1) given as `f32` or `f64` (or integers), with any fraction;
-//! [`frame_at_seconds`] converts from seconds.
+//! [`math::frame_at_seconds`](crate::math::frame_at_seconds) converts from seconds.
 //!
 //! ```
 //! use vmdkit::eval::MotionSampler;
-//! use vmdkit::text::KeyName;
+//! use vmdkit::KeyName;
 //!
 //! let motion = vmdkit::example::example_motion();
 //! let sampler = MotionSampler::new(&motion);
@@ -30,22 +30,22 @@
 //!   `BENCHMARKS.md` ("Curve solver against the players") how far. mmd-anim-runtime bisects 12
 //!   times with no tolerance, so its s is good to 2⁻¹³; `tests/eval_oracle.rs` turns that into
 //!   a bound on the weight and asserts it.
-//! * **Tracks** ([`track`]): grouped by raw name bytes up to the NUL, sorted by frame. Duplicate
+//! * **Tracks** (`track.rs`): grouped by raw name bytes up to the NUL, sorted by frame. Duplicate
 //!   (name, frame) keys: the last in file order wins (§4, §12 row 11) and the others are listed
 //!   in [`MotionSampler::duplicates`]. Before the first key and after the last, the end key's
 //!   value (§6.2). The later key's curve shapes each segment (§6.2, §12 row 4; saba uses the
 //!   earlier).
-//! * **Bones** ([`bone`], §6.4): per-axis translation curves, shortest-arc slerp by the rotation
+//! * **Bones** ([`BoneTrack`], §6.4): per-axis translation curves, shortest-arc slerp by the rotation
 //!   curve, curves from their own rows (§2.1, §12 row 2), stored quaternions normalised and zero
 //!   ones taken as the identity, the physics toggle as a step on the earlier key (§6.7). Keys one
 //!   frame apart interpolate (§6.4).
-//! * **Morphs** ([`morph`], §6.5): linear.
-//! * **Camera** ([`camera`], §6.6, §7): target, distance and view angle with their own curves,
+//! * **Morphs** ([`MorphTrack`], §6.5): linear.
+//! * **Camera** ([`CameraTrack`], §6.6, §7): target, distance and view angle with their own curves,
 //!   Euler angles blended linearly by the rotation curve (§12 row 6), keys one frame apart held
 //!   as a cut (§12 row 7), the view from C = Ry(−ry)·Rx(−rx)·Rz(−rz) (§12 row 5).
-//! * **Light, self-shadow, property keys** ([`light`], §6.7): light linear; shadow mode a step
+//! * **Light, self-shadow, property keys** ([`LightTrack`], [`ShadowTrack`], [`IkTrack`], §6.7): light linear; shadow mode a step
 //!   with the distance blended within a mode; visibility and IK on/off steps.
-//! * **Baking** ([`bake`]): dense keys at any frame rate, frame numbers counting at that rate.
+//! * **Baking** ([`edit::bake`](crate::edit::bake)): dense keys at any frame rate, frame numbers counting at that rate.
 //!
 //! Values are evaluated in f64 (progress, weights, blends) and rounded to f32 once, so a sample
 //! exactly on a key returns the key's stored value.
@@ -56,16 +56,14 @@
 //! found through each track's [`Timeline`] index (a bucket per average key gap), so even
 //! stateless sampling does not binary-search.
 
-pub mod bake;
-pub mod bone;
-pub mod camera;
-pub mod light;
+pub(crate) mod bone;
+pub(crate) mod camera;
+pub(crate) mod light;
 mod lookup;
-pub mod morph;
-pub mod sampler;
-pub mod track;
+pub(crate) mod morph;
+pub(crate) mod sampler;
+pub(crate) mod track;
 
-pub use crate::math::{frame_at_seconds, slerp, FPS};
 pub use bone::{BoneSample, BoneTrack};
 pub use camera::{CameraSample, CameraTrack, CameraView};
 pub use light::{IkTrack, LightSample, LightTrack, ShadowSample, ShadowTrack};

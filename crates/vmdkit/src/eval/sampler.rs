@@ -19,7 +19,7 @@
 //! }
 //!
 //! // One track.
-//! let center = vmdkit::text::KeyName::encode("センター").0;
+//! let center = vmdkit::KeyName::encode("センター").0;
 //! let track = sampler.bone_track(center.bytes()).unwrap();
 //! assert_eq!(track.sample(15.0).translation.y, -0.25);
 //! ```

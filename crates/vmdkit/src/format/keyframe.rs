@@ -2,7 +2,7 @@
 //! one generic function instead of six hand-written copies.
 //!
 //! ```
-//! use vmdkit::format::{Keyframe, SectionVisitor};
+//! use vmdkit::{Keyframe, SectionVisitor};
 //!
 //! /// The highest frame of each section.
 //! struct Last(Vec<Option<u32>>);
@@ -135,5 +135,23 @@ impl Motion {
     /// The total number of keys over all six sections.
     pub fn key_count(&self) -> usize {
         Section::ALL.iter().map(|&s| self.count(s)).sum()
+    }
+
+    /// The lowest and highest key frame over all six sections; `None` without keys.
+    pub fn frame_range(&self) -> Option<(u32, u32)> {
+        struct Range(Option<(u32, u32)>);
+        impl SectionVisitor for Range {
+            fn visit<K: Keyframe>(&mut self, keys: &[K]) {
+                for frame in keys.iter().map(Keyframe::frame) {
+                    self.0 = Some(match self.0 {
+                        Some((lo, hi)) => (lo.min(frame), hi.max(frame)),
+                        None => (frame, frame),
+                    });
+                }
+            }
+        }
+        let mut range = Range(None);
+        self.for_each_section(&mut range);
+        range.0
     }
 }

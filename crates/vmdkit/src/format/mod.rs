@@ -3,20 +3,24 @@
 //! Reading is layered: [`layout::scan`] finds and validates the sections, [`MotionView`] reads
 //! records in place, and [`Motion`] holds them decoded. Writing is the exact inverse.
 
-pub mod interp;
+pub(crate) mod interp;
 mod keyframe;
-pub mod layout;
+pub(crate) mod layout;
 mod motion;
-pub mod records;
+pub(crate) mod records;
 mod view;
 mod writer;
 
 pub use interp::{BoneCurve, BoneInterpolation, CameraCurve, CameraInterpolation, PhysicsToggle};
 pub use keyframe::{Keyframe, SectionMapper, SectionVisitor};
-pub use layout::{Layout, ReadOptions, Repair, Section, SectionSpan, Version};
+pub use layout::scan as scan_layout;
+pub use layout::{
+    Layout, ReadOptions, Repair, Section, SectionSpan, Version, IK_ENTRY_LEN, PROPERTY_HEAD_LEN,
+    SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
+};
 pub use motion::{Header, Motion, Parsed, CAMERA_MODEL_NAME};
 pub use records::{
-    BoneKey, BoneRef, CameraKey, CameraRef, IkState, LightKey, LightRef, MorphKey, MorphRef,
-    PropertyKey, PropertyRef, ShadowKey, ShadowRef,
+    bone_refs, BoneKey, BoneRef, CameraKey, CameraRef, IkState, LightKey, LightRef, MorphKey,
+    MorphRef, PropertyKey, PropertyRef, ShadowKey, ShadowRef,
 };
 pub use view::{MotionView, PropertyIter};

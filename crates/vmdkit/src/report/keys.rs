@@ -5,8 +5,8 @@
 //! decoded text only, floats plain numbers, and angles optionally in degrees.
 //!
 //! ```
-//! use vmdkit::format::Section;
-//! use vmdkit::report::keys::{entries, KeyOptions};
+//! use vmdkit::Section;
+//! use vmdkit::report::{entries, KeyOptions};
 //!
 //! let motion = vmdkit::example::example_motion();
 //! let options = KeyOptions { euler: true, ..KeyOptions::new(motion.detect_encoding()) };

@@ -3,16 +3,26 @@
 //! Like ripgrep's JSON wire types, the shapes live apart from any printer: each is a plain
 //! `Serialize` type with public fields and a constructor from the library value it reports,
 //! so other tools can produce exactly what `vmdkit` prints, and the command line only lays the
-//! documents out. One module per family of shapes:
+//! documents out. One source file per family of shapes:
 //!
-//! * [`keys`]: keyframes as `vmdkit dump --json` lists them.
-//! * [`sample`]: a motion sampled at one time, as `vmdkit sample --json` prints it.
-//! * [`pose`]: a posed skeleton, as `vmdkit pose --json` prints it.
-//! * [`curves`]: interpolation curves, shared with the convert JSON format.
-//! * [`binding`]: the warnings to show when a motion only partly fits a model.
+//! * `keys.rs`: keyframes as `vmdkit dump --json` lists them ([`entries`], [`ListingHead`]).
+//! * `sample.rs`: a motion sampled at one time, as `vmdkit sample --json` prints it
+//!   ([`SampleDoc`]).
+//! * `pose.rs`: a posed skeleton, as `vmdkit pose --json` prints it ([`PoseDoc`]).
+//! * `curves.rs`: interpolation curves, shared with the convert JSON format ([`BoneCurves`]).
+//! * `binding.rs`: the warnings to show when a motion only partly fits a model.
 
-pub mod binding;
-pub mod curves;
-pub mod keys;
-pub mod pose;
-pub mod sample;
+pub(crate) mod binding;
+pub(crate) mod curves;
+pub(crate) mod keys;
+pub(crate) mod pose;
+pub(crate) mod sample;
+
+pub use binding::binding_warnings;
+pub use curves::{curve_points, BoneCurves, CameraCurves};
+pub use keys::{
+    camera_rotation_deg, entries, kept, panel_euler_deg, round_deg, BoneEntry, CameraEntry,
+    IkEntry, KeyEntry, KeyOptions, LightEntry, ListingHead, MorphEntry, PropertyEntry, ShadowEntry,
+};
+pub use pose::{PoseBone, PoseDoc};
+pub use sample::{BoneDoc, BoneValue, CameraDoc, LightDoc, MorphDoc, Named, SampleDoc, ShadowDoc};

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use vmdkit::eval::MotionSampler;
-//! use vmdkit::report::sample::SampleDoc;
+//! use vmdkit::report::SampleDoc;
 //!
 //! let motion = vmdkit::example::example_motion();
 //! let sampler = MotionSampler::new(&motion);

@@ -35,7 +35,7 @@
 //!   in [`Arc`](std::sync::Arc)s for callers that cannot keep borrows alive (other languages'
 //!   bindings). Both are [`PoserBase`]; every type here is `Send + Sync`.
 //! * `append.rs`, `ik.rs`, `morph.rs`: the rules, each documented where it is implemented.
-//! * [`export`]: world-space bakes as NPZ, CSV and JSON, in metres and right-handed frames.
+//! * [`bake_world`] (`export.rs`): world-space bakes as NPZ, CSV and JSON, in metres and right-handed frames.
 //!
 //! # Semantics, and where the players disagree
 //!
@@ -87,7 +87,7 @@
 //! stacks PMD's model-space positions as offsets), so Mei goes through a peer model built from
 //! vmdkit's reading.
 
-pub mod export;
+pub(crate) mod export;
 mod npz;
 
 mod append;
@@ -105,6 +105,7 @@ mod rig;
 mod tests;
 
 pub use binding::{Binding, BindingReport};
+pub use export::{bake_world, sample_count, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
 pub use ik::IkVariant;
 pub use notes::SkeletonNote;
 pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};

@@ -3,7 +3,7 @@
 use super::{counts, load, save};
 use crate::io::Format;
 use std::path::PathBuf;
-use vmdkit::format::Section;
+use vmdkit::Section;
 
 const AFTER_HELP: &str = "\
 Keys are appended in the order the files are given. When two files have a key for the same

@@ -179,7 +179,7 @@ impl ToleranceArgs {
 }
 
 /// The largest errors, for messages.
-pub fn errors(e: &vmdkit::edit::reduce::Errors) -> String {
+pub fn errors(e: &vmdkit::edit::MeasuredErrors) -> String {
     let mut s =
         format!("bones {:.4} units / {:.3}°, morphs {:.4}", e.position, e.angle_degrees, e.morph);
     if e.camera_position > 0.0 || e.camera_angle_degrees > 0.0 {

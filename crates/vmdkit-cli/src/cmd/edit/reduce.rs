@@ -1,7 +1,7 @@
 //! `vmdkit reduce`: few keys with fitted curves (see `vmdkit::edit::reduce`).
 
 use super::{errors, list, InOut, ToleranceArgs};
-use vmdkit::edit::reduce::{KeyCounts, Method, ReduceOptions};
+use vmdkit::edit::{KeyCounts, ReduceMethod, ReduceOptions};
 
 const AFTER_HELP: &str = "\
 For dense motions (a bake, a pose estimate: a key every frame). Each bone, morph and camera
@@ -42,7 +42,7 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     args.io.check_output()?;
     let tolerance = args.tolerance.tolerance()?;
     let motion = args.io.load()?;
-    let method = if args.baseline { Method::Baseline } else { Method::Fitted };
+    let method = if args.baseline { ReduceMethod::Baseline } else { ReduceMethod::Fitted };
     let options = ReduceOptions { tolerance, method, ..ReduceOptions::default() };
     let (out, report) = vmdkit::edit::reduce(&motion, &options);
     args.io.write(&out)?;
@@ -61,8 +61,10 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
         );
     }
     if args.compare {
-        let (_, base) =
-            vmdkit::edit::reduce(&motion, &ReduceOptions { method: Method::Baseline, ..options });
+        let (_, base) = vmdkit::edit::reduce(
+            &motion,
+            &ReduceOptions { method: ReduceMethod::Baseline, ..options },
+        );
         eprintln!(
             "baseline (recursive split, linear curves): {}; largest error {}",
             describe(&base.after),

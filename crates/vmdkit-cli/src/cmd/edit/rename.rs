@@ -4,7 +4,7 @@ use super::{list, InOut};
 use crate::error::usage;
 use anyhow::Context;
 use std::path::PathBuf;
-use vmdkit::edit::names::EnglishStyle;
+use vmdkit::edit::EnglishStyle;
 use vmdkit::edit::RenameMap;
 use vmdkit::Motion;
 

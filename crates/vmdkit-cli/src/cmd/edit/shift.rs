@@ -28,7 +28,7 @@ pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
     let mut motion = args.io.read()?;
     if args.clip && args.frames < 0 {
         let from = u32::try_from(-args.frames).unwrap_or(u32::MAX);
-        let last = vmdkit::edit::reduce::measure::last_frame(&motion).max(from);
+        let last = motion.frame_range().map_or(0, |(_, last)| last).max(from);
         motion = vmdkit::edit::trim(&motion, from, last)?.0;
     }
     let out = vmdkit::edit::shift(&motion, args.frames)?;

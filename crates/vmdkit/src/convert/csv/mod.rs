@@ -7,11 +7,11 @@
 //! over raw bytes that no longer agree with it. VMD → CSV → VMD is byte-identical.
 //!
 //! ```
-//! use vmdkit::convert::csv;
+//! use vmdkit::convert;
 //! let motion = vmdkit::example::example_motion();
-//! let text = csv::to_csv_string(&motion);
+//! let text = convert::to_csv_string(&motion);
 //! assert!(text.lines().any(|l| l.starts_with("bone,右腕,15,")));
-//! assert_eq!(csv::from_csv_str(&text).unwrap().to_bytes(), motion.to_bytes());
+//! assert_eq!(convert::from_csv_str(&text).unwrap().to_bytes(), motion.to_bytes());
 //! ```
 
 mod read;

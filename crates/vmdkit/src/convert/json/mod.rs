@@ -7,11 +7,11 @@
 //! `docs/vmd-json.schema.json`.
 //!
 //! ```
-//! use vmdkit::convert::json;
+//! use vmdkit::convert;
 //! let motion = vmdkit::example::example_motion();
-//! let text = json::to_json_string(&motion, true);
+//! let text = convert::to_json_string(&motion, true);
 //! assert!(text.contains(r#""name": "右腕""#));
-//! assert_eq!(json::from_json_str(&text).unwrap().to_bytes(), motion.to_bytes());
+//! assert_eq!(convert::from_json_str(&text).unwrap().to_bytes(), motion.to_bytes());
 //! ```
 
 mod read;
@@ -21,7 +21,6 @@ mod write;
 mod tests;
 
 use super::ConvertError;
-pub use super::{FORMAT, SCHEMA_VERSION};
 use crate::format::Motion;
 use serde::Serialize;
 use std::io::{self, Write};

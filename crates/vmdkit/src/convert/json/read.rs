@@ -1,12 +1,12 @@
 //! Reading a motion document: serde checks the shape (with line and column), then each key is
 //! built by the shared typed-versus-raw rules (with a JSON path).
 
-use super::{FORMAT, SCHEMA_VERSION};
 use crate::convert::fields::{self, BoneParts, CameraParts, FieldError, IkParts, NamesIn};
 use crate::convert::scalar::{
     curve_from_array, f32_from_f64, parse_encoding, parse_f32, unhex, unhex_array,
 };
 use crate::convert::{ConvertError, FieldPath};
+use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{Header, LightKey, Motion, PhysicsToggle, Section, ShadowKey, Version};
 use crate::text::TextEncoding;
 use glam::{Quat, Vec3};

@@ -1,9 +1,9 @@
 //! Serializing a motion straight from its keys, without building a value tree first.
 
-use super::{FORMAT, SCHEMA_VERSION};
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
 use crate::convert::scalar::{f32_as_decimal_f64, f32_bits, Hex};
 use crate::convert::section_key;
+use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
     ShadowKey,

@@ -8,7 +8,7 @@ use crate::format::Motion;
 
 /// The largest differences found, per measure (see [`reduce`](super::reduce) for the units).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Errors {
+pub struct MeasuredErrors {
     /// Bone translation, Euclidean, in model units.
     pub position: f64,
     /// Bone rotation angle, degrees.
@@ -23,7 +23,7 @@ pub struct Errors {
     pub frames: u32,
 }
 
-impl Errors {
+impl MeasuredErrors {
     /// Whether every measure is within `tol` (camera measures against the same tolerances).
     pub fn within(&self, tol: &super::Tolerance) -> bool {
         self.position <= tol.position
@@ -43,9 +43,9 @@ pub fn measure_with(
     candidate: &Motion,
     last: u32,
     reference_time: impl Fn(u32) -> f64,
-) -> Errors {
+) -> MeasuredErrors {
     let (a, b) = (MotionSampler::new(reference), MotionSampler::new(candidate));
-    let mut e = Errors { frames: last + 1, ..Errors::default() };
+    let mut e = MeasuredErrors { frames: last + 1, ..MeasuredErrors::default() };
     for track in a.bone_tracks() {
         let other = b.bone_track(track.name().bytes());
         for f in 0..=last {
@@ -81,21 +81,11 @@ pub fn measure_with(
 }
 
 /// [`measure_with`] at equal frames, through the last key of either motion.
-pub fn measure(reference: &Motion, candidate: &Motion) -> Errors {
+pub fn measure(reference: &Motion, candidate: &Motion) -> MeasuredErrors {
     measure_with(reference, candidate, last_frame(reference).max(last_frame(candidate)), f64::from)
 }
 
 /// The largest key frame of any section (0 for an empty motion).
-pub fn last_frame(m: &Motion) -> u32 {
-    let frames = m
-        .bones
-        .iter()
-        .map(|k| k.frame)
-        .chain(m.morphs.iter().map(|k| k.frame))
-        .chain(m.cameras.iter().map(|k| k.frame));
-    let frames = frames
-        .chain(m.lights.iter().map(|k| k.frame))
-        .chain(m.shadows.iter().map(|k| k.frame))
-        .chain(m.properties.iter().map(|k| k.frame));
-    frames.max().unwrap_or(0)
+pub(crate) fn last_frame(m: &Motion) -> u32 {
+    m.frame_range().map_or(0, |(_, last)| last)
 }

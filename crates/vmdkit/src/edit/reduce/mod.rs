@@ -26,18 +26,18 @@
 //! change are always keys (for the toggle, where it switches between on and off: the curve
 //! bytes old writers leave in its place all mean "on").
 //!
-//! [`Method::Baseline`] runs errno-mmd/smoothvmd's recursive split (`baseline.rs`) through the
+//! [`ReduceMethod::Baseline`] runs errno-mmd/smoothvmd's recursive split (`baseline.rs`) through the
 //! same checks, for comparison.
 
 mod baseline;
 mod bone;
 mod camera;
 mod fit;
-pub mod measure;
+pub(crate) mod measure;
 mod morph;
 pub(crate) mod segment;
 
-pub use measure::{measure, measure_with, Errors};
+pub use measure::{measure, measure_with, MeasuredErrors};
 
 pub(crate) use bone::{BoneFit, BoneSamples};
 pub(crate) use camera::{CameraFit, CameraSamples};
@@ -80,7 +80,7 @@ impl Tolerance {
 /// Which algorithm [`reduce`] uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Method {
+pub enum ReduceMethod {
     /// Greedy segmentation with fitted curves (this module).
     #[default]
     Fitted,
@@ -92,7 +92,7 @@ pub enum Method {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ReduceOptions {
     pub tolerance: Tolerance,
-    pub method: Method,
+    pub method: ReduceMethod,
     /// Worker threads; 0 uses every available core. Results do not depend on it.
     pub threads: usize,
 }
@@ -121,7 +121,7 @@ pub struct ReduceReport {
     pub before: KeyCounts,
     pub after: KeyCounts,
     /// The largest errors of the output against the input, measured by playing both.
-    pub errors: Errors,
+    pub errors: MeasuredErrors,
     /// Tracks that kept their original keys because no reduction could be verified (their
     /// values are then exact). Tracks whose reduction was no smaller are not listed.
     pub kept_original: Vec<String>,
@@ -190,7 +190,7 @@ fn reduce_bone_track(
     track: &BoneTrack,
     keys: Vec<BoneKey>,
     tol: Tolerance,
-    method: Method,
+    method: ReduceMethod,
 ) -> (Vec<BoneKey>, bool) {
     let r = bone_reference(track, keys[0].name);
     let fit = BoneFit::new(&r, tol);
@@ -203,7 +203,7 @@ fn reduce_morph_track(
     track: &MorphTrack,
     keys: Vec<MorphKey>,
     tol: Tolerance,
-    method: Method,
+    method: ReduceMethod,
 ) -> (Vec<MorphKey>, bool) {
     let frames = track.frames();
     let (first, last) = (frames[0], frames[frames.len() - 1]);
@@ -219,7 +219,7 @@ fn reduce_morph_track(
 fn reduce_camera(
     motion: &Motion,
     sampler: &MotionSampler,
-    method: Method,
+    method: ReduceMethod,
     tol: Tolerance,
     kept_original: &mut Vec<String>,
 ) -> Vec<CameraKey> {
@@ -246,12 +246,12 @@ fn reduce_camera(
 /// A verified plan by `method`, or `None`.
 fn plan<T: Track>(
     track: &T,
-    method: Method,
+    method: ReduceMethod,
     split: impl Fn(usize, usize) -> Option<usize>,
 ) -> Option<Vec<(usize, T::Curves)>> {
     let plan = match method {
-        Method::Fitted => segment::prune(track, segment::greedy(track)),
-        Method::Baseline => baseline::plan(track, split),
+        ReduceMethod::Fitted => segment::prune(track, segment::greedy(track)),
+        ReduceMethod::Baseline => baseline::plan(track, split),
     };
     segment::verified(track, plan)
 }
@@ -354,7 +354,7 @@ mod tests {
         let options = ReduceOptions::default();
         let (fitted, report) = reduce(&dense, &options);
         let (base, base_report) =
-            reduce(&dense, &ReduceOptions { method: Method::Baseline, ..options });
+            reduce(&dense, &ReduceOptions { method: ReduceMethod::Baseline, ..options });
         for (m, r) in [(&fitted, &report), (&base, &base_report)] {
             let e = measure(&dense, m);
             assert!(e.within(&options.tolerance), "{e:?}");
