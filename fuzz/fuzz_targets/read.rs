@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use vmdkit::format::Section;
+use vmdkit::Section;
 use vmdkit::{ErrorKind, Motion, MotionView, ReadOptions};
 
 /// Field-by-field equality with floats compared by their bits (NaN keys included).

@@ -1,7 +1,7 @@
 //! Frame order and duplicate keys in every section, and the names of bone and morph tracks,
 //! found while grouping the keys into tracks as the sampler does.
 
-use super::tally::{hex, plural, FrameRange, Tally, Verb};
+use super::tally::{hex, Count, FrameRange, Tally, Verb};
 use super::{NameSummary, Warning, WarningKind};
 use crate::eval::track::{bucket_keys, Group};
 use crate::format::{Keyframe, Section, SectionVisitor};
@@ -160,51 +160,56 @@ fn named_warnings(
 ) {
     let what = "cut mid-character at the 15-byte field width";
     let tail = "; they still bind by bytes";
-    out.extend(names(&t.cut, WarningKind::NameCutMidCharacter, section, NAME, what, tail));
+    out.extend(t.cut.counted(
+        Count::Names,
+        WarningKind::NameCutMidCharacter,
+        section,
+        NAME,
+        what,
+        tail,
+    ));
     let what = format!("not valid {}", encoding.label());
-    out.extend(names(&t.invalid, WarningKind::NameUndecodable, section, NAME_IS, &what, ""));
+    out.extend(t.invalid.counted(
+        Count::Names,
+        WarningKind::NameUndecodable,
+        section,
+        NAME_IS,
+        &what,
+        "",
+    ));
     let (what, tail) = ("a name and frame already keyed", "; players disagree on which key wins");
-    out.extend(by_name(&t.duplicates, WarningKind::DuplicateKeys, section, REPEATS, what, tail));
+    out.extend(t.duplicates.counted(
+        Count::KeysByName,
+        WarningKind::DuplicateKeys,
+        section,
+        REPEATS,
+        what,
+        tail,
+    ));
     let (what, tail) = ("out of frame order", "; players sort them");
-    out.extend(by_name(&t.unsorted, WarningKind::UnsortedKeys, section, IS, what, tail));
+    out.extend(t.unsorted.counted(
+        Count::KeysByName,
+        WarningKind::UnsortedKeys,
+        section,
+        IS,
+        what,
+        tail,
+    ));
 }
 
 const NAME: Verb = ("name", "names");
 const NAME_IS: Verb = ("name is", "names are");
 
-/// "`section` section: N names `verb` (K keys) `what`, e.g. example`tail`".
-fn names(
-    t: &Tally,
-    kind: WarningKind,
-    section: Section,
-    verb: Verb,
-    what: &str,
-    tail: &str,
-) -> Option<Warning> {
-    t.warning(kind, section, |t| {
-        let (names, keys) = (plural(t.items, verb.0, verb.1), plural(t.keys, "key", "keys"));
-        format!("{} section: {names} ({keys}) {what}, e.g. {}{tail}", section.name(), t.example)
-    })
-}
-
-/// "`section` section: N keys `verb` `what` (M names, e.g. example)`tail`".
-fn by_name(
-    t: &Tally,
-    kind: WarningKind,
-    section: Section,
-    verb: Verb,
-    what: &str,
-    tail: &str,
-) -> Option<Warning> {
-    t.warning(kind, section, |t| {
-        let (keys, names) = (plural(t.keys, verb.0, verb.1), plural(t.items, "name", "names"));
-        format!("{} section: {keys} {what} ({names}, e.g. {}){tail}", section.name(), t.example)
-    })
-}
-
 fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) {
     let (what, tail) = ("out of frame order", "; players sort them");
-    out.extend(t.unsorted.keyed(WarningKind::UnsortedKeys, section, IS, what, tail));
+    out.extend(t.unsorted.counted(Count::Keys, WarningKind::UnsortedKeys, section, IS, what, tail));
     let (what, tail) = ("a frame already keyed", "; players disagree on which key wins");
-    out.extend(t.duplicates.keyed(WarningKind::DuplicateKeys, section, REPEATS, what, tail));
+    out.extend(t.duplicates.counted(
+        Count::Keys,
+        WarningKind::DuplicateKeys,
+        section,
+        REPEATS,
+        what,
+        tail,
+    ));
 }

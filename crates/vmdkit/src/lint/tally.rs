@@ -63,10 +63,22 @@ pub(super) type Verb = (&'static str, &'static str);
 pub(super) const HAS: Verb = ("key has", "keys have");
 pub(super) const HOLDS: Verb = ("key holds", "keys hold");
 
+/// How a warning's message counts what it found.
+#[derive(Clone, Copy)]
+pub(super) enum Count {
+    /// "N keys `verb` `what` (e.g. example)`tail`".
+    Keys,
+    /// "N names `verb` (K keys) `what`, e.g. example`tail`": the verb counts names.
+    Names,
+    /// "N keys `verb` `what` (M names, e.g. example)`tail`".
+    KeysByName,
+}
+
 impl Tally {
-    /// The usual one-line warning: "`section` section: N keys `verb` `what` (e.g. example)`tail`".
-    pub fn keyed(
+    /// The one-line warning "`section` section: ..." counted as `count` says.
+    pub fn counted(
         &self,
+        count: Count,
         kind: WarningKind,
         section: Section,
         verb: Verb,
@@ -74,13 +86,35 @@ impl Tally {
         tail: &str,
     ) -> Option<Warning> {
         self.warning(kind, section, |t| {
-            let keys = plural(t.keys, verb.0, verb.1);
-            format!("{} section: {keys} {what} (e.g. {}){tail}", section.name(), t.example)
+            let (s, e) = (section.name(), &t.example);
+            match count {
+                Count::Keys => {
+                    let keys = plural(t.keys, verb.0, verb.1);
+                    format!("{s} section: {keys} {what} (e.g. {e}){tail}")
+                }
+                Count::Names => {
+                    let (names, keys) =
+                        (plural(t.items, verb.0, verb.1), plural(t.keys, "key", "keys"));
+                    format!("{s} section: {names} ({keys}) {what}, e.g. {e}{tail}")
+                }
+                Count::KeysByName => {
+                    let (keys, names) =
+                        (plural(t.keys, verb.0, verb.1), plural(t.items, "name", "names"));
+                    format!("{s} section: {keys} {what} ({names}, e.g. {e}){tail}")
+                }
+            }
         })
     }
 
     /// NaN or infinite numbers in the keys counted.
     pub fn non_finite(&self, section: Section) -> Option<Warning> {
-        self.keyed(WarningKind::NonFinite, section, HOLDS, "NaN or infinite numbers", "")
+        self.counted(
+            Count::Keys,
+            WarningKind::NonFinite,
+            section,
+            HOLDS,
+            "NaN or infinite numbers",
+            "",
+        )
     }
 }

@@ -1,7 +1,7 @@
 //! Values worth a warning: physics toggles, quaternions, non-finite numbers and bytes outside
 //! their documented range.
 
-use super::tally::{plural, Tally, HAS};
+use super::tally::{plural, Count, Tally, HAS};
 use super::{Warning, WarningKind, QUAT_LENGTH_TOLERANCE};
 use crate::format::{BoneKey, Motion, PhysicsToggle, Section};
 use crate::text::TextEncoding;
@@ -49,7 +49,8 @@ impl<'a> BoneValues<'a> {
         let bones = plural(self.physics_names.len() as u64, "bone", "bones");
         let physics = format!("turn physics off for {bones}");
         let tail = "; the rigid bodies follow the animation there";
-        out.extend(self.physics_off.keyed(
+        out.extend(self.physics_off.counted(
+            Count::Keys,
             WarningKind::PhysicsOff,
             s,
             ("key", "keys"),
@@ -59,12 +60,19 @@ impl<'a> BoneValues<'a> {
         let what =
             format!("a rotation quaternion whose length is off 1 by up to {:.4}", self.worst);
         let tail = "; players normalise it";
-        out.extend(self.non_unit.keyed(WarningKind::NonUnitQuaternion, s, HAS, &what, tail));
+        out.extend(self.non_unit.counted(
+            Count::Keys,
+            WarningKind::NonUnitQuaternion,
+            s,
+            HAS,
+            &what,
+            tail,
+        ));
         let (what, tail) = ("an all-zero rotation quaternion", "; players read it as no rotation");
-        out.extend(self.zero.keyed(WarningKind::ZeroQuaternion, s, HAS, what, tail));
+        out.extend(self.zero.counted(Count::Keys, WarningKind::ZeroQuaternion, s, HAS, what, tail));
         out.extend(self.bad.non_finite(s));
         let (what, tail) = ("interpolation points above 127", "; players clamp them");
-        out.extend(self.curves.keyed(WarningKind::OutOfRange, s, HAS, what, tail));
+        out.extend(self.curves.counted(Count::Keys, WarningKind::OutOfRange, s, HAS, what, tail));
     }
 }
 
@@ -104,7 +112,7 @@ pub(super) fn unnamed_value_warnings(motion: &Motion, out: &mut Vec<Warning>) {
     }
     out.extend(bad.non_finite(Section::Camera));
     let what = "interpolation points above 127 or a perspective byte above 1";
-    out.extend(range.keyed(WarningKind::OutOfRange, Section::Camera, HAS, what, ""));
+    out.extend(range.counted(Count::Keys, WarningKind::OutOfRange, Section::Camera, HAS, what, ""));
 
     let mut bad = Tally::default();
     for k in motion.lights.iter().filter(|k| !(k.color.is_finite() && k.direction.is_finite())) {
@@ -124,5 +132,12 @@ pub(super) fn unnamed_value_warnings(motion: &Motion, out: &mut Vec<Warning>) {
     }
     out.extend(bad.non_finite(Section::SelfShadow));
     let (what, tail) = ("a mode other than 0, 1 or 2", "; some readers stop there");
-    out.extend(mode.keyed(WarningKind::OutOfRange, Section::SelfShadow, HAS, what, tail));
+    out.extend(mode.counted(
+        Count::Keys,
+        WarningKind::OutOfRange,
+        Section::SelfShadow,
+        HAS,
+        what,
+        tail,
+    ));
 }
