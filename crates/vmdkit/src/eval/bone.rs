@@ -90,15 +90,7 @@ impl BoneTrack {
         &self.name
     }
 
-    /// Key frames, sorted, one per frame.
-    pub fn frames(&self) -> &[u32] {
-        self.timeline.frames()
-    }
-
-    /// The key frames with their index, for finding segments.
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
+    super::accessors::timeline_accessors!();
 
     /// The number of keys (never 0).
     pub fn len(&self) -> usize {

@@ -138,15 +138,7 @@ impl CameraTrack {
         }
     }
 
-    /// Key frames, sorted, one per frame.
-    pub fn frames(&self) -> &[u32] {
-        self.timeline.frames()
-    }
-
-    /// The key frames with their index, for finding segments.
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
+    super::accessors::timeline_accessors!(CameraSample, "camera");
 
     /// Key `i`'s values.
     pub fn key(&self, i: usize) -> CameraSample {
@@ -156,11 +148,6 @@ impl CameraTrack {
     /// Whether the segment from key `i` to key `i + 1` is a cut (keys one frame apart).
     pub fn is_cut(&self, i: usize) -> bool {
         self.frames().get(i + 1).is_some_and(|&next| next - self.frames()[i] == 1)
-    }
-
-    /// The camera at frame `t`.
-    pub fn sample(&self, t: impl Into<f64>) -> CameraSample {
-        self.sample_with(&mut Cursor::default(), t)
     }
 
     /// The camera at frame `t`, walking from `cursor`.

@@ -53,20 +53,7 @@ impl LightTrack {
         }
     }
 
-    /// Key frames, sorted, one per frame.
-    pub fn frames(&self) -> &[u32] {
-        self.timeline.frames()
-    }
-
-    /// The key frames with their index, for finding segments.
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
-
-    /// The light at frame `t`.
-    pub fn sample(&self, t: impl Into<f64>) -> LightSample {
-        self.sample_with(&mut Cursor::default(), t)
-    }
+    super::accessors::timeline_accessors!(LightSample, "light");
 
     /// The light at frame `t`, walking from `cursor`.
     pub fn sample_with(&self, cursor: &mut Cursor, t: impl Into<f64>) -> LightSample {
@@ -117,20 +104,7 @@ impl ShadowTrack {
         }
     }
 
-    /// Key frames, sorted, one per frame.
-    pub fn frames(&self) -> &[u32] {
-        self.timeline.frames()
-    }
-
-    /// The key frames with their index, for finding segments.
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
-
-    /// The self-shadow at frame `t`.
-    pub fn sample(&self, t: impl Into<f64>) -> ShadowSample {
-        self.sample_with(&mut Cursor::default(), t)
-    }
+    super::accessors::timeline_accessors!(ShadowSample, "self-shadow");
 
     /// The self-shadow at frame `t`, walking from `cursor`.
     pub fn sample_with(&self, cursor: &mut Cursor, t: impl Into<f64>) -> ShadowSample {

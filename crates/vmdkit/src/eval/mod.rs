@@ -56,6 +56,7 @@
 //! found through each track's [`Timeline`] index (a bucket per average key gap), so even
 //! stateless sampling does not binary-search.
 
+mod accessors;
 pub(crate) mod bone;
 pub(crate) mod camera;
 pub(crate) mod light;

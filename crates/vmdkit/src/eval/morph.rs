@@ -31,24 +31,11 @@ impl MorphTrack {
         &self.name
     }
 
-    /// Key frames, sorted, one per frame.
-    pub fn frames(&self) -> &[u32] {
-        self.timeline.frames()
-    }
-
-    /// The key frames with their index, for finding segments.
-    pub fn timeline(&self) -> &Timeline {
-        &self.timeline
-    }
+    super::accessors::timeline_accessors!(f32, "weight");
 
     /// Key weights, in frame order.
     pub fn weights(&self) -> &[f32] {
         &self.weights
-    }
-
-    /// The weight at frame `t`.
-    pub fn sample(&self, t: impl Into<f64>) -> f32 {
-        self.sample_with(&mut Cursor::default(), t)
     }
 
     /// The weight at frame `t`, walking from `cursor`.
