@@ -91,7 +91,9 @@ pub enum Method {
 /// Options for [`reduce`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ReduceOptions {
+    /// The largest error allowed at any frame; the default is below what the eye notices.
     pub tolerance: Tolerance,
+    /// The algorithm; the default fits curves, the other is for comparison.
     pub method: Method,
     /// Worker threads; 0 uses every available core. Results do not depend on it.
     pub threads: usize,
@@ -100,16 +102,21 @@ pub struct ReduceOptions {
 /// Key counts of the sections [`reduce`] works on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KeyCounts {
+    /// Bone keys.
     pub bones: usize,
+    /// Morph keys.
     pub morphs: usize,
+    /// Camera keys.
     pub cameras: usize,
 }
 
 impl KeyCounts {
+    /// The counts of `m`, duplicates included.
     pub fn of(m: &Motion) -> Self {
         KeyCounts { bones: m.bones.len(), morphs: m.morphs.len(), cameras: m.cameras.len() }
     }
 
+    /// Bone, morph and camera keys together.
     pub fn total(&self) -> usize {
         self.bones + self.morphs + self.cameras
     }
@@ -118,7 +125,9 @@ impl KeyCounts {
 /// What [`reduce`] did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReduceReport {
+    /// The input's key counts.
     pub before: KeyCounts,
+    /// The output's key counts.
     pub after: KeyCounts,
     /// The largest errors of the output against the input, measured by playing both.
     pub errors: Errors,
