@@ -298,8 +298,8 @@ impl<T: Copy> StepTrack<T> {
 
 /// Curve weights solved at one time, so that channels and tracks with the same curve and
 /// progress solve it once (each solve costs a few Newton steps with a division each). A dance
-/// keys many bones on the same frames with a handful of curves: in the largest corpus motion,
-/// 56% of the solves at a time repeat one already made for another bone. Direct-mapped on
+/// keys many bones on the same frames with a handful of curves, so many solves at a time repeat
+/// one already made for another bone (BENCHMARKS.md, "Sampling", has the share). Direct-mapped on
 /// (curve, progress); a collision only costs a solve. The all-tracks loops share one per call;
 /// single-track calls use a small one.
 pub(crate) struct WeightCache<const N: usize> {

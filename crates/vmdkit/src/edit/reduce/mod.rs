@@ -67,7 +67,9 @@ impl Default for Tolerance {
 
 impl Tolerance {
     /// The tolerance the fitters work to: a hair tighter, because the reference they see has
-    /// its rotations normalised once more than the source sampler's (an f32 ulp, ~1.4e-5°).
+    /// its rotations normalised once more than the source sampler's. That moves a quaternion
+    /// component by at most `f32::EPSILON` (2⁻²³), which turns the rotation by at most
+    /// 2 · 2⁻²³ rad ≈ 1.4e-5°: the 1e-4° margin holds about seven of those.
     pub(crate) fn internal(self) -> Tolerance {
         Tolerance {
             position: (self.position - 1e-6).max(0.0),
