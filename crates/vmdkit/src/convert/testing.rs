@@ -19,8 +19,27 @@ pub(crate) fn quirky_motion() -> Motion {
     model[..stale.len()].copy_from_slice(stale);
     let mut motion = Motion::new(RawName(model));
     motion.header.signature[25..].copy_from_slice(b"\0JKL\0");
+    motion.bones = quirky_bones();
+    let mut morph = MorphKey { name: name("まばたき"), frame: 3, weight: 1.5 };
+    motion.morphs.push(morph);
+    morph.name.0[9..].fill(0);
+    morph.weight = f32::NEG_INFINITY;
+    motion.morphs.push(morph);
+    motion.cameras = quirky_cameras();
+    motion.lights.push(LightKey {
+        frame: 0,
+        color: Vec3::splat(0.6),
+        direction: Vec3::new(-0.5, -1.0, 0.5),
+    });
+    motion.shadows.push(ShadowKey { frame: 0, mode: 2, distance: 0.01125 });
+    motion.properties = quirky_properties();
+    motion.trailing = b"Nuthouse01".to_vec();
+    motion
+}
 
-    motion.bones.push(BoneKey::new(name("センター"), 0));
+/// Padded and cut names, odd filler bytes, floats JSON has no numbers for, and physics off and
+/// unknown.
+fn quirky_bones() -> Vec<BoneKey> {
     let mut zero_padded = BoneKey::new(name("上半身"), 5);
     zero_padded.name.0[7..].fill(0);
     // Old MMD writes 01 in the filler bytes of rows 1-3.
@@ -28,32 +47,26 @@ pub(crate) fn quirky_motion() -> Motion {
         zero_padded.interpolation.0[at] = 1;
     }
     zero_padded.translation = Vec3::new(0.1, -0.0, 1e-42);
-    motion.bones.push(zero_padded);
     // 左足ＩＫ親左足ＩＫ is 16 bytes in CP932: the field ends on a lead byte.
     let long = crate::text::TextEncoding::ShiftJis.encode("左足ＩＫ親左足ＩＫ", 16).bytes;
     let mut cut = BoneKey::new(RawName(long[..15].try_into().unwrap()), 7);
     cut.rotation = Quat::from_xyzw(f32::from_bits(0x7fc0_1234), f32::INFINITY, -1.0, 0.5);
-    motion.bones.push(cut);
     let mut invalid = BoneKey::new(KeyName::from_bytes_mmd(b"\xFF\xFEabc"), 9);
     let curves =
         [Curve::new(1, 2, 3, 4), Curve::new(5, 6, 7, 8), Curve::new(127, 0, 0, 127), Curve::LINEAR];
     invalid.interpolation = BoneInterpolation::canonical(curves, PhysicsToggle::Off);
-    motion.bones.push(invalid);
     let mut unknown_physics = BoneKey::new(name("右腕"), 11);
     unknown_physics.interpolation =
         BoneInterpolation::canonical([Curve::LINEAR; 4], PhysicsToggle::Unknown(20, 20));
-    motion.bones.push(unknown_physics);
+    vec![BoneKey::new(name("センター"), 0), zero_padded, cut, invalid, unknown_physics]
+}
 
-    let mut morph = MorphKey { name: name("まばたき"), frame: 3, weight: 1.5 };
-    motion.morphs.push(morph);
-    morph.name.0[9..].fill(0);
-    morph.weight = f32::NEG_INFINITY;
-    motion.morphs.push(morph);
-
+/// Perspective bytes 0, 1 and the odd 2.
+fn quirky_cameras() -> Vec<CameraKey> {
     let mut camera_curves = [Curve::LINEAR; 6];
     camera_curves[4] = Curve::new(10, 20, 30, 40);
-    for (frame, perspective_byte) in [(0, 0), (30, 1), (60, 2)] {
-        motion.cameras.push(CameraKey {
+    [(0, 0), (30, 1), (60, 2)]
+        .map(|(frame, perspective_byte)| CameraKey {
             frame,
             distance: -45.0,
             target: Vec3::new(0.0, 10.0, 0.0),
@@ -61,27 +74,25 @@ pub(crate) fn quirky_motion() -> Motion {
             interpolation: CameraInterpolation::new(camera_curves),
             view_angle: 30,
             perspective_byte,
-        });
-    }
-    motion.lights.push(LightKey {
-        frame: 0,
-        color: Vec3::splat(0.6),
-        direction: Vec3::new(-0.5, -1.0, 0.5),
-    });
-    motion.shadows.push(ShadowKey { frame: 0, mode: 2, distance: 0.01125 });
+        })
+        .to_vec()
+}
+
+/// Odd visible and enabled bytes, and a zero-padded IK name.
+fn quirky_properties() -> Vec<PropertyKey> {
     let mut padded_ik = LongName::encode("左足ＩＫ").0;
     padded_ik.0[9..].fill(0);
-    motion.properties.push(PropertyKey {
-        frame: 0,
-        visible_byte: 3,
-        ik: vec![
-            IkState { name: LongName::encode("右足ＩＫ").0, enabled_byte: 1 },
-            IkState { name: padded_ik, enabled_byte: 5 },
-        ],
-    });
-    motion.properties.push(PropertyKey { frame: 10, visible_byte: 0, ik: Vec::new() });
-    motion.trailing = b"Nuthouse01".to_vec();
-    motion
+    vec![
+        PropertyKey {
+            frame: 0,
+            visible_byte: 3,
+            ik: vec![
+                IkState { name: LongName::encode("右足ＩＫ").0, enabled_byte: 1 },
+                IkState { name: padded_ik, enabled_byte: 5 },
+            ],
+        },
+        PropertyKey { frame: 10, visible_byte: 0, ik: Vec::new() },
+    ]
 }
 
 /// A version 1 file that ends after its morph section.

@@ -41,7 +41,12 @@ pub enum BakeError {
     BadFrameRate(f64),
     /// The last key would land beyond the u32 frame field at this rate.
     #[error("frame {frame} at {fps} fps is beyond the largest VMD frame number")]
-    TooLong { frame: u32, fps: f64 },
+    TooLong {
+        /// The last key's frame in the source, at MMD's 30 fps.
+        frame: u32,
+        /// The rate asked for, in keys per second.
+        fps: f64,
+    },
 }
 
 /// Bakes `motion` to `fps` keys per second (see the module documentation).

@@ -72,23 +72,55 @@ pub enum EditError {
     /// A shift would move a key before frame 0. Frames are unsigned in a VMD; trim first (or
     /// use the CLI's `--clip`) to drop what would fall off.
     #[error("shifting by {shift} frames would move the key at frame {frame} before frame 0")]
-    BeforeFrameZero { frame: u32, shift: i64 },
+    BeforeFrameZero {
+        /// The frame of the first key, in file order, that would fall off.
+        frame: u32,
+        /// The shift asked for, in frames (negative: earlier).
+        shift: i64,
+    },
     /// A frame would not fit in the file's u32 frame field.
     #[error("frame {frame} is beyond the largest VMD frame number")]
-    FrameOverflow { frame: u64 },
+    FrameOverflow {
+        /// The frame the key would have landed on (above `u32::MAX`).
+        frame: u64,
+    },
     /// A trim range with `from > to`.
     #[error("the range {from}..={to} is empty")]
-    EmptyRange { from: u32, to: u32 },
+    EmptyRange {
+        /// The first frame of the range asked for.
+        from: u32,
+        /// The last frame of the range asked for (inclusive), below `from`.
+        to: u32,
+    },
     /// A retime factor that is not a positive finite number.
     #[error("the time factor must be a positive finite number, not {0}")]
     BadFactor(f64),
     /// Renaming would give two different tracks the same name, merging them.
     #[error("renaming would merge the {kind} tracks {} into one named {into}", names.join(", "))]
-    NameCollision { kind: &'static str, names: Vec<String>, into: String },
+    NameCollision {
+        /// `bone`, `morph` or `IK`: which names collided.
+        kind: &'static str,
+        /// The old names that would merge, sorted.
+        names: Vec<String>,
+        /// The name they would all get, as stored in the field (after any shortening).
+        into: String,
+    },
     /// A new name has a character the motion's encoding cannot store.
     #[error("the {kind} name {name:?} cannot be encoded in the motion's encoding ({encoding})")]
-    Unencodable { kind: &'static str, name: String, encoding: &'static str },
+    Unencodable {
+        /// `bone`, `morph` or `IK`: which kind of name was being renamed.
+        kind: &'static str,
+        /// The new name, as given in the map.
+        name: String,
+        /// The motion's encoding, by its label: `shift_jis`, `gbk` or `utf-8`.
+        encoding: &'static str,
+    },
     /// A rename map that cannot be read.
     #[error("rename map line {line}: {message}")]
-    BadMap { line: usize, message: String },
+    BadMap {
+        /// The line of the map text, counted from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
 }

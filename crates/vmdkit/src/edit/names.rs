@@ -33,12 +33,16 @@ pub enum EnglishStyle {
 /// One bone of the dictionary.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoneName {
+    /// The name as MMD models spell it (`左腕`, `左足ＩＫ`).
     pub japanese: String,
+    /// nuthouse01's spelling (`arm_L`).
     pub nuthouse: String,
+    /// mmd_tools' spelling (`LeftArm`).
     pub mmd_tools: String,
 }
 
 impl BoneName {
+    /// The English spelling in `style`.
     pub fn english(&self, style: EnglishStyle) -> &str {
         match style {
             EnglishStyle::Nuthouse => &self.nuthouse,
@@ -243,7 +247,10 @@ pub enum NameFit {
     Ok,
     /// Longer than the field: cut on a character boundary (MMD matches names by the bytes the
     /// field holds, so a cut name still finds a model bone whose name begins with them).
-    Shortened { bytes: usize },
+    Shortened {
+        /// The bytes the whole name needs in the encoding, more than the field holds.
+        bytes: usize,
+    },
     /// A character has no form in the encoding.
     Unencodable,
 }

@@ -31,6 +31,7 @@ pub struct RenameMap {
 }
 
 impl RenameMap {
+    /// A map that renames nothing.
     pub fn new() -> Self {
         RenameMap::default()
     }
@@ -48,6 +49,7 @@ impl RenameMap {
         self
     }
 
+    /// Whether the map has no entry for bones or morphs.
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty() && self.morphs.is_empty()
     }
@@ -140,7 +142,9 @@ fn upsert(list: &mut Vec<(String, String)>, old: String, new: String) {
 pub struct Renamed {
     /// `bone`, `morph` or `IK`.
     pub kind: &'static str,
+    /// The name before, as decoded from the motion.
     pub old: String,
+    /// The name asked for, as given in the map (see [`Renamed::shortened`] for what was stored).
     pub new: String,
     /// Keys (or IK entries) renamed.
     pub keys: usize,
@@ -151,6 +155,7 @@ pub struct Renamed {
 /// What [`rename`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RenameReport {
+    /// The names renamed, in the order first met, each with the keys it renamed.
     pub renamed: Vec<Renamed>,
     /// Map entries that matched no name, as (kind, old name).
     pub unused: Vec<(&'static str, String)>,
@@ -273,14 +278,18 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FilterMode {
+    /// Keep the bone and morph keys whose names match, drop the others.
     Keep,
+    /// Drop the bone and morph keys whose names match, keep the others.
     Drop,
 }
 
 /// What [`filter`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FilterReport {
+    /// Bone and morph keys kept (other sections are not counted).
     pub kept_keys: usize,
+    /// Bone and morph keys dropped.
     pub dropped_keys: usize,
     /// Bone and morph names whose keys were dropped, once each.
     pub dropped_names: Vec<String>,

@@ -40,12 +40,15 @@ use crate::format::{BoneKey, CameraKey, Keyframe, MorphKey, Motion, Section};
 /// What [`retime`] did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RetimeReport {
+    /// The time factor applied: output frame = source frame × factor (2 makes it half as fast).
     pub factor: f64,
     /// Source segments (bone, morph, camera) carried over with their curves.
     pub segments_kept: usize,
     /// Source segments that had to be refitted because a key was rounded to a whole frame.
     pub segments_refitted: usize,
+    /// The input's key counts.
     pub before: reduce::KeyCounts,
+    /// The output's key counts.
     pub after: reduce::KeyCounts,
     /// The output against the ideal, at every output frame.
     pub errors: MeasuredErrors,

@@ -40,9 +40,11 @@ pub struct SubCurve {
     pub curve: Curve,
     /// The exact control points (x1, y1, x2, y2) in the piece's unit square.
     pub exact: [f64; 4],
-    /// The weights of the original curve at the piece's ends: values at the cut points are
-    /// lerp(a, b, w₀) and lerp(a, b, w₁).
+    /// The weight w₀ of the original curve at the piece's start: the value at the cut point is
+    /// lerp(a, b, w₀).
     pub w0: f64,
+    /// The weight w₁ of the original curve at the piece's end: the value there is
+    /// lerp(a, b, w₁).
     pub w1: f64,
     /// Bound on the distance, per coordinate of the unit square, between points of the stored
     /// and the exact piece at equal parameter (see the module documentation).

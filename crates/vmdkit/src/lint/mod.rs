@@ -85,10 +85,13 @@ impl WarningKind {
 /// sentence that says it with an example.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Warning {
+    /// What the warning is about.
     pub kind: WarningKind,
     /// `None` for the header (model name) and for what lies outside the sections.
     pub section: Option<Section>,
+    /// The keys it concerns (bytes, for trailing bytes; 1 for a repair).
     pub count: u64,
+    /// The sentence shown to users, with an example.
     pub message: String,
 }
 
@@ -126,6 +129,7 @@ pub struct Analysis {
     pub morphs: Vec<NameSummary>,
     /// The lowest and highest frame over every section, `None` for a motion without keys.
     pub frame_range: Option<(u32, u32)>,
+    /// The warnings, repairs first; each kind comes at most once per section.
     pub warnings: Vec<Warning>,
 }
 

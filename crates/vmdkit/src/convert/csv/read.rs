@@ -9,8 +9,10 @@ use crate::convert::scalar::{
 use crate::convert::ConvertError;
 use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::curve::Curve;
+use crate::format::layout::SIGNATURE_LEN;
 use crate::format::{
-    Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section, ShadowKey, Version,
+    BoneKey, CameraKey, Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section,
+    ShadowKey, Version,
 };
 use crate::text::TextEncoding;
 use glam::{Quat, Vec3};
@@ -149,7 +151,7 @@ pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
         None => return Err(csv_error(1, None, "the file is empty: no header row")),
     };
     let positions = column_positions(&header)?;
-    let mut meta: HashMap<String, (String, u64)> = HashMap::new();
+    let mut meta = Meta::new();
     let mut rows = Vec::new();
     for record in records {
         let record = record.map_err(|e| {
@@ -187,78 +189,42 @@ pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
     Ok((motion, warnings))
 }
 
+/// The `#meta` rows by key: each value, and the line it is on for errors.
+type Meta = HashMap<String, (String, u64)>;
+
+const META_KEYS: [&str; 9] = [
+    "format",
+    "schema_version",
+    "vmd_version",
+    "encoding",
+    "model_name",
+    "model_name_raw",
+    "signature_raw",
+    "sections_present",
+    "trailing",
+];
+
 /// An empty motion with the header and file-level fields the `#meta` rows give, and the
 /// encoder for the names in the rows.
-fn motion_from_meta(
-    mut meta: HashMap<String, (String, u64)>,
-    warnings: &mut Vec<String>,
-) -> Result<(Motion, NamesIn)> {
-    const KEYS: [&str; 9] = [
-        "format",
-        "schema_version",
-        "vmd_version",
-        "encoding",
-        "model_name",
-        "model_name_raw",
-        "signature_raw",
-        "sections_present",
-        "trailing",
-    ];
-    if let Some((key, (_, line))) = meta.iter().find(|(k, _)| !KEYS.contains(&k.as_str())) {
+fn motion_from_meta(mut meta: Meta, warnings: &mut Vec<String>) -> Result<(Motion, NamesIn)> {
+    if let Some((key, (_, line))) = meta.iter().find(|(k, _)| !META_KEYS.contains(&k.as_str())) {
         return Err(csv_error(
             *line,
             Some(col::NAME),
-            format!("unknown #meta key {key:?}; known keys: {}", KEYS.join(", ")),
+            format!("unknown #meta key {key:?}; known keys: {}", META_KEYS.join(", ")),
         ));
     }
     let mut take = |key: &str| meta.remove(key);
-    let value_err = |line: u64, reason: String| csv_error(line, Some(col::VALUE), reason);
-    if let Some((format, line)) = take("format") {
-        if format != FORMAT {
-            return Err(value_err(line, format!("format is {format:?}, expected {FORMAT:?}")));
-        }
-    }
-    if let Some((version, line)) = take("schema_version") {
-        match version.parse::<u64>() {
-            Ok(v) if v == SCHEMA_VERSION as u64 => {}
-            Ok(found) => {
-                return Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION })
-            }
-            Err(_) => {
-                return Err(value_err(line, format!("schema_version {version:?} is not a number")))
-            }
-        }
-    }
-    let version = match take("vmd_version") {
-        None => Version::V2,
-        Some((v, _)) if v == "2" => Version::V2,
-        Some((v, _)) if v == "1" => Version::V1,
-        Some((v, line)) => return Err(value_err(line, format!("vmd_version {v:?} is not 1 or 2"))),
-    };
+    check_identity(take("format"), take("schema_version"))?;
+    let version = meta_version(take("vmd_version"))?;
     let encoding = match take("encoding") {
         None => TextEncoding::ShiftJis,
         Some((e, line)) => parse_encoding(&e).map_err(|r| value_err(line, r))?,
     };
-    let hex = |entry: Option<(String, u64)>| -> Result<Option<(Vec<u8>, u64)>> {
-        entry
-            .map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r)))
-            .transpose()
-    };
-    let model_name_raw = hex(take("model_name_raw"))?;
-    let signature_raw = match hex(take("signature_raw"))? {
-        None => None,
-        Some((bytes, line)) => Some(bytes.try_into().map_err(|b: Vec<u8>| {
-            value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
-        })?),
-    };
-    let sections_present = match take("sections_present") {
-        None => 6,
-        Some((n, line)) => match n.parse::<usize>() {
-            Ok(n) if n <= 6 => n,
-            _ => return Err(value_err(line, format!("sections_present {n:?} is not 0 to 6"))),
-        },
-    };
-    let trailing = hex(take("trailing"))?.map(|(b, _)| b).unwrap_or_default();
+    let model_name_raw = meta_hex(take("model_name_raw"))?;
+    let signature_raw = meta_signature(take("signature_raw"))?;
+    let sections_present = meta_sections_present(take("sections_present"))?;
+    let trailing = meta_hex(take("trailing"))?.map(|(b, _)| b).unwrap_or_default();
     let (name, name_line) = take("model_name").unwrap_or_default();
 
     let raw = model_name_raw.as_ref().map(|(b, _)| &b[..]);
@@ -275,34 +241,69 @@ fn motion_from_meta(
     Ok((motion, names))
 }
 
-fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()> {
-    let section = row.cell(col::SECTION);
-    match section {
-        "bone" => {
-            let raw = row.raw::<111>()?;
-            let rotation = row.floats(col::QUAT)?.map(Quat::from_array);
-            let euler_deg = row.vec3(col::EULER)?;
-            if rotation.is_some() && euler_deg.is_some() {
-                return Err(
-                    row.err(col::EULER[0], "give either qx..qw or euler_x..euler_z, not both")
-                );
-            }
-            let [x, y, z, r] = row.curves::<4>()?;
-            let parts = BoneParts {
-                name: row.cell(col::NAME),
-                name_raw: raw.as_ref().map(|r| r[..15].try_into().unwrap()),
-                frame: row.frame()?,
-                translation: row.vec3(col::XYZ)?,
-                rotation,
-                euler_deg,
-                curves: [x, y, z, r],
-                physics: row.opt::<PhysicsToggle>(col::PHYSICS, parse_physics)?,
-                interpolation_raw: raw.as_ref().map(|r| r[47..].try_into().unwrap()),
-            };
-            let key =
-                fields::bone_in(parts, names).map_err(|e| row.err(col::EULER[0], e.reason))?;
-            motion.bones.push(key);
+fn value_err(line: u64, reason: String) -> ConvertError {
+    csv_error(line, Some(col::VALUE), reason)
+}
+
+/// Unlike a JSON document, a table may leave out `format` and `schema_version`: a hand-made
+/// sheet is still read, but a sheet that says it is something else is not.
+fn check_identity(format: Option<(String, u64)>, schema: Option<(String, u64)>) -> Result<()> {
+    if let Some((format, line)) = format {
+        if format != FORMAT {
+            return Err(value_err(line, format!("format is {format:?}, expected {FORMAT:?}")));
         }
+    }
+    if let Some((version, line)) = schema {
+        match version.parse::<u64>() {
+            Ok(v) if v == SCHEMA_VERSION as u64 => {}
+            Ok(found) => {
+                return Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION })
+            }
+            Err(_) => {
+                return Err(value_err(line, format!("schema_version {version:?} is not a number")))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn meta_version(entry: Option<(String, u64)>) -> Result<Version> {
+    match entry {
+        None => Ok(Version::V2),
+        Some((v, _)) if v == "2" => Ok(Version::V2),
+        Some((v, _)) if v == "1" => Ok(Version::V1),
+        Some((v, line)) => Err(value_err(line, format!("vmd_version {v:?} is not 1 or 2"))),
+    }
+}
+
+/// The bytes, with the line they came from.
+fn meta_hex(entry: Option<(String, u64)>) -> Result<Option<(Vec<u8>, u64)>> {
+    entry.map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r))).transpose()
+}
+
+fn meta_signature(entry: Option<(String, u64)>) -> Result<Option<[u8; SIGNATURE_LEN]>> {
+    let Some((bytes, line)) = meta_hex(entry)? else {
+        return Ok(None);
+    };
+    let signature = bytes.try_into().map_err(|b: Vec<u8>| {
+        value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
+    })?;
+    Ok(Some(signature))
+}
+
+fn meta_sections_present(entry: Option<(String, u64)>) -> Result<usize> {
+    let Some((n, line)) = entry else {
+        return Ok(6);
+    };
+    match n.parse::<usize>() {
+        Ok(n) if n <= 6 => Ok(n),
+        _ => Err(value_err(line, format!("sections_present {n:?} is not 0 to 6"))),
+    }
+}
+
+fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()> {
+    match row.cell(col::SECTION) {
+        "bone" => motion.bones.push(bone_row(row, names)?),
         "morph" => {
             let raw = row.raw::<23>()?;
             let name_raw = raw.as_ref().map(|r| r[..15].try_into().unwrap());
@@ -310,19 +311,7 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
             let key = fields::morph_in(row.cell(col::NAME), name_raw, row.frame()?, weight, names);
             motion.morphs.push(key);
         }
-        "camera" => {
-            let raw = row.raw::<61>()?;
-            motion.cameras.push(fields::camera_in(CameraParts {
-                frame: row.frame()?,
-                distance: row.req(col::DISTANCE, parse_f32)?,
-                target: row.req_vec3(col::XYZ)?,
-                rotation: row.req_vec3(col::RXYZ)?,
-                curves: row.curves::<6>()?,
-                view_angle: row.req(col::VIEW_ANGLE, Row::int)?,
-                perspective: row.opt(col::PERSPECTIVE, parse_bool)?,
-                perspective_raw: raw.map(|r| r[60]),
-            }));
-        }
+        "camera" => motion.cameras.push(camera_row(row)?),
         "light" => {
             row.no_raw("light")?;
             let (color, direction) = (row.req_vec3(col::RGB)?, row.req_vec3(col::XYZ)?);
@@ -337,12 +326,8 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
         "property" => {
             let raw = row.raw::<9>()?;
             let visible = row.opt(col::VISIBLE, parse_bool)?;
-            motion.properties.push(fields::property_in(
-                row.frame()?,
-                visible,
-                raw.map(|r| r[4]),
-                Vec::new(),
-            ));
+            let key = fields::property_in(row.frame()?, visible, raw.map(|r| r[4]), Vec::new());
+            motion.properties.push(key);
         }
         IK => {
             let Some(property) = motion.properties.last_mut() else {
@@ -351,15 +336,7 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
                 );
             };
             check_ik_frame(row, property)?;
-            let raw = row.raw::<21>()?;
-            let parts = IkParts {
-                name: row.cell(col::NAME),
-                name_raw: raw.as_ref().map(|r| r[..20].try_into().unwrap()),
-                enabled: row.opt(col::ENABLED, parse_bool)?,
-                enabled_raw: raw.map(|r| r[20]),
-            };
-            let ik: IkState = fields::ik_in(parts, "name", names);
-            property.ik.push(ik);
+            property.ik.push(ik_row(row, names)?);
         }
         "" => return Err(row.err(col::SECTION, "no section")),
         other => {
@@ -372,6 +349,53 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
         }
     }
     Ok(())
+}
+
+fn bone_row(row: &Row<'_>, names: &mut NamesIn) -> Result<BoneKey> {
+    let raw = row.raw::<111>()?;
+    let rotation = row.floats(col::QUAT)?.map(Quat::from_array);
+    let euler_deg = row.vec3(col::EULER)?;
+    if rotation.is_some() && euler_deg.is_some() {
+        return Err(row.err(col::EULER[0], "give either qx..qw or euler_x..euler_z, not both"));
+    }
+    let curves = row.curves::<4>()?;
+    let parts = BoneParts {
+        name: row.cell(col::NAME),
+        name_raw: raw.as_ref().map(|r| r[..15].try_into().unwrap()),
+        frame: row.frame()?,
+        translation: row.vec3(col::XYZ)?,
+        rotation,
+        euler_deg,
+        curves,
+        physics: row.opt::<PhysicsToggle>(col::PHYSICS, parse_physics)?,
+        interpolation_raw: raw.as_ref().map(|r| r[47..].try_into().unwrap()),
+    };
+    fields::bone_in(parts, names).map_err(|e| row.err(col::EULER[0], e.reason))
+}
+
+fn camera_row(row: &Row<'_>) -> Result<CameraKey> {
+    let raw = row.raw::<61>()?;
+    Ok(fields::camera_in(CameraParts {
+        frame: row.frame()?,
+        distance: row.req(col::DISTANCE, parse_f32)?,
+        target: row.req_vec3(col::XYZ)?,
+        rotation: row.req_vec3(col::RXYZ)?,
+        curves: row.curves::<6>()?,
+        view_angle: row.req(col::VIEW_ANGLE, Row::int)?,
+        perspective: row.opt(col::PERSPECTIVE, parse_bool)?,
+        perspective_raw: raw.map(|r| r[60]),
+    }))
+}
+
+fn ik_row(row: &Row<'_>, names: &mut NamesIn) -> Result<IkState> {
+    let raw = row.raw::<21>()?;
+    let parts = IkParts {
+        name: row.cell(col::NAME),
+        name_raw: raw.as_ref().map(|r| r[..20].try_into().unwrap()),
+        enabled: row.opt(col::ENABLED, parse_bool)?,
+        enabled_raw: raw.map(|r| r[20]),
+    };
+    Ok(fields::ik_in(parts, "name", names))
 }
 
 /// IK rows repeat their property's frame; a different one means rows were moved apart (e.g. by

@@ -4,7 +4,8 @@ use super::{col, COLUMNS, IK, META};
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
 use crate::convert::scalar::{physics_text, write_curve, write_f32, Hex};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
-use crate::format::{Motion, Section};
+use crate::curve::Curve;
+use crate::format::{BoneKey, CameraKey, IkState, MorphKey, Motion, PropertyKey, Section};
 use glam::Vec3;
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};
@@ -19,13 +20,30 @@ impl Row {
         write!(self.cells[col], "{value}").unwrap();
     }
 
+    /// The two cells every keyframe row has.
+    fn key(&mut self, section: impl Display, frame: u32) {
+        self.set(col::SECTION, section);
+        self.set(col::FRAME, frame);
+    }
+
     fn f32(&mut self, col: usize, value: f32) {
         write_f32(&mut self.cells[col], value);
     }
 
-    fn vec3(&mut self, cols: [usize; 3], v: Vec3) {
-        for (c, x) in cols.into_iter().zip(v.to_array()) {
+    fn floats<const N: usize>(&mut self, cols: [usize; N], values: [f32; N]) {
+        for (c, x) in cols.into_iter().zip(values) {
             self.f32(c, x);
+        }
+    }
+
+    fn vec3(&mut self, cols: [usize; 3], v: Vec3) {
+        self.floats(cols, v.to_array());
+    }
+
+    /// Bone keys fill the first four curve columns, camera keys all six.
+    fn curves(&mut self, curves: impl IntoIterator<Item = Curve>) {
+        for (c, curve) in col::CURVES.into_iter().zip(curves) {
+            write_curve(&mut self.cells[c], curve);
         }
     }
 
@@ -51,92 +69,101 @@ pub(super) fn write(motion: &Motion, mut w: impl Write) -> io::Result<()> {
     let mut row = Row { cells: vec![String::new(); COLUMNS.len()] };
     let names = NamesOut::new(motion.detect_encoding());
     write_meta(motion, &names, &mut row, &mut out)?;
-
     for k in &motion.bones {
-        let (name, name_raw) = names.name(&k.name);
-        row.set(col::SECTION, Section::Bone);
-        row.set(col::NAME, name);
-        row.set(col::FRAME, k.frame);
-        row.vec3(col::XYZ, k.translation);
-        for (c, x) in col::QUAT.into_iter().zip(k.rotation.to_array()) {
-            row.f32(c, x);
-        }
-        for (c, curve) in col::CURVES.into_iter().zip(k.interpolation.curves()) {
-            write_curve(&mut row.cells[c], curve);
-        }
-        row.set(col::PHYSICS, physics_text(k.interpolation.physics()));
-        if name_raw.is_some() || interpolation_out(&k.interpolation).is_some() {
-            row.raw(&k.encode());
-        }
+        bone_row(&mut row, k, &names);
         row.flush(&mut out)?;
     }
     for k in &motion.morphs {
-        let (name, name_raw) = names.name(&k.name);
-        row.set(col::SECTION, Section::Morph);
-        row.set(col::NAME, name);
-        row.set(col::FRAME, k.frame);
-        row.f32(col::WEIGHT, k.weight);
-        if name_raw.is_some() {
-            row.raw(&k.encode());
-        }
+        morph_row(&mut row, k, &names);
         row.flush(&mut out)?;
     }
     for k in &motion.cameras {
-        row.set(col::SECTION, Section::Camera);
-        row.set(col::FRAME, k.frame);
-        row.vec3(col::XYZ, k.target);
-        row.vec3(col::RXYZ, k.rotation);
-        row.f32(col::DISTANCE, k.distance);
-        row.set(col::VIEW_ANGLE, k.view_angle);
-        row.set(col::PERSPECTIVE, k.is_perspective());
-        for (c, curve) in col::CURVES.into_iter().zip(k.interpolation.curves()) {
-            write_curve(&mut row.cells[c], curve);
-        }
-        if flag_out(k.perspective_byte).is_some() {
-            row.raw(&k.encode());
-        }
+        camera_row(&mut row, k);
         row.flush(&mut out)?;
     }
     for k in &motion.lights {
-        row.set(col::SECTION, Section::Light);
-        row.set(col::FRAME, k.frame);
+        row.key(Section::Light, k.frame);
         row.vec3(col::RGB, k.color);
         row.vec3(col::XYZ, k.direction);
         row.flush(&mut out)?;
     }
     for k in &motion.shadows {
-        row.set(col::SECTION, Section::SelfShadow);
-        row.set(col::FRAME, k.frame);
+        row.key(Section::SelfShadow, k.frame);
         row.set(col::MODE, k.mode);
         row.f32(col::DISTANCE, k.distance);
         row.flush(&mut out)?;
     }
     for k in &motion.properties {
-        row.set(col::SECTION, Section::Property);
-        row.set(col::FRAME, k.frame);
-        row.set(col::VISIBLE, k.is_visible());
-        if flag_out(k.visible_byte).is_some() {
-            let mut head = Vec::with_capacity(k.encoded_len());
-            k.encode_into(&mut head);
-            row.raw(&head[..9]);
-        }
+        property_row(&mut row, k);
         row.flush(&mut out)?;
         for ik in &k.ik {
-            let (name, name_raw) = names.name(&ik.name);
-            row.set(col::SECTION, IK);
-            row.set(col::NAME, name);
-            row.set(col::FRAME, k.frame);
-            row.set(col::ENABLED, ik.is_enabled());
-            if name_raw.is_some() || flag_out(ik.enabled_byte).is_some() {
-                let mut entry = [0u8; 21];
-                entry[..20].copy_from_slice(&ik.name.0);
-                entry[20] = ik.enabled_byte;
-                row.raw(&entry);
-            }
+            ik_row(&mut row, k.frame, ik, &names);
             row.flush(&mut out)?;
         }
     }
     out.flush()
+}
+
+fn bone_row(row: &mut Row, k: &BoneKey, names: &NamesOut) {
+    let (name, name_raw) = names.name(&k.name);
+    row.key(Section::Bone, k.frame);
+    row.set(col::NAME, name);
+    row.vec3(col::XYZ, k.translation);
+    row.floats(col::QUAT, k.rotation.to_array());
+    row.curves(k.interpolation.curves());
+    row.set(col::PHYSICS, physics_text(k.interpolation.physics()));
+    if name_raw.is_some() || interpolation_out(&k.interpolation).is_some() {
+        row.raw(&k.encode());
+    }
+}
+
+fn morph_row(row: &mut Row, k: &MorphKey, names: &NamesOut) {
+    let (name, name_raw) = names.name(&k.name);
+    row.key(Section::Morph, k.frame);
+    row.set(col::NAME, name);
+    row.f32(col::WEIGHT, k.weight);
+    if name_raw.is_some() {
+        row.raw(&k.encode());
+    }
+}
+
+fn camera_row(row: &mut Row, k: &CameraKey) {
+    row.key(Section::Camera, k.frame);
+    row.vec3(col::XYZ, k.target);
+    row.vec3(col::RXYZ, k.rotation);
+    row.f32(col::DISTANCE, k.distance);
+    row.set(col::VIEW_ANGLE, k.view_angle);
+    row.set(col::PERSPECTIVE, k.is_perspective());
+    row.curves(k.interpolation.curves());
+    if flag_out(k.perspective_byte).is_some() {
+        row.raw(&k.encode());
+    }
+}
+
+/// The property row's raw cell holds only the record's head (frame and visible byte): its IK
+/// states have rows of their own.
+fn property_row(row: &mut Row, k: &PropertyKey) {
+    row.key(Section::Property, k.frame);
+    row.set(col::VISIBLE, k.is_visible());
+    if flag_out(k.visible_byte).is_some() {
+        let mut head = Vec::with_capacity(k.encoded_len());
+        k.encode_into(&mut head);
+        row.raw(&head[..9]);
+    }
+}
+
+/// An IK row repeats its property's frame, so a sorted sheet can be caught when read back.
+fn ik_row(row: &mut Row, frame: u32, ik: &IkState, names: &NamesOut) {
+    let (name, name_raw) = names.name(&ik.name);
+    row.key(IK, frame);
+    row.set(col::NAME, name);
+    row.set(col::ENABLED, ik.is_enabled());
+    if name_raw.is_some() || flag_out(ik.enabled_byte).is_some() {
+        let mut entry = [0u8; 21];
+        entry[..20].copy_from_slice(&ik.name.0);
+        entry[20] = ik.enabled_byte;
+        row.raw(&entry);
+    }
 }
 
 fn write_meta<W: Write>(

@@ -305,109 +305,115 @@ fn top(field: &str, reason: String) -> ConvertError {
 
 fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
     check_identity(doc.format.as_deref(), doc.schema_version)?;
-    let version = match doc.vmd_version.unwrap_or(2) {
-        1 => Version::V1,
-        2 => Version::V2,
-        v => return Err(top("vmd_version", format!("{v} is not a VMD version (1 or 2)"))),
-    };
-    let sections_present = match doc.sections_present {
-        None => 6,
-        Some(n @ 0..=6) => n as usize,
-        Some(n) => {
-            return Err(top(
-                "sections_present",
-                format!("{n} is more than the 6 sections a VMD has"),
-            ))
-        }
-    };
-    let enc = doc.encoding.map_or(TextEncoding::ShiftJis, |e| e.0);
+    let version = version_in(doc.vmd_version)?;
+    let sections_present = sections_present_in(doc.sections_present)?;
+    let enc = doc.encoding.as_ref().map_or(TextEncoding::ShiftJis, |e| e.0);
     let mut report = Report { warnings: Vec::new(), names: NamesIn::new(enc) };
+    let header = header_in(&doc, version, &mut report)?;
+    let mut motion = Motion::new(header.model_name);
+    motion.header = header;
+    motion.sections_present = sections_present;
+    motion.trailing = doc.trailing.map(|h| h.0).unwrap_or_default();
+    motion.bones.reserve_exact(doc.bones.len());
+    for (i, b) in doc.bones.iter().enumerate() {
+        let key = fields::bone_in(bone_parts(b), &mut report.names)
+            .map_err(at(Some(Section::Bone), Some(i)))?;
+        report.flush(Some(Section::Bone), Some(i));
+        motion.bones.push(key);
+    }
+    for (i, m) in doc.morphs.iter().enumerate() {
+        let name_raw = m.name_raw.as_ref().map(|h| &h.0);
+        let key = fields::morph_in(&m.name, name_raw, m.frame, m.weight.0, &mut report.names);
+        report.flush(Some(Section::Morph), Some(i));
+        motion.morphs.push(key);
+    }
+    motion.cameras.extend(doc.cameras.iter().map(|c| fields::camera_in(camera_parts(c))));
+    motion.lights.extend(doc.lights.iter().map(|l| LightKey {
+        frame: l.frame,
+        color: vec3(&l.color),
+        direction: vec3(&l.direction),
+    }));
+    motion.shadows.extend(doc.self_shadows.iter().map(|s| ShadowKey {
+        frame: s.frame,
+        mode: s.mode,
+        distance: s.distance.0,
+    }));
+    for (i, p) in doc.properties.iter().enumerate() {
+        let ik = p.ik.iter().enumerate().map(|(j, ik)| {
+            fields::ik_in(ik_parts(ik), &format!("ik[{j}].name"), &mut report.names)
+        });
+        let key = fields::property_in(p.frame, p.visible, p.visible_raw, ik.collect());
+        motion.properties.push(key);
+        report.flush(Some(Section::Property), Some(i));
+    }
+    Ok((motion, report.warnings))
+}
+
+/// The header, with the model name's warnings flushed before any key's.
+fn header_in(doc: &DocIn, version: Version, report: &mut Report) -> Result<Header, ConvertError> {
     let model_name_raw = doc.model_name_raw.as_ref().map(|h| &h.0[..]);
     let model_name = report
         .names
         .model_name(version, &doc.model_name, model_name_raw)
         .map_err(at(None, None))?;
     report.flush(None, None);
-    let header = Header {
-        signature: fields::signature_in(version, doc.signature_raw.map(|h| h.0)),
-        model_name,
-    };
+    let signature = fields::signature_in(version, doc.signature_raw.as_ref().map(|h| h.0));
+    Ok(Header { signature, model_name })
+}
 
-    let mut motion = Motion::new(header.model_name);
-    motion.header = header;
-    motion.sections_present = sections_present;
-    motion.trailing = doc.trailing.map(|h| h.0).unwrap_or_default();
+fn version_in(vmd_version: Option<u8>) -> Result<Version, ConvertError> {
+    match vmd_version.unwrap_or(2) {
+        1 => Ok(Version::V1),
+        2 => Ok(Version::V2),
+        v => Err(top("vmd_version", format!("{v} is not a VMD version (1 or 2)"))),
+    }
+}
 
-    motion.bones.reserve_exact(doc.bones.len());
-    for (i, b) in doc.bones.iter().enumerate() {
-        let c = &b.curves;
-        let parts = BoneParts {
-            name: &b.name,
-            name_raw: b.name_raw.as_ref().map(|h| &h.0),
-            frame: b.frame,
-            translation: b.translation.as_ref().map(vec3),
-            rotation: b.rotation.as_ref().map(|r| Quat::from_xyzw(r[0].0, r[1].0, r[2].0, r[3].0)),
-            euler_deg: b.euler_deg.as_ref().map(vec3),
-            curves: [c.x, c.y, c.z, c.rotation].map(|c| c.map(curve_from_array)),
-            physics: b.physics.map(PhysicsToggle::from),
-            interpolation_raw: b.interpolation_raw.as_ref().map(|h| &h.0),
-        };
-        let key =
-            fields::bone_in(parts, &mut report.names).map_err(at(Some(Section::Bone), Some(i)))?;
-        report.flush(Some(Section::Bone), Some(i));
-        motion.bones.push(key);
+fn sections_present_in(sections_present: Option<u64>) -> Result<usize, ConvertError> {
+    match sections_present {
+        None => Ok(6),
+        Some(n @ 0..=6) => Ok(n as usize),
+        Some(n) => {
+            Err(top("sections_present", format!("{n} is more than the 6 sections a VMD has")))
+        }
     }
-    for (i, m) in doc.morphs.iter().enumerate() {
-        let name_raw = m.name_raw.as_ref().map(|h| &h.0);
-        motion.morphs.push(fields::morph_in(
-            &m.name,
-            name_raw,
-            m.frame,
-            m.weight.0,
-            &mut report.names,
-        ));
-        report.flush(Some(Section::Morph), Some(i));
+}
+
+fn bone_parts(b: &BoneIn) -> BoneParts<'_> {
+    let c = &b.curves;
+    BoneParts {
+        name: &b.name,
+        name_raw: b.name_raw.as_ref().map(|h| &h.0),
+        frame: b.frame,
+        translation: b.translation.as_ref().map(vec3),
+        rotation: b.rotation.as_ref().map(|r| Quat::from_xyzw(r[0].0, r[1].0, r[2].0, r[3].0)),
+        euler_deg: b.euler_deg.as_ref().map(vec3),
+        curves: [c.x, c.y, c.z, c.rotation].map(|c| c.map(curve_from_array)),
+        physics: b.physics.map(PhysicsToggle::from),
+        interpolation_raw: b.interpolation_raw.as_ref().map(|h| &h.0),
     }
-    for c in &doc.cameras {
-        let k = &c.curves;
-        motion.cameras.push(fields::camera_in(CameraParts {
-            frame: c.frame,
-            distance: c.distance.0,
-            target: vec3(&c.target),
-            rotation: vec3(&c.rotation),
-            curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle]
-                .map(|c| c.map(curve_from_array)),
-            view_angle: c.view_angle,
-            perspective: c.perspective,
-            perspective_raw: c.perspective_raw,
-        }));
+}
+
+fn camera_parts(c: &CameraIn) -> CameraParts {
+    let k = &c.curves;
+    CameraParts {
+        frame: c.frame,
+        distance: c.distance.0,
+        target: vec3(&c.target),
+        rotation: vec3(&c.rotation),
+        curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle]
+            .map(|c| c.map(curve_from_array)),
+        view_angle: c.view_angle,
+        perspective: c.perspective,
+        perspective_raw: c.perspective_raw,
     }
-    for l in &doc.lights {
-        motion.lights.push(LightKey {
-            frame: l.frame,
-            color: vec3(&l.color),
-            direction: vec3(&l.direction),
-        });
+}
+
+fn ik_parts(ik: &IkIn) -> IkParts<'_> {
+    IkParts {
+        name: &ik.name,
+        name_raw: ik.name_raw.as_ref().map(|h| &h.0),
+        enabled: ik.enabled,
+        enabled_raw: ik.enabled_raw,
     }
-    for s in &doc.self_shadows {
-        motion.shadows.push(ShadowKey { frame: s.frame, mode: s.mode, distance: s.distance.0 });
-    }
-    for (i, p) in doc.properties.iter().enumerate() {
-        let ik =
-            p.ik.iter()
-                .enumerate()
-                .map(|(j, ik)| {
-                    let parts = IkParts {
-                        name: &ik.name,
-                        name_raw: ik.name_raw.as_ref().map(|h| &h.0),
-                        enabled: ik.enabled,
-                        enabled_raw: ik.enabled_raw,
-                    };
-                    fields::ik_in(parts, &format!("ik[{j}].name"), &mut report.names)
-                })
-                .collect();
-        motion.properties.push(fields::property_in(p.frame, p.visible, p.visible_raw, ik));
-        report.flush(Some(Section::Property), Some(i));
-    }
-    Ok((motion, report.warnings))
 }

@@ -9,6 +9,7 @@ use crate::format::{
     ShadowKey,
 };
 use crate::report::curves::{BoneCurves, CameraCurves};
+use crate::text::RawName;
 use glam::Vec3;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -52,8 +53,20 @@ impl Serialize for F {
     }
 }
 
-fn vec3(v: Vec3, cx: Ctx<'_>) -> [F; 3] {
-    v.to_array().map(|x| F(x, cx.floats))
+impl Ctx<'_> {
+    fn float(self, x: f32) -> F {
+        F(x, self.floats)
+    }
+
+    fn vec3(self, v: Vec3) -> [F; 3] {
+        v.to_array().map(|x| self.float(x))
+    }
+
+    /// The name's text, and its raw field as hex when a plain write of the text would differ.
+    fn name<'a, const N: usize>(self, raw: &'a RawName<N>) -> (Cow<'a, str>, Option<HexOut<'a>>) {
+        let (text, raw) = self.names.name(raw);
+        (text, raw.map(|r| HexOut(r)))
+    }
 }
 
 struct HexOut<'a>(&'a [u8]);
@@ -62,10 +75,6 @@ impl Serialize for HexOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(&Hex(self.0))
     }
-}
-
-fn hex(bytes: Option<&[u8]>) -> Option<HexOut<'_>> {
-    bytes.map(HexOut)
 }
 
 /// `"on"`, `"off"` or `{"unknown": [a, b]}`.
@@ -170,16 +179,16 @@ struct BoneOut<'a> {
 }
 
 fn bone<'a>(k: &'a BoneKey, cx: Ctx<'a>) -> BoneOut<'a> {
-    let (name, name_raw) = cx.names.name(&k.name);
+    let (name, name_raw) = cx.name(&k.name);
     BoneOut {
         name,
         frame: k.frame,
-        translation: vec3(k.translation, cx),
-        rotation: k.rotation.to_array().map(|v| F(v, cx.floats)),
+        translation: cx.vec3(k.translation),
+        rotation: k.rotation.to_array().map(|x| cx.float(x)),
         curves: BoneCurves::new(&k.interpolation),
         physics: k.interpolation.physics().into(),
-        name_raw: hex(name_raw.map(|r| &r[..])),
-        interpolation_raw: hex(interpolation_out(&k.interpolation).map(|r| &r[..])),
+        name_raw,
+        interpolation_raw: interpolation_out(&k.interpolation).map(|r| HexOut(r)),
     }
 }
 
@@ -193,13 +202,8 @@ struct MorphOut<'a> {
 }
 
 fn morph<'a>(k: &'a MorphKey, cx: Ctx<'a>) -> MorphOut<'a> {
-    let (name, name_raw) = cx.names.name(&k.name);
-    MorphOut {
-        name,
-        frame: k.frame,
-        weight: F(k.weight, cx.floats),
-        name_raw: hex(name_raw.map(|r| &r[..])),
-    }
+    let (name, name_raw) = cx.name(&k.name);
+    MorphOut { name, frame: k.frame, weight: cx.float(k.weight), name_raw }
 }
 
 #[derive(Serialize)]
@@ -218,9 +222,9 @@ struct CameraOut {
 fn camera(k: &CameraKey, cx: Ctx<'_>) -> CameraOut {
     CameraOut {
         frame: k.frame,
-        distance: F(k.distance, cx.floats),
-        target: vec3(k.target, cx),
-        rotation: vec3(k.rotation, cx),
+        distance: cx.float(k.distance),
+        target: cx.vec3(k.target),
+        rotation: cx.vec3(k.rotation),
         curves: CameraCurves::new(&k.interpolation),
         view_angle: k.view_angle,
         perspective: k.is_perspective(),
@@ -236,7 +240,7 @@ struct LightOut {
 }
 
 fn light(k: &LightKey, cx: Ctx<'_>) -> LightOut {
-    LightOut { frame: k.frame, color: vec3(k.color, cx), direction: vec3(k.direction, cx) }
+    LightOut { frame: k.frame, color: cx.vec3(k.color), direction: cx.vec3(k.direction) }
 }
 
 #[derive(Serialize)]
@@ -247,7 +251,7 @@ struct ShadowOut {
 }
 
 fn shadow(k: &ShadowKey, cx: Ctx<'_>) -> ShadowOut {
-    ShadowOut { frame: k.frame, mode: k.mode, distance: F(k.distance, cx.floats) }
+    ShadowOut { frame: k.frame, mode: k.mode, distance: cx.float(k.distance) }
 }
 
 #[derive(Serialize)]
@@ -270,13 +274,8 @@ struct IkOut<'a> {
 }
 
 fn ik<'a>(k: &'a IkState, cx: Ctx<'a>) -> IkOut<'a> {
-    let (name, name_raw) = cx.names.name(&k.name);
-    IkOut {
-        name,
-        enabled: k.is_enabled(),
-        name_raw: hex(name_raw.map(|r| &r[..])),
-        enabled_raw: flag_out(k.enabled_byte),
-    }
+    let (name, name_raw) = cx.name(&k.name);
+    IkOut { name, enabled: k.is_enabled(), name_raw, enabled_raw: flag_out(k.enabled_byte) }
 }
 
 struct IkList<'a>(&'a [IkState], Ctx<'a>);
