@@ -177,16 +177,19 @@ impl CameraInterpolation {
     /// One of the six curves.
     #[inline]
     pub fn curve(&self, which: CameraCurve) -> Curve {
-        let b = &self.0[4 * which as usize..];
-        Curve { x1: b[0], x2: b[1], y1: b[2], y2: b[3] }
+        self.curve_at(which as usize)
     }
 
     /// All six curves in [`CameraCurve`] order.
     pub fn curves(&self) -> [Curve; 6] {
-        std::array::from_fn(|k| {
-            let b = &self.0[4 * k..];
-            Curve { x1: b[0], x2: b[1], y1: b[2], y2: b[3] }
-        })
+        std::array::from_fn(|k| self.curve_at(k))
+    }
+
+    /// The `k`th curve's four bytes, stored x1, x2, y1, y2.
+    #[inline(always)]
+    fn curve_at(&self, k: usize) -> Curve {
+        let b = &self.0[4 * k..];
+        Curve { x1: b[0], x2: b[1], y1: b[2], y2: b[3] }
     }
 }
 

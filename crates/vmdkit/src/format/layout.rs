@@ -400,64 +400,93 @@ fn repair_sections(
     err: &Error,
     repairs: &mut Vec<Repair>,
 ) -> (Vec<SectionSpan>, usize) {
-    // The strict scan of the sections before the failure succeeded; rescan them to get spans.
     let failed = err.section.map_or(0, |s| s as usize);
-    let prefix = |upto: usize| -> Vec<SectionSpan> {
-        let mut spans = Vec::new();
-        let mut pos = header_len;
-        for &section in &Section::ALL[..upto] {
-            let count = u32::from_le_bytes(data[pos..pos + 4].try_into().unwrap());
-            let end = section_end(data, section, pos + 4, count).expect("scanned before");
-            spans.push(SectionSpan { count_offset: pos, count, start: pos + 4, end });
-            pos = end;
-        }
-        spans
-    };
-    let spans = prefix(failed);
+    let spans = rescan_prefix(data, header_len, failed);
     // Where the failing section's count is (`err.offset` may point inside its records).
     let failed_count_offset = spans.last().map_or(header_len, |s| s.end);
+    if let Some(found) = find_undercount(data, &spans, failed, failed_count_offset) {
+        let mut sections = spans[..found.culprit].to_vec();
+        sections.extend(found.rest);
+        repairs.push(Repair::Undercounted {
+            section: Section::ALL[found.culprit],
+            offset: found.count_offset as u64,
+            declared: 0,
+            recovered: found.count,
+        });
+        return (sections, data.len());
+    }
+    keep_complete_records(data, spans, failed, failed_count_offset, err, repairs)
+}
 
-    // The writer quirk seen in real files: a section whose count is 0 yet records follow. If
-    // some count makes every later section parse and end exactly at the end of the file, that
-    // is what the writer meant. A cut file can imitate this by coincidence, so only zero counts
-    // are suspected, and the explanation needing the fewest invented records wins.
-    let mut best: Option<(u32, usize, Vec<SectionSpan>, usize)> = None;
+/// The spans of the first `upto` sections, which the strict scan already read without fault.
+fn rescan_prefix(data: &[u8], header_len: usize, upto: usize) -> Vec<SectionSpan> {
+    let mut spans = Vec::new();
+    let mut pos = header_len;
+    for &section in &Section::ALL[..upto] {
+        let count = u32::from_le_bytes(data[pos..pos + 4].try_into().unwrap());
+        let end = section_end(data, section, pos + 4, count).expect("scanned before");
+        spans.push(SectionSpan { count_offset: pos, count, start: pos + 4, end });
+        pos = end;
+    }
+    spans
+}
+
+/// A zero count that, raised to `count`, makes the rest of the file parse exactly.
+struct Undercount {
+    /// The section number whose count was 0.
+    culprit: usize,
+    /// Offset of that section's count.
+    count_offset: usize,
+    /// The fewest records found to make the rest of the file parse.
+    count: u32,
+    /// The spans from the culprit on, with its count raised.
+    rest: Vec<SectionSpan>,
+}
+
+/// The writer quirk seen in real files: a section whose count is 0 yet records follow. If
+/// some count makes every later section parse and end exactly at the end of the file, that
+/// is what the writer meant. A cut file can imitate this by coincidence, so only zero counts
+/// (of the sections up to the `failed` one) are suspected, and the explanation needing the
+/// fewest invented records wins.
+fn find_undercount(
+    data: &[u8],
+    spans: &[SectionSpan],
+    failed: usize,
+    failed_count_offset: usize,
+) -> Option<Undercount> {
+    let mut best: Option<Undercount> = None;
     for culprit in (0..=failed).rev() {
-        let span_start = spans.get(culprit).map_or(failed_count_offset, |s| s.count_offset);
-        if span_start + 4 > data.len() || data[span_start..span_start + 4] != [0; 4] {
+        let count_offset = spans.get(culprit).map_or(failed_count_offset, |s| s.count_offset);
+        if count_offset + 4 > data.len() || data[count_offset..count_offset + 4] != [0; 4] {
             continue;
         }
-        let limit = best.as_ref().map_or(UNDERCOUNT_SEARCH, |b| b.0 - 1);
+        let limit = best.as_ref().map_or(UNDERCOUNT_SEARCH, |b| b.count - 1);
         for count in 1..=limit {
-            let Ok((rest, end)) = scan_sections(data, span_start, culprit, &[count]) else {
-                if section_end(data, Section::ALL[culprit], span_start + 4, count).is_err() {
+            let Ok((rest, end)) = scan_sections(data, count_offset, culprit, &[count]) else {
+                if section_end(data, Section::ALL[culprit], count_offset + 4, count).is_err() {
                     break;
                 }
                 continue;
             };
             if end == data.len() {
-                best = Some((count, culprit, rest, span_start));
+                best = Some(Undercount { culprit, count_offset, count, rest });
                 break;
             }
         }
     }
-    if let Some((count, culprit, rest, span_start)) = best {
-        let end = data.len();
-        let mut sections = spans[..culprit].to_vec();
-        sections.extend(rest);
-        repairs.push(Repair::Undercounted {
-            section: Section::ALL[culprit],
-            offset: span_start as u64,
-            declared: 0,
-            recovered: count,
-        });
-        return (sections, end);
-    }
+    best
+}
 
-    // Otherwise keep every complete record of the failing section and stop there.
-    let mut sections = spans;
+/// The fallback repair: keep every complete record of the `failed` section and stop there.
+fn keep_complete_records(
+    data: &[u8],
+    mut sections: Vec<SectionSpan>,
+    failed: usize,
+    count_offset: usize,
+    err: &Error,
+    repairs: &mut Vec<Repair>,
+) -> (Vec<SectionSpan>, usize) {
     let section = Section::ALL[failed];
-    let count_offset = sections.last().map_or(header_len, |s| s.end);
     if let ErrorKind::TruncatedCount { available } = err.kind {
         repairs.push(Repair::CutCount {
             section,

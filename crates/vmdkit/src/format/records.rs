@@ -29,10 +29,42 @@ fn array_at<const N: usize>(b: &[u8], at: usize) -> [u8; N] {
 }
 
 #[inline(always)]
-fn put_vec3(out: &mut [u8], at: usize, v: Vec3) {
-    for (i, x) in v.to_array().into_iter().enumerate() {
-        out[at + 4 * i..at + 4 * i + 4].copy_from_slice(&x.to_le_bytes());
+fn put<const N: usize>(out: &mut [u8], at: usize, bytes: [u8; N]) {
+    out[at..at + N].copy_from_slice(&bytes);
+}
+
+/// Little-endian floats one after another, as vectors and quaternions are stored.
+#[inline(always)]
+fn put_f32s<const N: usize>(out: &mut [u8], at: usize, values: [f32; N]) {
+    for (i, x) in values.into_iter().enumerate() {
+        put(out, at + 4 * i, x.to_le_bytes());
     }
+}
+
+/// The `N`-byte records in `bytes` (a whole number of them), each wrapped by `wrap`.
+#[inline]
+pub(crate) fn fixed_refs<'a, const N: usize, R>(
+    bytes: &'a [u8],
+    wrap: impl Fn(&'a [u8; N]) -> R + 'a,
+) -> impl ExactSizeIterator<Item = R> + 'a {
+    bytes.chunks_exact(N).map(move |c| wrap(c.try_into().unwrap()))
+}
+
+/// Declares the in-place type of a record of `$size` bytes that starts with its frame
+/// number, which it reads without decoding the rest.
+macro_rules! frame_first_ref {
+    ($(#[$doc:meta])* $name:ident, $size:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name<'a>(pub &'a [u8; $size]);
+
+        impl $name<'_> {
+            /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
+            pub fn frame(&self) -> u32 {
+                u32_at(self.0, 0)
+            }
+        }
+    };
 }
 
 /// A bone keyframe (111 bytes in the file).
@@ -53,7 +85,7 @@ pub struct BoneKey {
 
 /// The bone records in `bytes`, a whole number of 111-byte records.
 pub fn bone_refs(bytes: &[u8]) -> impl ExactSizeIterator<Item = BoneRef<'_>> {
-    bytes.chunks_exact(BoneKey::SIZE).map(|c| BoneRef(c.try_into().unwrap()))
+    fixed_refs(bytes, BoneRef)
 }
 
 /// A bone record in place.
@@ -118,13 +150,11 @@ impl BoneKey {
     #[inline]
     pub fn encode(&self) -> [u8; 111] {
         let mut out = [0u8; 111];
-        out[..15].copy_from_slice(&self.name.0);
-        out[15..19].copy_from_slice(&self.frame.to_le_bytes());
-        put_vec3(&mut out, 19, self.translation);
-        for (i, x) in self.rotation.to_array().into_iter().enumerate() {
-            out[31 + 4 * i..35 + 4 * i].copy_from_slice(&x.to_le_bytes());
-        }
-        out[47..].copy_from_slice(&self.interpolation.0);
+        put(&mut out, 0, self.name.0);
+        put(&mut out, 15, self.frame.to_le_bytes());
+        put_f32s(&mut out, 19, self.translation.to_array());
+        put_f32s(&mut out, 31, self.rotation.to_array());
+        put(&mut out, 47, self.interpolation.0);
         out
     }
 }
@@ -172,9 +202,9 @@ impl MorphKey {
     #[inline]
     pub fn encode(&self) -> [u8; 23] {
         let mut out = [0u8; 23];
-        out[..15].copy_from_slice(&self.name.0);
-        out[15..19].copy_from_slice(&self.frame.to_le_bytes());
-        out[19..23].copy_from_slice(&self.weight.to_le_bytes());
+        put(&mut out, 0, self.name.0);
+        put(&mut out, 15, self.frame.to_le_bytes());
+        put(&mut out, 19, self.weight.to_le_bytes());
         out
     }
 }
@@ -212,26 +242,23 @@ impl CameraKey {
     #[inline]
     pub fn encode(&self) -> [u8; 61] {
         let mut out = [0u8; 61];
-        out[..4].copy_from_slice(&self.frame.to_le_bytes());
-        out[4..8].copy_from_slice(&self.distance.to_le_bytes());
-        put_vec3(&mut out, 8, self.target);
-        put_vec3(&mut out, 20, self.rotation);
-        out[32..56].copy_from_slice(&self.interpolation.0);
-        out[56..60].copy_from_slice(&self.view_angle.to_le_bytes());
+        put(&mut out, 0, self.frame.to_le_bytes());
+        put(&mut out, 4, self.distance.to_le_bytes());
+        put_f32s(&mut out, 8, self.target.to_array());
+        put_f32s(&mut out, 20, self.rotation.to_array());
+        put(&mut out, 32, self.interpolation.0);
+        put(&mut out, 56, self.view_angle.to_le_bytes());
         out[60] = self.perspective_byte;
         out
     }
 }
 
-/// A camera record in place.
-#[derive(Clone, Copy, Debug)]
-pub struct CameraRef<'a>(pub &'a [u8; 61]);
+frame_first_ref! {
+    /// A camera record in place.
+    CameraRef, 61
+}
 
 impl CameraRef<'_> {
-    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
-    pub fn frame(&self) -> u32 {
-        u32_at(self.0, 0)
-    }
     /// Copies the record into an owned [`CameraKey`].
     pub fn to_key(&self) -> CameraKey {
         let b = self.0;
@@ -265,22 +292,19 @@ impl LightKey {
     /// The record's 28 bytes; the inverse of [`LightRef::to_key`].
     pub fn encode(&self) -> [u8; 28] {
         let mut out = [0u8; 28];
-        out[..4].copy_from_slice(&self.frame.to_le_bytes());
-        put_vec3(&mut out, 4, self.color);
-        put_vec3(&mut out, 16, self.direction);
+        put(&mut out, 0, self.frame.to_le_bytes());
+        put_f32s(&mut out, 4, self.color.to_array());
+        put_f32s(&mut out, 16, self.direction.to_array());
         out
     }
 }
 
-/// A light record in place.
-#[derive(Clone, Copy, Debug)]
-pub struct LightRef<'a>(pub &'a [u8; 28]);
+frame_first_ref! {
+    /// A light record in place.
+    LightRef, 28
+}
 
 impl LightRef<'_> {
-    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
-    pub fn frame(&self) -> u32 {
-        u32_at(self.0, 0)
-    }
     /// Copies the record into an owned [`LightKey`].
     pub fn to_key(&self) -> LightKey {
         LightKey { frame: self.frame(), color: vec3_at(self.0, 4), direction: vec3_at(self.0, 16) }
@@ -305,22 +329,19 @@ impl ShadowKey {
     /// The record's 9 bytes; the inverse of [`ShadowRef::to_key`].
     pub fn encode(&self) -> [u8; 9] {
         let mut out = [0u8; 9];
-        out[..4].copy_from_slice(&self.frame.to_le_bytes());
+        put(&mut out, 0, self.frame.to_le_bytes());
         out[4] = self.mode;
-        out[5..9].copy_from_slice(&self.distance.to_le_bytes());
+        put(&mut out, 5, self.distance.to_le_bytes());
         out
     }
 }
 
-/// A self-shadow record in place.
-#[derive(Clone, Copy, Debug)]
-pub struct ShadowRef<'a>(pub &'a [u8; 9]);
+frame_first_ref! {
+    /// A self-shadow record in place.
+    ShadowRef, 9
+}
 
 impl ShadowRef<'_> {
-    /// Frame number at 30 fps (bytes 0–3), read without decoding the rest.
-    pub fn frame(&self) -> u32 {
-        u32_at(self.0, 0)
-    }
     /// Copies the record into an owned [`ShadowKey`].
     pub fn to_key(&self) -> ShadowKey {
         ShadowKey { frame: self.frame(), mode: self.0[4], distance: f32_at(self.0, 5) }

@@ -1,7 +1,9 @@
 //! A zero-copy view of a VMD: the layout is validated once, then records are read in place.
 
 use super::layout::{scan, Layout, ReadOptions, Repair, Section};
-use super::records::{bone_refs, BoneRef, CameraRef, LightRef, MorphRef, PropertyRef, ShadowRef};
+use super::records::{
+    bone_refs, fixed_refs, BoneRef, CameraRef, LightRef, MorphRef, PropertyRef, ShadowRef,
+};
 use super::Header;
 use crate::error::Error;
 
@@ -72,22 +74,22 @@ impl<'a> MotionView<'a> {
 
     /// Morph records in place, in file order.
     pub fn morphs(&self) -> impl ExactSizeIterator<Item = MorphRef<'a>> + 'a {
-        self.records(Section::Morph).chunks_exact(23).map(|c| MorphRef(c.try_into().unwrap()))
+        fixed_refs(self.records(Section::Morph), MorphRef)
     }
 
     /// Camera records in place, in file order.
     pub fn cameras(&self) -> impl ExactSizeIterator<Item = CameraRef<'a>> + 'a {
-        self.records(Section::Camera).chunks_exact(61).map(|c| CameraRef(c.try_into().unwrap()))
+        fixed_refs(self.records(Section::Camera), CameraRef)
     }
 
     /// Light records in place, in file order.
     pub fn lights(&self) -> impl ExactSizeIterator<Item = LightRef<'a>> + 'a {
-        self.records(Section::Light).chunks_exact(28).map(|c| LightRef(c.try_into().unwrap()))
+        fixed_refs(self.records(Section::Light), LightRef)
     }
 
     /// Self-shadow records in place, in file order.
     pub fn shadows(&self) -> impl ExactSizeIterator<Item = ShadowRef<'a>> + 'a {
-        self.records(Section::SelfShadow).chunks_exact(9).map(|c| ShadowRef(c.try_into().unwrap()))
+        fixed_refs(self.records(Section::SelfShadow), ShadowRef)
     }
 
     /// Property records in place, in file order; each is walked once to find the next.

@@ -48,8 +48,52 @@ struct RawIk {
     chain: Vec<usize>,
 }
 
+/// PMD's optional English names block.
+#[derive(Default)]
+struct EnglishNames {
+    name: String,
+    comment: String,
+    bones: Vec<String>,
+}
+
 pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     let mut r = Reader::new(data);
+    let (name, comment) = read_header(&mut r)?;
+    let mut counts = SectionCounts::default();
+    r.enter(ModelSection::Vertices);
+    counts.vertices = fixed_section(&mut r, 38)?;
+    r.enter(ModelSection::Faces);
+    counts.face_indices = fixed_section(&mut r, 2)?;
+    r.enter(ModelSection::Materials);
+    counts.materials = fixed_section(&mut r, 70)?;
+    let raw_bones = read_raw_bones(&mut r)?;
+    let iks = read_iks(&mut r, raw_bones.len())?;
+    counts.morphs = skip_skins(&mut r)?;
+    counts.display_frames = skip_display_frames(&mut r)?;
+    let english =
+        read_english_names(&mut r, raw_bones.len(), counts.morphs, counts.display_frames)?;
+    skip_physics(&mut r, &mut counts)?;
+
+    let has_english = english.is_some();
+    let english = english.unwrap_or_default();
+    r.enter(ModelSection::Bones);
+    let mut bones = convert_bones(&mut r, &raw_bones, english.bones)?;
+    apply_iks(&mut bones, &raw_bones, iks);
+    raise_deform_layers(&mut bones);
+    Ok(Model {
+        format: ModelFormat::Pmd { english: has_english },
+        name,
+        name_en: english.name,
+        comment,
+        comment_en: english.comment,
+        bones,
+        morphs: Vec::new(),
+        counts,
+    })
+}
+
+/// The magic, the version (only 1.0 is read), and the model's name and comment.
+fn read_header(r: &mut Reader) -> Result<(String, String)> {
     r.skip(MAGIC.len())?;
     let version_at = r.pos();
     let version = r.f32()?;
@@ -60,15 +104,10 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     }
     let name = decode(r.take(20)?);
     let comment = decode(r.take(256)?);
+    Ok((name, comment))
+}
 
-    let mut counts = SectionCounts::default();
-    r.enter(ModelSection::Vertices);
-    counts.vertices = fixed_section(&mut r, 38)?;
-    r.enter(ModelSection::Faces);
-    counts.face_indices = fixed_section(&mut r, 2)?;
-    r.enter(ModelSection::Materials);
-    counts.materials = fixed_section(&mut r, 70)?;
-
+fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
     r.enter(ModelSection::Bones);
     let at = r.pos();
     let bone_count = r.u16()? as usize;
@@ -87,8 +126,11 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
             at,
         });
     }
-    let iks = read_iks(&mut r, bone_count)?;
+    Ok(raw_bones)
+}
 
+/// Walks the skins (PMD's vertex morphs) and returns how many there are.
+fn skip_skins(r: &mut Reader) -> Result<usize> {
     r.enter(ModelSection::Morphs);
     let at = r.pos();
     let skins = r.u16()? as usize;
@@ -102,8 +144,12 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         let n = r.check_count(vertices as u64, 16, at)?;
         r.skip(n * 16)?;
     }
-    counts.morphs = skins;
+    Ok(skins)
+}
 
+/// Walks the skin display list, the frame names and the frame entries; returns how many
+/// frames there are.
+fn skip_display_frames(r: &mut Reader) -> Result<usize> {
     r.enter(ModelSection::DisplayFrames);
     let skin_display = r.u8()? as usize;
     r.skip(skin_display * 2)?;
@@ -113,52 +159,50 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     let entries = r.u32()?;
     let entries = r.check_count(entries as u64, 3, at)?;
     r.skip(entries * 3)?;
-    counts.display_frames = frame_names;
+    Ok(frame_names)
+}
 
-    // The optional blocks: each is present when bytes remain, and must then be complete.
-    let mut english = false;
-    let mut names_en = Vec::new();
-    let (mut name_en, mut comment_en) = (String::new(), String::new());
-    if r.remaining() > 0 {
-        r.enter(ModelSection::EnglishNames);
-        if r.u8()? != 0 {
-            english = true;
-            name_en = decode(r.take(20)?);
-            comment_en = decode(r.take(256)?);
-            let at = r.pos();
-            r.check_count(bone_count as u64, 20, at)?;
-            names_en = (0..bone_count).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
-            // The base skin has no English name.
-            r.skip(skins.saturating_sub(1) * 20 + frame_names * 50)?;
-        }
+// The optional blocks below are each present when bytes remain, and must then be complete.
+
+/// The English names block, if the file has one and its flag is set.
+fn read_english_names(
+    r: &mut Reader,
+    bone_count: usize,
+    skins: usize,
+    frames: usize,
+) -> Result<Option<EnglishNames>> {
+    if r.remaining() == 0 {
+        return Ok(None);
     }
+    r.enter(ModelSection::EnglishNames);
+    if r.u8()? == 0 {
+        return Ok(None);
+    }
+    let name = decode(r.take(20)?);
+    let comment = decode(r.take(256)?);
+    let at = r.pos();
+    r.check_count(bone_count as u64, 20, at)?;
+    let bones = (0..bone_count).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
+    // The base skin has no English name.
+    r.skip(skins.saturating_sub(1) * 20 + frames * 50)?;
+    Ok(Some(EnglishNames { name, comment, bones }))
+}
+
+/// The toon texture names, rigid bodies and joints.
+fn skip_physics(r: &mut Reader, counts: &mut SectionCounts) -> Result<()> {
     if r.remaining() > 0 {
         r.enter(ModelSection::ToonTextures);
         r.skip(10 * 100)?;
     }
     if r.remaining() > 0 {
         r.enter(ModelSection::RigidBodies);
-        counts.rigid_bodies = fixed_section(&mut r, 83)?;
+        counts.rigid_bodies = fixed_section(r, 83)?;
     }
     if r.remaining() > 0 {
         r.enter(ModelSection::Joints);
-        counts.joints = fixed_section(&mut r, 124)?;
+        counts.joints = fixed_section(r, 124)?;
     }
-
-    r.enter(ModelSection::Bones);
-    let mut bones = convert_bones(&r, &raw_bones, names_en)?;
-    apply_iks(&mut bones, &raw_bones, iks);
-    raise_deform_layers(&mut bones);
-    Ok(Model {
-        format: ModelFormat::Pmd { english },
-        name,
-        name_en,
-        comment,
-        comment_en,
-        bones,
-        morphs: Vec::new(),
-        counts,
-    })
+    Ok(())
 }
 
 /// A `u32` count followed by that many records of `size` bytes.
@@ -177,11 +221,7 @@ fn bone_index(
     what: &'static str,
     at: usize,
 ) -> Result<usize> {
-    if (index as usize) < count {
-        Ok(index as usize)
-    } else {
-        Err(r.error_at(ModelErrorKind::BadIndex { what, index: index as i64, count }, at))
-    }
+    r.in_range(index as i64, count, what, at)
 }
 
 fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
@@ -211,105 +251,94 @@ fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
     Ok(iks)
 }
 
-/// Bone types to PMX, following MT's `import_pmd_to_pmx` (reference §9.3 table).
-fn convert_bones(r: &Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Result<Vec<Bone>> {
-    let count = raw.len();
-    names_en.resize(count, String::new());
-    let mut bones = Vec::with_capacity(count);
+fn convert_bones(r: &mut Reader, raw: &[RawBone], mut names_en: Vec<String>) -> Result<Vec<Bone>> {
+    names_en.resize(raw.len(), String::new());
+    let mut bones = Vec::with_capacity(raw.len());
     for (i, (b, name_en)) in raw.iter().zip(names_en).enumerate() {
-        let error = |what, index: u16, field_at: usize| {
-            let kind = ModelErrorKind::BadIndex { what, index: index as i64, count };
-            let mut e = r.error_at(kind, b.at + field_at);
-            e.record = Some(i as u64);
-            e
-        };
-        let index = |what, value: u16, field_at| {
-            if (value as usize) < count {
-                Ok(value as usize)
-            } else {
-                Err(error(what, value, field_at))
-            }
-        };
-        let parent = match b.parent {
-            NO_BONE => None,
-            p => Some(index("parent bone", p, 20)?),
-        };
-        // Tail 0 (or a negative i16) means no tail, as in MT and BM.
-        let tail_bone = match b.tail as i16 {
-            t if t <= 0 => None,
-            _ => Some(index("tail bone", b.tail, 22)?),
-        };
-        let mut flags = BoneFlags::ROTATABLE
-            | BoneFlags::MOVABLE
-            | BoneFlags::VISIBLE
-            | BoneFlags::CONTROLLABLE;
-        let mut deform_layer = 0;
-        let (mut append, mut fixed_axis) = (None, None);
-        let mut tail = Tail::Bone(tail_bone);
-        match b.kind {
-            1 => {}
-            2 => deform_layer = 1,
-            5 => {
-                // Under-rotate: the whole rotation of the bone in the "IK" field.
-                let parent = index("append parent", b.ik_parent, 25)?;
-                append = Some(Append {
-                    parent,
-                    ratio: 1.0,
-                    rotation: true,
-                    translation: false,
-                    local: false,
-                });
-                deform_layer = 2;
-            }
-            6 | 7 => flags.set(BoneFlags::VISIBLE, false),
-            8 => {
-                // Twist: the axis towards the tail bone.
-                let t = index("twist tail bone", b.tail, 22)?;
-                fixed_axis = (raw[t].position - b.position).try_normalize();
-                tail = Tail::Bone(None);
-            }
-            9 => {
-                // Follow-rotate: the tail field names the source, the "IK" field the percent.
-                let t = index("append parent", b.tail, 22)?;
-                let ratio = b.ik_parent as i16 as f32 / 100.0;
-                append = Some(Append {
-                    parent: t,
-                    ratio,
-                    rotation: true,
-                    translation: false,
-                    local: false,
-                });
-                flags.set(BoneFlags::VISIBLE, false);
-                tail = Tail::Bone(None);
-            }
-            _ => {}
-        }
-        if b.kind != 1 && b.kind != 2 {
-            flags.set(BoneFlags::MOVABLE, false);
-        }
-        flags.set(BoneFlags::TAIL_IS_BONE, true);
-        flags.set(BoneFlags::APPEND_ROTATION, append.is_some());
-        flags.set(BoneFlags::FIXED_AXIS, fixed_axis.is_some());
-        let name = decode(&b.name);
-        bones.push(Bone {
-            name,
-            name_en,
-            name_cp932: RawName::from_bytes_mmd(&b.name),
-            position: b.position,
-            parent,
-            deform_layer,
-            flags,
-            tail,
-            append,
-            fixed_axis,
-            local_axes: None,
-            external_parent_key: None,
-            ik: None,
-            after_physics: false,
-            pmd_type: Some(b.kind),
-        });
+        r.record(Some(i));
+        bones.push(convert_bone(r, raw, b, name_en)?);
     }
     Ok(bones)
+}
+
+/// One bone in PMX terms; index errors point at the field in the bone's record.
+fn convert_bone(r: &Reader, raw: &[RawBone], b: &RawBone, name_en: String) -> Result<Bone> {
+    let index = |what, value: u16, field_at| bone_index(r, value, raw.len(), what, b.at + field_at);
+    let parent = match b.parent {
+        NO_BONE => None,
+        p => Some(index("parent bone", p, 20)?),
+    };
+    // Tail 0 (or a negative i16) means no tail, as in MT and BM.
+    let tail_bone = match b.tail as i16 {
+        t if t <= 0 => None,
+        _ => Some(index("tail bone", b.tail, 22)?),
+    };
+    let mut bone = Bone {
+        name: decode(&b.name),
+        name_en,
+        name_cp932: RawName::from_bytes_mmd(&b.name),
+        position: b.position,
+        parent,
+        deform_layer: 0,
+        flags: BoneFlags::ROTATABLE
+            | BoneFlags::MOVABLE
+            | BoneFlags::VISIBLE
+            | BoneFlags::CONTROLLABLE,
+        tail: Tail::Bone(tail_bone),
+        append: None,
+        fixed_axis: None,
+        local_axes: None,
+        external_parent_key: None,
+        ik: None,
+        after_physics: false,
+        pmd_type: Some(b.kind),
+    };
+    apply_bone_type(&mut bone, b, raw, index)?;
+    Ok(bone)
+}
+
+/// Bone types to PMX, following MT's `import_pmd_to_pmx` (reference §9.3 table).
+fn apply_bone_type(
+    bone: &mut Bone,
+    b: &RawBone,
+    raw: &[RawBone],
+    index: impl Fn(&'static str, u16, usize) -> Result<usize>,
+) -> Result<()> {
+    let rotation_append = |parent, ratio| {
+        Some(Append { parent, ratio, rotation: true, translation: false, local: false })
+    };
+    match b.kind {
+        1 => {}
+        2 => bone.deform_layer = 1,
+        5 => {
+            // Under-rotate: the whole rotation of the bone in the "IK" field.
+            bone.append = rotation_append(index("append parent", b.ik_parent, 25)?, 1.0);
+            bone.deform_layer = 2;
+        }
+        6 | 7 => bone.flags.set(BoneFlags::VISIBLE, false),
+        8 => {
+            // Twist: the axis towards the tail bone.
+            let t = index("twist tail bone", b.tail, 22)?;
+            bone.fixed_axis = (raw[t].position - b.position).try_normalize();
+            bone.tail = Tail::Bone(None);
+        }
+        9 => {
+            // Follow-rotate: the tail field names the source, the "IK" field the percent.
+            let t = index("append parent", b.tail, 22)?;
+            bone.append = rotation_append(t, b.ik_parent as i16 as f32 / 100.0);
+            bone.flags.set(BoneFlags::VISIBLE, false);
+            bone.tail = Tail::Bone(None);
+        }
+        _ => {}
+    }
+    let flags = &mut bone.flags;
+    if b.kind != 1 && b.kind != 2 {
+        flags.set(BoneFlags::MOVABLE, false);
+    }
+    flags.set(BoneFlags::TAIL_IS_BONE, true);
+    flags.set(BoneFlags::APPEND_ROTATION, bone.append.is_some());
+    flags.set(BoneFlags::FIXED_AXIS, bone.fixed_axis.is_some());
+    Ok(())
 }
 
 /// Knees (ひざ) bend about X only: PMX Editor's IK制限角.txt limits, used by MT and BM.

@@ -167,13 +167,9 @@ fn skip_vertices(r: &mut Reader, g: &Globals) -> Result<usize> {
 fn skip_materials(r: &mut Reader, g: &Globals) -> Result<usize> {
     r.enter(ModelSection::Materials);
     let t = g.texture as usize;
-    // names, colours (diffuse 16, specular 12, power 4, ambient 12), flags, edge (16 + 4),
-    // texture and sphere indices, sphere mode, toon mode + at least 1 byte, memo, face count.
-    let count = r.count_i32(8 + 44 + 1 + 20 + 2 * t + 2 + 1 + 4 + 4)?;
-    for i in 0..count {
-        r.record(Some(i));
-        r.text_bytes()?;
-        r.text_bytes()?;
+    // colours (diffuse 16, specular 12, power 4, ambient 12), flags, edge (16 + 4), texture
+    // and sphere indices, sphere mode, toon mode + at least 1 byte, memo, face count.
+    skip_named_records(r, 44 + 1 + 20 + 2 * t + 2 + 1 + 4 + 4, |r| {
         r.skip(44 + 1 + 20 + 2 * t + 1)?;
         let at = r.pos();
         match r.u8()? {
@@ -184,9 +180,8 @@ fn skip_materials(r: &mut Reader, g: &Globals) -> Result<usize> {
             }
         }
         r.text_bytes()?;
-        r.skip(4)?;
-    }
-    Ok(count)
+        r.skip(4)
+    })
 }
 
 /// A bone reference: −1 is none, anything else must name one of the `count` bones.
@@ -198,11 +193,7 @@ fn bone_ref(
 ) -> Result<Option<usize>> {
     let at = r.pos();
     let index = r.index(g.bone)?;
-    match index {
-        -1 => Ok(None),
-        i if i >= 0 && (i as usize) < count => Ok(Some(i as usize)),
-        i => Err(r.error_at(ModelErrorKind::BadIndex { what, index: i as i64, count }, at)),
-    }
+    r.optional_in_range(index, count, what, at)
 }
 
 /// A bone reference that may not be −1.
@@ -213,10 +204,8 @@ fn bone_ref_required(
     what: &'static str,
 ) -> Result<usize> {
     let at = r.pos();
-    match bone_ref(r, g, count, what)? {
-        Some(i) => Ok(i),
-        None => Err(r.error_at(ModelErrorKind::BadIndex { what, index: -1, count }, at)),
-    }
+    let index = r.index(g.bone)?;
+    r.in_range(index as i64, count, what, at)
 }
 
 fn read_bones(r: &mut Reader, g: &Globals) -> Result<Vec<Bone>> {
@@ -362,8 +351,28 @@ fn read_morph(
     let panel = r.u8()?;
     let kind_at = r.pos();
     let kind = r.u8()?;
+    let size = morph_offset_size(r, g, kind, kind_at)?;
+    let offsets = r.count_i32(size)?;
+    let morph = |kind| Morph { name_cp932: key_name(&name), name, name_en, panel, kind };
+    match kind {
+        0 => {
+            let members = read_group_members(r, g, offsets, morph_count)?;
+            Ok(Pending::Group(morph(MorphKind::Group(Vec::new())), members))
+        }
+        2 => {
+            Ok(Pending::Bone(morph(MorphKind::Bone(read_bone_offsets(r, g, offsets, bone_count)?))))
+        }
+        _ => {
+            r.skip(offsets * size)?;
+            Ok(Pending::Other)
+        }
+    }
+}
+
+/// The size of one offset of a morph of type `kind`, which was read at `kind_at`.
+fn morph_offset_size(r: &Reader, g: &Globals, kind: u8, kind_at: usize) -> Result<usize> {
     let (v, m) = (g.vertex as usize, g.morph as usize);
-    let size = match kind {
+    Ok(match kind {
         0 | 9 => m + 4,                       // group, flip (2.1)
         1 => v + 12,                          // vertex
         2 => g.bone as usize + 28,            // bone
@@ -375,75 +384,68 @@ fn read_morph(
                 r.error_at(ModelErrorKind::UnknownKind { what: "morph type", value }, kind_at)
             )
         }
-    };
-    let offsets = r.count_i32(size)?;
-    let morph = |kind| Morph {
-        name_cp932: key_name(&name),
-        name: name.clone(),
-        name_en: name_en.clone(),
-        panel,
-        kind,
-    };
-    match kind {
-        0 => {
-            let mut members = Vec::with_capacity(offsets);
-            for _ in 0..offsets {
-                let at = r.pos();
-                let index = r.index(g.morph)?;
-                let ratio = r.f32()?;
-                match index {
-                    -1 => {}
-                    i if i >= 0 && (i as usize) < morph_count => members.push((i as usize, ratio)),
-                    i => {
-                        let kind = ModelErrorKind::BadIndex {
-                            what: "group member morph",
-                            index: i as i64,
-                            count: morph_count,
-                        };
-                        return Err(r.error_at(kind, at));
-                    }
-                }
-            }
-            Ok(Pending::Group(morph(MorphKind::Group(Vec::new())), members))
-        }
-        2 => {
-            let mut list = Vec::with_capacity(offsets);
-            for _ in 0..offsets {
-                let at = r.pos();
-                let index = r.index(g.bone)?;
-                let translation = r.vec3()?;
-                let rotation = r.quat()?;
-                match index {
-                    -1 => {} // moves nothing
-                    i if i >= 0 && (i as usize) < bone_count => {
-                        list.push(BoneOffset { bone: i as usize, translation, rotation })
-                    }
-                    i => {
-                        let kind = ModelErrorKind::BadIndex {
-                            what: "morph bone",
-                            index: i as i64,
-                            count: bone_count,
-                        };
-                        return Err(r.error_at(kind, at));
-                    }
-                }
-            }
-            Ok(Pending::Bone(morph(MorphKind::Bone(list))))
-        }
-        _ => {
-            r.skip(offsets * size)?;
-            Ok(Pending::Other)
-        }
-    }
+    })
 }
 
-fn skip_display_frames(r: &mut Reader, g: &Globals) -> Result<usize> {
-    r.enter(ModelSection::DisplayFrames);
-    let count = r.count_i32(8 + 1 + 4)?;
+/// A group morph's members as (file morph index, ratio); members of index −1 are dropped.
+fn read_group_members(
+    r: &mut Reader,
+    g: &Globals,
+    offsets: usize,
+    morph_count: usize,
+) -> Result<Vec<(usize, f32)>> {
+    let mut members = Vec::with_capacity(offsets);
+    for _ in 0..offsets {
+        let at = r.pos();
+        let index = r.index(g.morph)?;
+        let ratio = r.f32()?;
+        if let Some(m) = r.optional_in_range(index, morph_count, "group member morph", at)? {
+            members.push((m, ratio));
+        }
+    }
+    Ok(members)
+}
+
+/// A bone morph's offsets; an offset of bone −1 moves nothing and is dropped.
+fn read_bone_offsets(
+    r: &mut Reader,
+    g: &Globals,
+    offsets: usize,
+    bone_count: usize,
+) -> Result<Vec<BoneOffset>> {
+    let mut list = Vec::with_capacity(offsets);
+    for _ in 0..offsets {
+        let at = r.pos();
+        let index = r.index(g.bone)?;
+        let translation = r.vec3()?;
+        let rotation = r.quat()?;
+        if let Some(bone) = r.optional_in_range(index, bone_count, "morph bone", at)? {
+            list.push(BoneOffset { bone, translation, rotation });
+        }
+    }
+    Ok(list)
+}
+
+/// Walks a section of `i32` count records that each start with a name and an English name;
+/// `rest` walks the remainder of one record, which takes at least `min_rest` bytes.
+fn skip_named_records(
+    r: &mut Reader,
+    min_rest: usize,
+    mut rest: impl FnMut(&mut Reader) -> Result<()>,
+) -> Result<usize> {
+    let count = r.count_i32(8 + min_rest)?;
     for i in 0..count {
         r.record(Some(i));
         r.text_bytes()?;
         r.text_bytes()?;
+        rest(r)?;
+    }
+    Ok(count)
+}
+
+fn skip_display_frames(r: &mut Reader, g: &Globals) -> Result<usize> {
+    r.enter(ModelSection::DisplayFrames);
+    skip_named_records(r, 1 + 4, |r| {
         r.skip(1)?; // special frame flag
         let elements = r.count_i32(2)?;
         for _ in 0..elements {
@@ -459,36 +461,22 @@ fn skip_display_frames(r: &mut Reader, g: &Globals) -> Result<usize> {
                 }
             }
         }
-    }
-    Ok(count)
+        Ok(())
+    })
 }
 
 fn skip_rigid_bodies(r: &mut Reader, g: &Globals) -> Result<usize> {
     r.enter(ModelSection::RigidBodies);
     // bone, group, mask, shape, size/position/rotation, five physics floats, mode
     let body = g.bone as usize + 1 + 2 + 1 + 36 + 20 + 1;
-    let count = r.count_i32(8 + body)?;
-    for i in 0..count {
-        r.record(Some(i));
-        r.text_bytes()?;
-        r.text_bytes()?;
-        r.skip(body)?;
-    }
-    Ok(count)
+    skip_named_records(r, body, |r| r.skip(body))
 }
 
 fn skip_joints(r: &mut Reader, g: &Globals) -> Result<usize> {
     r.enter(ModelSection::Joints);
     // type, two rigid bodies, position, rotation, four limits, two springs
     let body = 1 + 2 * g.rigid_body as usize + 8 * 12;
-    let count = r.count_i32(8 + body)?;
-    for i in 0..count {
-        r.record(Some(i));
-        r.text_bytes()?;
-        r.text_bytes()?;
-        r.skip(body)?;
-    }
-    Ok(count)
+    skip_named_records(r, body, |r| r.skip(body))
 }
 
 fn skip_soft_bodies(r: &mut Reader, g: &Globals) -> Result<usize> {
@@ -496,17 +484,13 @@ fn skip_soft_bodies(r: &mut Reader, g: &Globals) -> Result<usize> {
     // shape, material, group, mask, flags, B-link distance, clusters, mass, margin, aero model,
     // 12 config floats, 6 cluster floats, 4 iteration ints, 3 material floats
     let body = 1 + g.material as usize + 1 + 2 + 1 + 4 * 5 + 4 * (12 + 6 + 4 + 3);
-    let count = r.count_i32(8 + body + 8)?;
     let (rb, v) = (g.rigid_body as usize, g.vertex as usize);
-    for i in 0..count {
-        r.record(Some(i));
-        r.text_bytes()?;
-        r.text_bytes()?;
+    // the body, then the anchor and pin counts
+    skip_named_records(r, body + 8, |r| {
         r.skip(body)?;
         let anchors = r.count_i32(rb + v + 1)?;
         r.skip(anchors * (rb + v + 1))?;
         let pins = r.count_i32(v)?;
-        r.skip(pins * v)?;
-    }
-    Ok(count)
+        r.skip(pins * v)
+    })
 }

@@ -105,6 +105,35 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// `index` as a position in a list of `count`, or a [`ModelErrorKind::BadIndex`] at `at`
+    /// naming `what` the index refers to.
+    pub fn in_range(
+        &self,
+        index: i64,
+        count: usize,
+        what: &'static str,
+        at: usize,
+    ) -> Result<usize> {
+        match usize::try_from(index) {
+            Ok(i) if i < count => Ok(i),
+            _ => Err(self.error_at(ModelErrorKind::BadIndex { what, index, count }, at)),
+        }
+    }
+
+    /// As [`Reader::in_range`], except that −1 means none, as PMX stores an absent index.
+    pub fn optional_in_range(
+        &self,
+        index: i32,
+        count: usize,
+        what: &'static str,
+        at: usize,
+    ) -> Result<Option<usize>> {
+        match index {
+            -1 => Ok(None),
+            i => self.in_range(i as i64, count, what, at).map(Some),
+        }
+    }
+
     /// Checks that `count` records of at least `min_record` bytes fit in what remains, so that
     /// no damaged count can cause a large allocation or a long walk. `at` is the count's offset.
     pub fn check_count(&self, count: u64, min_record: usize, at: usize) -> Result<usize> {

@@ -174,34 +174,86 @@ fn error(line: usize, kind: VpdErrorKind) -> VpdError {
     VpdError { line, kind }
 }
 
+/// (line number, content without comment, trimmed), blank lines dropped.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let content = raw.split_once("//").map_or(raw, |(c, _)| c).trim();
+        (!content.is_empty()).then_some((i + 1, content))
+    })
+}
+
+/// The header after the signature: the model file name, the bone count's line and the count.
+fn read_header<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+) -> Result<(String, usize, usize), VpdError> {
+    match lines.next() {
+        Some((_, SIGNATURE)) => {}
+        Some((line, _)) => return Err(error(line, VpdErrorKind::NotVpd)),
+        None => return Err(error(1, VpdErrorKind::NotVpd)),
+    }
+    let statement = |s: &str| s.split(';').next().unwrap_or("").trim().to_string();
+    let model_line =
+        lines.next().ok_or(error(1, VpdErrorKind::MissingHeader { what: "model file name" }))?;
+    let model_file = statement(model_line.1);
+    let (count_line, count_text) = lines
+        .next()
+        .ok_or(error(model_line.0, VpdErrorKind::MissingHeader { what: "bone count" }))?;
+    let count_text = statement(count_text);
+    let declared: usize = count_text
+        .parse()
+        .map_err(|_| error(count_line, VpdErrorKind::BadCount { text: count_text }))?;
+    Ok((model_file, count_line, declared))
+}
+
+/// The numbers of an entry, from the line after its header (`start`) through its `}`; the
+/// entry's kind says how many to expect.
+fn read_values<'a>(
+    lines: &mut impl Iterator<Item = (usize, &'a str)>,
+    entry: Entry,
+    name: &str,
+    start: usize,
+) -> Result<Vec<f32>, VpdError> {
+    let unclosed = || error(start, VpdErrorKind::UnclosedEntry { name: name.to_string() });
+    let mut values = Vec::with_capacity(entry.values());
+    loop {
+        let (line, body) = lines.next().ok_or_else(unclosed)?;
+        let (numbers, closed) = match body.split_once('}') {
+            Some((numbers, rest)) if rest.trim().is_empty() => (numbers, true),
+            Some(_) => {
+                return Err(error(line, VpdErrorKind::UnexpectedLine { text: body.to_string() }))
+            }
+            None if Entry::header(body).is_some() => return Err(unclosed()),
+            None => (body, false),
+        };
+        for token in numbers.split([',', ';', ' ', '\t']).filter(|t| !t.is_empty()) {
+            let value: f32 =
+                token.parse().ok().filter(|v: &f32| v.is_finite()).ok_or_else(|| {
+                    error(line, VpdErrorKind::BadNumber { text: token.to_string() })
+                })?;
+            values.push(value);
+        }
+        if closed {
+            break;
+        }
+    }
+    if values.len() != entry.values() {
+        let kind = VpdErrorKind::ValueCount {
+            entry: entry.label(),
+            expected: entry.values(),
+            found: values.len(),
+        };
+        return Err(error(start, kind));
+    }
+    Ok(values)
+}
+
 impl VpdPose {
     /// Reads a VPD file's bytes.
     pub fn parse(data: &[u8]) -> Result<VpdPose, VpdError> {
         let text = decode(data);
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
-        // (line number, content without comment, trimmed), blank lines dropped.
-        let mut lines = text.lines().enumerate().filter_map(|(i, raw)| {
-            let content = raw.split_once("//").map_or(raw, |(c, _)| c).trim();
-            (!content.is_empty()).then_some((i + 1, content))
-        });
-
-        match lines.next() {
-            Some((_, SIGNATURE)) => {}
-            Some((line, _)) => return Err(error(line, VpdErrorKind::NotVpd)),
-            None => return Err(error(1, VpdErrorKind::NotVpd)),
-        }
-        let statement = |s: &str| s.split(';').next().unwrap_or("").trim().to_string();
-        let model_line = lines
-            .next()
-            .ok_or(error(1, VpdErrorKind::MissingHeader { what: "model file name" }))?;
-        let model_file = statement(model_line.1);
-        let (count_line, count_text) = lines
-            .next()
-            .ok_or(error(model_line.0, VpdErrorKind::MissingHeader { what: "bone count" }))?;
-        let count_text = statement(count_text);
-        let declared: usize = count_text
-            .parse()
-            .map_err(|_| error(count_line, VpdErrorKind::BadCount { text: count_text }))?;
+        let mut lines = content_lines(&text);
+        let (model_file, count_line, declared) = read_header(&mut lines)?;
 
         let mut pose = VpdPose { model_file, bones: Vec::new(), morphs: Vec::new() };
         let mut bone_entries = 0usize;
@@ -212,40 +264,7 @@ impl VpdPose {
                     VpdErrorKind::UnexpectedLine { text: content.to_string() },
                 ));
             };
-            let unclosed = || error(start, VpdErrorKind::UnclosedEntry { name: name.to_string() });
-            let mut values = Vec::with_capacity(entry.values());
-            loop {
-                let (line, body) = lines.next().ok_or_else(unclosed)?;
-                let (numbers, closed) = match body.split_once('}') {
-                    Some((numbers, rest)) if rest.trim().is_empty() => (numbers, true),
-                    Some(_) => {
-                        return Err(error(
-                            line,
-                            VpdErrorKind::UnexpectedLine { text: body.to_string() },
-                        ))
-                    }
-                    None if Entry::header(body).is_some() => return Err(unclosed()),
-                    None => (body, false),
-                };
-                for token in numbers.split([',', ';', ' ', '\t']).filter(|t| !t.is_empty()) {
-                    let value: f32 =
-                        token.parse().ok().filter(|v: &f32| v.is_finite()).ok_or_else(|| {
-                            error(line, VpdErrorKind::BadNumber { text: token.to_string() })
-                        })?;
-                    values.push(value);
-                }
-                if closed {
-                    break;
-                }
-            }
-            if values.len() != entry.values() {
-                let kind = VpdErrorKind::ValueCount {
-                    entry: entry.label(),
-                    expected: entry.values(),
-                    found: values.len(),
-                };
-                return Err(error(start, kind));
-            }
+            let values = read_values(&mut lines, entry, name, start)?;
             match entry {
                 Entry::Bone => {
                     bone_entries += 1;
