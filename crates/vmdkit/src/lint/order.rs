@@ -158,58 +158,34 @@ fn named_warnings(
     t: &NamedTallies,
     out: &mut Vec<Warning>,
 ) {
-    let what = "cut mid-character at the 15-byte field width";
-    let tail = "; they still bind by bytes";
-    out.extend(t.cut.counted(
-        Count::Names,
-        WarningKind::NameCutMidCharacter,
-        section,
-        NAME,
-        what,
-        tail,
-    ));
-    let what = format!("not valid {}", encoding.label());
-    out.extend(t.invalid.counted(
-        Count::Names,
-        WarningKind::NameUndecodable,
-        section,
-        NAME_IS,
-        &what,
-        "",
-    ));
-    let (what, tail) = ("a name and frame already keyed", "; players disagree on which key wins");
-    out.extend(t.duplicates.counted(
-        Count::KeysByName,
-        WarningKind::DuplicateKeys,
-        section,
-        REPEATS,
-        what,
-        tail,
-    ));
-    let (what, tail) = ("out of frame order", "; players sort them");
-    out.extend(t.unsorted.counted(
-        Count::KeysByName,
-        WarningKind::UnsortedKeys,
-        section,
-        IS,
-        what,
-        tail,
-    ));
+    const CUT: (&str, &str) =
+        ("cut mid-character at the 15-byte field width", "; they still bind by bytes");
+    const DUPLICATE: (&str, &str) =
+        ("a name and frame already keyed", "; players disagree on which key wins");
+    const UNSORTED: (&str, &str) = ("out of frame order", "; players sort them");
+    let invalid = format!("not valid {}", encoding.label());
+    let rows = [
+        (&t.cut, Count::Names, WarningKind::NameCutMidCharacter, NAME, CUT),
+        (&t.invalid, Count::Names, WarningKind::NameUndecodable, NAME_IS, (&invalid, "")),
+        (&t.duplicates, Count::KeysByName, WarningKind::DuplicateKeys, REPEATS, DUPLICATE),
+        (&t.unsorted, Count::KeysByName, WarningKind::UnsortedKeys, IS, UNSORTED),
+    ];
+    for (tally, count, kind, verb, (what, tail)) in rows {
+        out.extend(tally.counted(count, kind, section, verb, what, tail));
+    }
 }
 
 const NAME: Verb = ("name", "names");
 const NAME_IS: Verb = ("name is", "names are");
 
 fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) {
-    let (what, tail) = ("out of frame order", "; players sort them");
-    out.extend(t.unsorted.counted(Count::Keys, WarningKind::UnsortedKeys, section, IS, what, tail));
-    let (what, tail) = ("a frame already keyed", "; players disagree on which key wins");
-    out.extend(t.duplicates.counted(
-        Count::Keys,
-        WarningKind::DuplicateKeys,
-        section,
-        REPEATS,
-        what,
-        tail,
-    ));
+    const UNSORTED: (&str, &str) = ("out of frame order", "; players sort them");
+    const DUPLICATE: (&str, &str) =
+        ("a frame already keyed", "; players disagree on which key wins");
+    for (tally, kind, verb, (what, tail)) in [
+        (&t.unsorted, WarningKind::UnsortedKeys, IS, UNSORTED),
+        (&t.duplicates, WarningKind::DuplicateKeys, REPEATS, DUPLICATE),
+    ] {
+        out.extend(tally.counted(Count::Keys, kind, section, verb, what, tail));
+    }
 }
