@@ -6,9 +6,7 @@ use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey, ShadowKey,
 };
-use crate::model::{
-    key_name, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail,
-};
+use crate::model::{Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts};
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
 
@@ -113,26 +111,10 @@ pub fn example_model() -> Model {
                 18 => Some(leg_ik(16)),
                 _ => None,
             };
-            let mut flags = BoneFlags::ROTATABLE | BoneFlags::VISIBLE | BoneFlags::CONTROLLABLE;
-            flags.set(BoneFlags::MOVABLE, parent.is_none());
-            flags.set(BoneFlags::IK, ik.is_some());
-            Bone {
-                name: name.to_string(),
-                name_en: String::new(),
-                name_cp932: key_name(name),
-                position: Vec3::from(position),
-                parent,
-                deform_layer: 0,
-                flags,
-                tail: Tail::Bone(None),
-                append: None,
-                fixed_axis: None,
-                local_axes: None,
-                external_parent_key: None,
-                ik,
-                after_physics: false,
-                pmd_type: None,
-            }
+            let mut bone = Bone::new(name, Vec3::from(position), parent);
+            bone.flags.set(BoneFlags::MOVABLE, parent.is_none());
+            bone.flags.set(BoneFlags::IK, ik.is_some());
+            Bone { ik, ..bone }
         })
         .collect();
     Model {

@@ -274,24 +274,16 @@ fn convert_bone(r: &Reader, raw: &[RawBone], b: &RawBone, name_en: String) -> Re
         _ => Some(index("tail bone", b.tail, 22)?),
     };
     let mut bone = Bone {
-        name: decode(&b.name),
         name_en,
+        // The field's own bytes: a PMD stores names in CP932 already.
         name_cp932: RawName::from_bytes_mmd(&b.name),
-        position: b.position,
-        parent,
-        deform_layer: 0,
         flags: BoneFlags::ROTATABLE
             | BoneFlags::MOVABLE
             | BoneFlags::VISIBLE
             | BoneFlags::CONTROLLABLE,
         tail: Tail::Bone(tail_bone),
-        append: None,
-        fixed_axis: None,
-        local_axes: None,
-        external_parent_key: None,
-        ik: None,
-        after_physics: false,
         pmd_type: Some(b.kind),
+        ..Bone::new(&decode(&b.name), b.position, parent)
     };
     apply_bone_type(&mut bone, b, raw, index)?;
     Ok(bone)

@@ -209,6 +209,31 @@ pub struct Bone {
     pub pmd_type: Option<u8>,
 }
 
+impl Bone {
+    /// A plain bone as an editor makes one: rotatable, visible and controllable, with no tail,
+    /// append, fixed axis, IK or English name, in deform layer 0; its VMD key name is `name`
+    /// in CP932 cut at 15 bytes ([`key_name`]).
+    pub fn new(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
+        Bone {
+            name: name.to_string(),
+            name_en: String::new(),
+            name_cp932: key_name(name),
+            position,
+            parent,
+            deform_layer: 0,
+            flags: BoneFlags::ROTATABLE | BoneFlags::VISIBLE | BoneFlags::CONTROLLABLE,
+            tail: Tail::Bone(None),
+            append: None,
+            fixed_axis: None,
+            local_axes: None,
+            external_parent_key: None,
+            ik: None,
+            after_physics: false,
+            pmd_type: None,
+        }
+    }
+}
+
 /// A morph that moves bones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Morph {

@@ -5,30 +5,14 @@ use crate::eval::{BoneSample, MotionSampler};
 use crate::format::{BoneKey, IkState, MorphKey, PropertyKey};
 use crate::model::{
     key_name, Append, Bone, BoneFlags, BoneOffset, GroupMember, Ik, IkLink, Model, ModelFormat,
-    MorphKind, SectionCounts, Tail,
+    MorphKind, SectionCounts,
 };
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
 use std::sync::Arc;
 
 fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
-    Bone {
-        name: name.into(),
-        name_en: String::new(),
-        name_cp932: key_name(name),
-        position,
-        parent,
-        deform_layer: 0,
-        flags: BoneFlags::ROTATABLE,
-        tail: Tail::Bone(None),
-        append: None,
-        fixed_axis: None,
-        local_axes: None,
-        external_parent_key: None,
-        ik: None,
-        after_physics: false,
-        pmd_type: None,
-    }
+    Bone { flags: BoneFlags::ROTATABLE, ..Bone::new(name, position, parent) }
 }
 
 fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
