@@ -44,6 +44,11 @@ impl Sheet {
     fn read(&self) -> Result<(Motion, Vec<String>), ConvertError> {
         from_csv_str_with_warnings(&self.text())
     }
+
+    /// The message of the error reading the sheet must give.
+    fn error(&self) -> String {
+        self.read().unwrap_err().to_string()
+    }
 }
 
 #[test]
@@ -142,25 +147,17 @@ fn errors_name_the_line_and_column() {
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.set("bone", 0, "qw", "");
-    assert!(sheet
-        .read()
-        .unwrap_err()
-        .to_string()
-        .contains("column `qw`: fill all of these cells or none"));
+    assert!(sheet.error().contains("column `qw`: fill all of these cells or none"));
 
     let mut sheet = Sheet::of(&example_motion());
     for column in ["euler_x", "euler_y", "euler_z"] {
         sheet.set("bone", 0, column, "10");
     }
-    assert!(sheet.read().unwrap_err().to_string().contains("not both"));
+    assert!(sheet.error().contains("not both"));
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.set("ik", 0, "frame", "7");
-    assert!(sheet
-        .read()
-        .unwrap_err()
-        .to_string()
-        .contains("keep ik rows under their property row"));
+    assert!(sheet.error().contains("keep ik rows under their property row"));
 
     let mut sheet = Sheet::of(&example_motion());
     sheet.rows[0][3] = "xx".into();
@@ -172,11 +169,7 @@ fn errors_name_the_line_and_column() {
 
     let mut sheet = Sheet::of(&quirky_motion());
     sheet.set("bone", 1, "raw", "00");
-    assert!(sheet
-        .read()
-        .unwrap_err()
-        .to_string()
-        .contains("column `raw`: expected 111 bytes of hex, found 1"));
+    assert!(sheet.error().contains("column `raw`: expected 111 bytes of hex, found 1"));
 
     let text = "section,name,frame\nik,右足ＩＫ,0\n";
     assert!(from_csv_str(text).unwrap_err().to_string().contains("must follow the property row"));
