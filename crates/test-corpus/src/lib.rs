@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub mod alloc;
+
 /// The corpus folder: `$VMDKIT_CORPUS`, or `shared/corpus` beside the workspace.
 pub fn corpus_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("VMDKIT_CORPUS") {
