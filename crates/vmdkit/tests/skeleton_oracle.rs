@@ -44,9 +44,7 @@
 mod skeleton_common;
 
 use glam32 as g;
-use mmd_anim_format::{
-    build_mmd_registered_pair_clip, import_pmd_runtime, import_pmx_runtime, import_vmd_motion,
-};
+use mmd_anim_format::import_pmd_runtime;
 use mmd_anim_runtime::{
     build_morph_init_from_offsets, AppendTransformInit, BoneIndex, BoneInit, BoneMorphOffset,
     GroupMorphOffset, IkAngleLimit, IkLinkInit, IkSolverInit, ModelArena, MorphIndex,
@@ -501,20 +499,9 @@ fn skeleton_oracle_pipeline_through_the_peer_reader() {
             (manifest.dir.join(model_path), manifest.dir.join(motion_path));
         let (pmx, vmd) =
             (std::fs::read(&model_path).unwrap(), std::fs::read(&motion_path).unwrap());
-        let peer = import_pmx_runtime(&pmx).unwrap();
-        let import = import_vmd_motion(&vmd).unwrap();
-        let clip = build_mmd_registered_pair_clip(
-            &peer.model,
-            &import,
-            &peer.bone_name_to_index,
-            &peer.morph_name_to_index,
-            &peer.ik_solver_bone_name_to_index,
-            peer.model.ik_count(),
-        )
-        .unwrap();
-        let mut rt = RuntimeInstance::new(Arc::new(peer.model));
+        let (mut rt, clip, peer_bones) = peer_pipeline(&pmx, &vmd);
         let model = model(&model_path);
-        assert_eq!(peer.bone_names.len(), model.bones.len());
+        assert_eq!(peer_bones, model.bones.len());
         let skeleton = Skeleton::new(&model);
         let class = classes(&model, &skeleton);
         let motion = motion(&motion_path);

@@ -1,7 +1,11 @@
-//! Shared by the `skeleton_*` tests: the corpus's (model, motions) pairs and small helpers.
+//! Shared by the `skeleton_*` tests and the posing benchmark (which includes this file by
+//! path): the corpus's (model, motions) pairs and small helpers.
 #![allow(dead_code)]
 
+use mmd_anim_format::{build_mmd_registered_pair_clip, import_pmx_runtime, import_vmd_motion};
+use mmd_anim_runtime::{AnimationClip, RuntimeInstance};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use test_corpus::Manifest;
 use vmdkit::model::Model;
 use vmdkit::Motion;
@@ -112,4 +116,21 @@ pub fn frames(last: u32, count: usize) -> Vec<f64> {
 /// The bone named `name`.
 pub fn bone(model: &Model, name: &str) -> usize {
     model.bone_index(name).unwrap_or_else(|| panic!("{}: no bone {name}", model.name))
+}
+
+/// The peer (mmd-anim-runtime) set up by its own readers alone: its runtime for a PMX, its clip
+/// for a VMD, and how many bones its PMX reader named.
+pub fn peer_pipeline(pmx: &[u8], vmd: &[u8]) -> (RuntimeInstance, AnimationClip, usize) {
+    let peer = import_pmx_runtime(pmx).unwrap();
+    let import = import_vmd_motion(vmd).unwrap();
+    let clip = build_mmd_registered_pair_clip(
+        &peer.model,
+        &import,
+        &peer.bone_name_to_index,
+        &peer.morph_name_to_index,
+        &peer.ik_solver_bone_name_to_index,
+        peer.model.ik_count(),
+    )
+    .unwrap();
+    (RuntimeInstance::new(Arc::new(peer.model)), clip, peer.bone_names.len())
 }
