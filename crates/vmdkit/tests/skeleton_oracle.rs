@@ -260,6 +260,30 @@ impl Stats {
         };
         *slot = slot.max(err);
     }
+
+    /// Adds another run's counts and keeps the larger of each difference.
+    fn absorb(&mut self, s: &Stats) {
+        self.frames += s.frames;
+        self.fk = self.fk.max(s.fk);
+        self.append = self.append.max(s.append);
+        self.local_append = self.local_append.max(s.local_append);
+        self.ik = self.ik.max(s.ik);
+        self.ik_budget = self.ik_budget.max(s.ik_budget);
+        self.solves += s.solves;
+        self.ours_at_least_as_close += s.ours_at_least_as_close;
+        self.both_reached += s.both_reached;
+        self.ik_when_reached = self.ik_when_reached.max(s.ik_when_reached);
+        self.effector_when_reached = self.effector_when_reached.max(s.effector_when_reached);
+    }
+
+    /// The frame count and the largest difference of each class, as both reports start.
+    fn differences(&self) -> String {
+        format!(
+            "{} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, \
+             IK (budget differs) {:.1e}",
+            self.frames, self.fk, self.append, self.local_append, self.ik, self.ik_budget
+        )
+    }
 }
 
 /// The skeleton comparison for one pair over up to `count` frames. With `matched`, vmdkit's
@@ -389,44 +413,23 @@ fn skeleton_oracle_against_mmd_anim_runtime() {
         for (matched, sum) in [false, true].into_iter().zip(&mut total) {
             let s = compare(&model, motion_path, *count, matched);
             println!(
-                "{} + {}{}: {} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, \
-                 IK (budget differs) {:.1e}; {}/{} solves end at least as close as the peer's",
+                "{} + {}{}: {}; {}/{} solves end at least as close as the peer's",
                 short(model_path),
                 short(motion_path),
                 if matched { " [budgets matched]" } else { "" },
-                s.frames,
-                s.fk,
-                s.append,
-                s.local_append,
-                s.ik,
-                s.ik_budget,
+                s.differences(),
                 s.ours_at_least_as_close,
                 s.solves
             );
-            sum.frames += s.frames;
-            sum.fk = sum.fk.max(s.fk);
-            sum.append = sum.append.max(s.append);
-            sum.local_append = sum.local_append.max(s.local_append);
-            sum.ik = sum.ik.max(s.ik);
-            sum.ik_budget = sum.ik_budget.max(s.ik_budget);
-            sum.solves += s.solves;
-            sum.ours_at_least_as_close += s.ours_at_least_as_close;
-            sum.both_reached += s.both_reached;
-            sum.ik_when_reached = sum.ik_when_reached.max(s.ik_when_reached);
-            sum.effector_when_reached = sum.effector_when_reached.max(s.effector_when_reached);
+            sum.absorb(&s);
         }
     }
     for (s, label) in total.iter().zip(["authored budgets", "budgets matched"]) {
         println!(
-            "ALL ({label}): {} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, IK (budget differs) {:.1e}; \
+            "ALL ({label}): {}; \
              at least as close in {}/{} solves; frames where every chain reached its goal on both sides: {}, \
              with IK bones within {:.1e} (twist about the link–goal line) and effectors within {:.1e}",
-            s.frames,
-            s.fk,
-            s.append,
-            s.local_append,
-            s.ik,
-            s.ik_budget,
+            s.differences(),
             s.ours_at_least_as_close,
             s.solves,
             s.both_reached,
