@@ -37,43 +37,46 @@ fn vmds(manifest: &Manifest, prefix: &str, contains: &str) -> Vec<PathBuf> {
 /// The corpus pairs the issue names, those present in this manifest.
 pub fn pairs(manifest: &Manifest) -> Vec<Pair> {
     let at = |p: &str| manifest.dir.join(p);
+    // A model and the corpus motions made for it, each source a (folder, name part) of VMDs.
+    let made_for = |model: &str, sources: &[(&str, &str)]| Pair {
+        model: at(model),
+        motions: sources.iter().flat_map(|&(prefix, part)| vmds(manifest, prefix, part)).collect(),
+    };
     let mut pairs = vec![
-        Pair { model: at(MEI), motions: vmds(manifest, "mmdagent__mmdagent-mirror/", "mei_") },
-        Pair {
-            model: at(TRACE),
-            motions: [
-                vmds(manifest, "wayne931121__3d-pose-baseline-vmd/", "test_json_3d_"),
-                vmds(manifest, "miu200521358__mmd-auto-trace-4/", "IK_step"),
-            ]
-            .concat(),
-        },
-        Pair {
-            model: at(BONE_TREE),
-            motions: [
-                vmds(manifest, "miu200521358__mmd_base/", "サンプルモーション_"),
-                vmds(manifest, "miu200521358__mmd_base/", "ボーン_左腕"),
-            ]
-            .concat(),
-        },
-        Pair {
-            model: at("miu200521358__mmd_base/tests__resources__平面3つ.pmx"),
-            motions: vmds(manifest, "miu200521358__mmd_base/", "平面3つ0"),
-        },
-        Pair {
-            model: at("miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx"),
-            motions: vmds(manifest, "miu200521358__mmd_base/", "曲げ柱tex0"),
-        },
+        made_for(MEI, &[("mmdagent__mmdagent-mirror/", "mei_")]),
+        made_for(
+            TRACE,
+            &[
+                ("wayne931121__3d-pose-baseline-vmd/", "test_json_3d_"),
+                ("miu200521358__mmd-auto-trace-4/", "IK_step"),
+            ],
+        ),
+        made_for(
+            BONE_TREE,
+            &[
+                ("miu200521358__mmd_base/", "サンプルモーション_"),
+                ("miu200521358__mmd_base/", "ボーン_左腕"),
+            ],
+        ),
+        made_for(
+            "miu200521358__mmd_base/tests__resources__平面3つ.pmx",
+            &[("miu200521358__mmd_base/", "平面3つ0")],
+        ),
+        made_for(
+            "miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx",
+            &[("miu200521358__mmd_base/", "曲げ柱tex0")],
+        ),
         Pair { model: at(MIKU), motions: vec![at(MIKU_TEST), at(WAVEFILE)] },
-        Pair {
-            model: at("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
-            motions: vmds(manifest, "yohawing__three-mmd-loader/", "test_append_bone"),
-        },
+        made_for(
+            "yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx",
+            &[("yohawing__three-mmd-loader/", "test_append_bone")],
+        ),
     ];
     for model in ["bone_flag_test", "matcap_sample", "uv_morph_test"] {
-        pairs.push(Pair {
-            model: at(&format!("noname0310__babylon-mmd/res__model__{model}.pmx")),
-            motions: vmds(manifest, "noname0310__babylon-mmd/", "physics_toggle"),
-        });
+        pairs.push(made_for(
+            &format!("noname0310__babylon-mmd/res__model__{model}.pmx"),
+            &[("noname0310__babylon-mmd/", "physics_toggle")],
+        ));
     }
     pairs.retain(|p| p.model.exists() && p.motions.iter().all(|m| m.exists()));
     pairs
