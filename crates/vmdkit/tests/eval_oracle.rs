@@ -211,6 +211,14 @@ fn first_duplicate_rule(motion: &Motion, from: usize, to: usize, t: f64) -> Bone
     sampler.bone_tracks()[0].sample(t)
 }
 
+/// The names of our tracks (in track order) that no peer track maps to.
+fn unmapped<'a>(
+    names: impl Iterator<Item = KeyName> + 'a,
+    peer_tracks: &'a HashMap<u32, usize>,
+) -> impl Iterator<Item = KeyName> + 'a {
+    names.enumerate().filter(|(k, _)| !peer_tracks.values().any(|v| v == k)).map(|(_, n)| n)
+}
+
 fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
     let Ok(parsed) = Motion::parse_with(bytes, ReadOptions::LENIENT) else {
         return false;
@@ -223,18 +231,9 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
     // The peer groups keys by decoded (UTF-8) name, vmdkit by raw bytes (reference §5). They
     // differ only where distinct raw names decode alike: names cut at 15 bytes inside
     // different characters, whose dangling lead bytes both become U+FFFD.
-    let merged = sampler
-        .bone_tracks()
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !peer.bone_track.values().any(|v| v == k))
-        .map(|(_, t)| *t.name());
-    let merged_morphs = sampler
-        .morph_tracks()
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !peer.morph_track.values().any(|v| v == k))
-        .map(|(_, t)| *t.name());
+    let merged = unmapped(sampler.bone_tracks().iter().map(|t| *t.name()), &peer.bone_track);
+    let merged_morphs =
+        unmapped(sampler.morph_tracks().iter().map(|t| *t.name()), &peer.morph_track);
     for name in merged.chain(merged_morphs) {
         let status = name.decode(TextEncoding::ShiftJis).status;
         assert_eq!(status, DecodeStatus::CutMidCharacter, "{path}: {name:?} merged by the peer");
