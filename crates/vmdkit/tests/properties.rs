@@ -296,15 +296,9 @@ fn assert_fields_equal(actual: &Motion, expected: &Motion) {
             k.interpolation,
         )
     };
-    assert_eq!(
-        actual.bones.iter().map(bone).collect::<Vec<_>>(),
-        expected.bones.iter().map(bone).collect::<Vec<_>>()
-    );
+    assert_same_by(&actual.bones, &expected.bones, bone);
     let morph = |k: &MorphKey| (k.name, k.frame, k.weight.to_bits());
-    assert_eq!(
-        actual.morphs.iter().map(morph).collect::<Vec<_>>(),
-        expected.morphs.iter().map(morph).collect::<Vec<_>>()
-    );
+    assert_same_by(&actual.morphs, &expected.morphs, morph);
     let camera = |k: &CameraKey| {
         (
             k.frame,
@@ -316,21 +310,25 @@ fn assert_fields_equal(actual: &Motion, expected: &Motion) {
             k.perspective_byte,
         )
     };
-    assert_eq!(
-        actual.cameras.iter().map(camera).collect::<Vec<_>>(),
-        expected.cameras.iter().map(camera).collect::<Vec<_>>()
-    );
+    assert_same_by(&actual.cameras, &expected.cameras, camera);
     let light = |k: &LightKey| (k.frame, bits3(k.color), bits3(k.direction));
-    assert_eq!(
-        actual.lights.iter().map(light).collect::<Vec<_>>(),
-        expected.lights.iter().map(light).collect::<Vec<_>>()
-    );
+    assert_same_by(&actual.lights, &expected.lights, light);
     let shadow = |k: &ShadowKey| (k.frame, k.mode, k.distance.to_bits());
-    assert_eq!(
-        actual.shadows.iter().map(shadow).collect::<Vec<_>>(),
-        expected.shadows.iter().map(shadow).collect::<Vec<_>>()
-    );
+    assert_same_by(&actual.shadows, &expected.shadows, shadow);
     assert_eq!(actual.properties, expected.properties, "properties");
+}
+
+/// Asserts that two key lists are the same when seen through `fields`.
+#[track_caller]
+fn assert_same_by<K, T: PartialEq + std::fmt::Debug>(
+    actual: &[K],
+    expected: &[K],
+    fields: impl Fn(&K) -> T,
+) {
+    assert_eq!(
+        actual.iter().map(&fields).collect::<Vec<_>>(),
+        expected.iter().map(&fields).collect::<Vec<_>>()
+    );
 }
 
 /// The whole round trip for one representable motion.
