@@ -437,20 +437,17 @@ fn row0_decoder_reads_the_physics_bytes_as_curve_handles() {
     let theta = angle(arr(a), arr(b));
     let fraction = |q: [f32; 4]| angle(arr(a), q) / theta;
     let ours = fraction(arr(track.sample(t).rotation));
-    let reg = peer.clip.sample_at(t as f32);
-    let registered = reg
-        .bone_samples()
-        .iter()
-        .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
-        .unwrap()
-        .rotation;
-    let raw = row0.sample_at(t as f32);
-    let raw = raw
-        .bone_samples()
-        .iter()
-        .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
-        .unwrap()
-        .rotation;
+    // The rotation of our track k in one of the peer's samples.
+    let rotation = |sample: ClipSample| {
+        sample
+            .bone_samples()
+            .iter()
+            .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
+            .unwrap()
+            .rotation
+    };
+    let registered = rotation(peer.clip.sample_at(t as f32));
+    let raw = rotation(row0.sample_at(t as f32));
     let (registered, raw) = (fraction(registered.to_array()), fraction(raw.to_array()));
     println!("右腕捩 at {t}: vmdkit {ours:.4}, peer rows {registered:.4}, peer row 0 {raw:.4} of the way");
     assert!((ours - 0.174).abs() < 1e-3 && (registered - ours).abs() < W + 1e-4);
