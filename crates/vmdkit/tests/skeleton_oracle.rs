@@ -87,12 +87,9 @@ fn peer_arena(model: &Model) -> ModelArena {
             init
         })
         .collect();
-    let iks = model
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let ik = b.ik.as_ref()?;
+    let (mut iks, mut appends) = (Vec::new(), Vec::new());
+    for (i, b) in model.bones.iter().enumerate() {
+        if let Some(ik) = &b.ik {
             let links = ik
                 .links
                 .iter()
@@ -104,21 +101,15 @@ fn peer_arena(model: &Model) -> ModelArena {
                     }
                 })
                 .collect();
-            Some(IkSolverInit {
+            iks.push(IkSolverInit {
                 ik_bone: BoneIndex(i as u32),
                 target_bone: BoneIndex(ik.target as u32),
                 links,
                 iteration_count: ik.loop_count.max(0) as u32,
                 limit_angle: ik.limit_angle,
-            })
-        })
-        .collect();
-    let appends = model
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let a = b.append?;
+            });
+        }
+        if let Some(a) = b.append {
             let mut init =
                 AppendTransformInit::new(BoneIndex(i as u32), BoneIndex(a.parent as u32), a.ratio);
             if a.rotation {
@@ -130,9 +121,9 @@ fn peer_arena(model: &Model) -> ModelArena {
             if a.local {
                 init = init.with_local();
             }
-            Some(init)
-        })
-        .collect();
+            appends.push(init);
+        }
+    }
     let (mut bone_offsets, mut group_offsets) = (Vec::new(), Vec::new());
     for (m, morph) in model.morphs.iter().enumerate() {
         match &morph.kind {
