@@ -4,8 +4,12 @@
 //! When the corpus is missing, [`corpus_or_skip`] fails under CI (`CI` set) and otherwise prints
 //! a notice and lets the test pass as skipped.
 
+#![warn(missing_docs)]
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+pub mod alloc;
 
 /// The corpus folder: `$VMDKIT_CORPUS`, or `shared/corpus` beside the workspace.
 pub fn corpus_dir() -> PathBuf {
@@ -35,7 +39,9 @@ pub fn corpus_or_skip(test: &str) -> Option<Manifest> {
 /// One row of `MANIFEST.tsv`.
 #[derive(Clone, Debug)]
 pub struct Entry {
+    /// Where the file is on disk (the corpus folder joined with `local_path`).
     pub path: PathBuf,
+    /// The file's path inside the corpus folder, as the manifest names it.
     pub local_path: String,
     fields: HashMap<String, String>,
 }
@@ -51,14 +57,17 @@ impl Entry {
         self.get(column).parse().ok()
     }
 
+    /// The file's kind: `vmd`, `pmx`, `pmd` or `vpd`.
     pub fn kind(&self) -> &str {
         self.get("kind")
     }
 
+    /// Whether the manifest says the file reads without error.
     pub fn parse_ok(&self) -> bool {
         self.get("parse_ok") == "yes"
     }
 
+    /// The file's bytes, read in place; panics (naming the file) when it cannot be read.
     pub fn bytes(&self) -> Vec<u8> {
         std::fs::read(&self.path).unwrap_or_else(|e| panic!("{}: {e}", self.path.display()))
     }
@@ -67,11 +76,14 @@ impl Entry {
 /// The whole manifest.
 #[derive(Clone, Debug)]
 pub struct Manifest {
+    /// The corpus folder the manifest was read from.
     pub dir: PathBuf,
+    /// Every row, in the manifest's order.
     pub entries: Vec<Entry>,
 }
 
 impl Manifest {
+    /// Reads `MANIFEST.tsv` in `dir`; columns are named by its header line.
     pub fn load(dir: &Path) -> std::io::Result<Manifest> {
         let text = std::fs::read_to_string(dir.join("MANIFEST.tsv"))?;
         let mut lines = text.lines();

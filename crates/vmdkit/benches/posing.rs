@@ -14,36 +14,19 @@
 //! and necktie) and trace_check_base_model.pmx (semi-standard skeleton, 123 bones, 28 appends,
 //! 4 IK). Dance: wavefile_v2.vmd (2810 frames, 140 bone tracks, made for 初音ミク).
 
+#[path = "../tests/skeleton_common/mod.rs"]
+mod skeleton_common;
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mmd_anim_format::{build_mmd_registered_pair_clip, import_pmx_runtime, import_vmd_motion};
-use mmd_anim_runtime::{AnimationClip, RuntimeInstance};
-use std::sync::Arc;
+use skeleton_common::{peer_pipeline, MIKU, TRACE, WAVEFILE};
 use std::time::Duration;
 use vmdkit::eval::MotionSampler;
 use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, Pose, PoseEvaluator, Poser, Skeleton};
 use vmdkit::Motion;
 
-const DANCE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
-const MODELS: [(&str, &str); 2] = [
-    ("miku", "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx"),
-    ("semi_standard", "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx"),
-];
-
-fn peer(pmx: &[u8], vmd: &[u8]) -> (RuntimeInstance, AnimationClip) {
-    let peer = import_pmx_runtime(pmx).unwrap();
-    let import = import_vmd_motion(vmd).unwrap();
-    let clip = build_mmd_registered_pair_clip(
-        &peer.model,
-        &import,
-        &peer.bone_name_to_index,
-        &peer.morph_name_to_index,
-        &peer.ik_solver_bone_name_to_index,
-        peer.model.ik_count(),
-    )
-    .unwrap();
-    (RuntimeInstance::new(Arc::new(peer.model)), clip)
-}
+const DANCE: &str = WAVEFILE;
+const MODELS: [(&str, &str); 2] = [("miku", MIKU), ("semi_standard", TRACE)];
 
 fn posing(c: &mut Criterion) {
     let Some(manifest) = test_corpus::corpus_or_skip("posing bench") else {
@@ -63,7 +46,7 @@ fn posing(c: &mut Criterion) {
         let model = Model::parse(&pmx).unwrap();
         let skeleton = Skeleton::new(&model);
         let binding = Binding::new(&skeleton, &sampler);
-        let (mut rt, clip) = peer(&pmx, &vmd);
+        let (mut rt, clip, _) = peer_pipeline(&pmx, &vmd);
         eprintln!(
             "{label}: {} bones, {} IK chains, {} of {} bone tracks bound; {} frames",
             skeleton.bone_count(),

@@ -5,10 +5,13 @@
 //!
 //! Corpus files are read in place (test-corpus); nothing derived from them is stored here.
 
+mod read_checks;
+
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use read_checks::same;
 use test_corpus::{corpus_or_skip, Entry, Manifest};
 use vmdkit::{Error, ErrorKind, Motion, MotionView, ReadOptions};
 use vmdkit::{Layout, Repair, Section};
@@ -187,19 +190,6 @@ fn walk(view: &MotionView<'_>) -> usize {
         let _ = view.count(section);
     }
     n
-}
-
-/// Field-by-field equality with floats compared by their bits (NaN keys included).
-fn same(a: &Motion, b: &Motion) -> bool {
-    a.header == b.header
-        && a.sections_present == b.sections_present
-        && a.trailing == b.trailing
-        && a.bones.iter().map(|k| k.encode()).eq(b.bones.iter().map(|k| k.encode()))
-        && a.morphs.iter().map(|k| k.encode()).eq(b.morphs.iter().map(|k| k.encode()))
-        && a.cameras.iter().map(|k| k.encode()).eq(b.cameras.iter().map(|k| k.encode()))
-        && a.lights.iter().map(|k| k.encode()).eq(b.lights.iter().map(|k| k.encode()))
-        && a.shadows.iter().map(|k| k.encode()).eq(b.shadows.iter().map(|k| k.encode()))
-        && a.properties == b.properties
 }
 
 fn total_records(motion: &Motion) -> usize {

@@ -211,6 +211,14 @@ fn first_duplicate_rule(motion: &Motion, from: usize, to: usize, t: f64) -> Bone
     sampler.bone_tracks()[0].sample(t)
 }
 
+/// The names of our tracks (in track order) that no peer track maps to.
+fn unmapped<'a>(
+    names: impl Iterator<Item = KeyName> + 'a,
+    peer_tracks: &'a HashMap<u32, usize>,
+) -> impl Iterator<Item = KeyName> + 'a {
+    names.enumerate().filter(|(k, _)| !peer_tracks.values().any(|v| v == k)).map(|(_, n)| n)
+}
+
 fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
     let Ok(parsed) = Motion::parse_with(bytes, ReadOptions::LENIENT) else {
         return false;
@@ -223,18 +231,9 @@ fn compare_file(path: &str, bytes: &[u8], stats: &mut Stats) -> bool {
     // The peer groups keys by decoded (UTF-8) name, vmdkit by raw bytes (reference §5). They
     // differ only where distinct raw names decode alike: names cut at 15 bytes inside
     // different characters, whose dangling lead bytes both become U+FFFD.
-    let merged = sampler
-        .bone_tracks()
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !peer.bone_track.values().any(|v| v == k))
-        .map(|(_, t)| *t.name());
-    let merged_morphs = sampler
-        .morph_tracks()
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| !peer.morph_track.values().any(|v| v == k))
-        .map(|(_, t)| *t.name());
+    let merged = unmapped(sampler.bone_tracks().iter().map(|t| *t.name()), &peer.bone_track);
+    let merged_morphs =
+        unmapped(sampler.morph_tracks().iter().map(|t| *t.name()), &peer.morph_track);
     for name in merged.chain(merged_morphs) {
         let status = name.decode(TextEncoding::ShiftJis).status;
         assert_eq!(status, DecodeStatus::CutMidCharacter, "{path}: {name:?} merged by the peer");
@@ -438,20 +437,17 @@ fn row0_decoder_reads_the_physics_bytes_as_curve_handles() {
     let theta = angle(arr(a), arr(b));
     let fraction = |q: [f32; 4]| angle(arr(a), q) / theta;
     let ours = fraction(arr(track.sample(t).rotation));
-    let reg = peer.clip.sample_at(t as f32);
-    let registered = reg
-        .bone_samples()
-        .iter()
-        .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
-        .unwrap()
-        .rotation;
-    let raw = row0.sample_at(t as f32);
-    let raw = raw
-        .bone_samples()
-        .iter()
-        .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
-        .unwrap()
-        .rotation;
+    // The rotation of our track k in one of the peer's samples.
+    let rotation = |sample: ClipSample| {
+        sample
+            .bone_samples()
+            .iter()
+            .find(|s| peer.bone_track.get(&s.bone.0) == Some(&k))
+            .unwrap()
+            .rotation
+    };
+    let registered = rotation(peer.clip.sample_at(t as f32));
+    let raw = rotation(row0.sample_at(t as f32));
     let (registered, raw) = (fraction(registered.to_array()), fraction(raw.to_array()));
     println!("右腕捩 at {t}: vmdkit {ours:.4}, peer rows {registered:.4}, peer row 0 {raw:.4} of the way");
     assert!((ours - 0.174).abs() < 1e-3 && (registered - ours).abs() < W + 1e-4);

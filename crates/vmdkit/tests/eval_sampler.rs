@@ -3,9 +3,8 @@
 //! corpus.
 
 use glam::Vec3;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::HashMap;
+use test_corpus::alloc::{allocations, CountingAllocator};
 use vmdkit::eval::{BoneSample, CameraSample, MotionSampler};
 use vmdkit::Curve;
 use vmdkit::Motion;
@@ -15,34 +14,8 @@ use vmdkit::{
 };
 use vmdkit::{KeyName, LongName};
 
-/// Counts allocations made by the current thread, so that tests running in parallel do not see
-/// each other's.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, size) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|c| c.get())
-}
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 fn name(text: &str) -> KeyName {
     KeyName::encode(text).0

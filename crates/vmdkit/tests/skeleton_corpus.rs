@@ -36,16 +36,20 @@ fn skeleton_rest_pose_reproduces_the_model() {
         let skeleton = Skeleton::new(&model);
         let input = PoseInput::new(&skeleton);
         let close = |a: Vec3, b: Vec3| (a - b).length() <= 1e-5 * (1.0 + b.length());
-        // Without IK: exactly the model.
-        let pose = posed(&skeleton, &input, FK);
-        for (b, bone) in model.bones.iter().enumerate() {
+        let assert_at_rest = |pose: &Pose, b: usize, when: &str| {
+            let bone = &model.bones[b];
             assert!(
                 close(pose.position(b), bone.position),
-                "{} {}: {}",
+                "{} {}{when}: {}",
                 short(&pair.model),
                 bone.name,
                 pose.position(b)
             );
+        };
+        // Without IK: exactly the model.
+        let pose = posed(&skeleton, &input, FK);
+        for (b, bone) in model.bones.iter().enumerate() {
+            assert_at_rest(&pose, b, "");
             assert!(
                 pose.rotation(b).abs_diff_eq(Quat::IDENTITY, 1e-6),
                 "{}: {}",
@@ -73,13 +77,7 @@ fn skeleton_rest_pose_reproduces_the_model() {
             let under_moved =
                 std::iter::successors(Some(b), |&x| skeleton.parent(x)).any(|x| moved.contains(&x));
             if !under_moved && bone.append.is_none() {
-                assert!(
-                    close(pose.position(b), bone.position),
-                    "{} {} with IK: {}",
-                    short(&pair.model),
-                    bone.name,
-                    pose.position(b)
-                );
+                assert_at_rest(&pose, b, " with IK");
             }
         }
     }

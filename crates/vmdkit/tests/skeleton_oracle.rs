@@ -44,9 +44,7 @@
 mod skeleton_common;
 
 use glam32 as g;
-use mmd_anim_format::{
-    build_mmd_registered_pair_clip, import_pmd_runtime, import_pmx_runtime, import_vmd_motion,
-};
+use mmd_anim_format::import_pmd_runtime;
 use mmd_anim_runtime::{
     build_morph_init_from_offsets, AppendTransformInit, BoneIndex, BoneInit, BoneMorphOffset,
     GroupMorphOffset, IkAngleLimit, IkLinkInit, IkSolverInit, ModelArena, MorphIndex,
@@ -89,12 +87,9 @@ fn peer_arena(model: &Model) -> ModelArena {
             init
         })
         .collect();
-    let iks = model
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let ik = b.ik.as_ref()?;
+    let (mut iks, mut appends) = (Vec::new(), Vec::new());
+    for (i, b) in model.bones.iter().enumerate() {
+        if let Some(ik) = &b.ik {
             let links = ik
                 .links
                 .iter()
@@ -106,21 +101,15 @@ fn peer_arena(model: &Model) -> ModelArena {
                     }
                 })
                 .collect();
-            Some(IkSolverInit {
+            iks.push(IkSolverInit {
                 ik_bone: BoneIndex(i as u32),
                 target_bone: BoneIndex(ik.target as u32),
                 links,
                 iteration_count: ik.loop_count.max(0) as u32,
                 limit_angle: ik.limit_angle,
-            })
-        })
-        .collect();
-    let appends = model
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let a = b.append?;
+            });
+        }
+        if let Some(a) = b.append {
             let mut init =
                 AppendTransformInit::new(BoneIndex(i as u32), BoneIndex(a.parent as u32), a.ratio);
             if a.rotation {
@@ -132,9 +121,9 @@ fn peer_arena(model: &Model) -> ModelArena {
             if a.local {
                 init = init.with_local();
             }
-            Some(init)
-        })
-        .collect();
+            appends.push(init);
+        }
+    }
     let (mut bone_offsets, mut group_offsets) = (Vec::new(), Vec::new());
     for (m, morph) in model.morphs.iter().enumerate() {
         match &morph.kind {
@@ -261,6 +250,30 @@ impl Stats {
             Class::IkBudget => &mut self.ik_budget,
         };
         *slot = slot.max(err);
+    }
+
+    /// Adds another run's counts and keeps the larger of each difference.
+    fn absorb(&mut self, s: &Stats) {
+        self.frames += s.frames;
+        self.fk = self.fk.max(s.fk);
+        self.append = self.append.max(s.append);
+        self.local_append = self.local_append.max(s.local_append);
+        self.ik = self.ik.max(s.ik);
+        self.ik_budget = self.ik_budget.max(s.ik_budget);
+        self.solves += s.solves;
+        self.ours_at_least_as_close += s.ours_at_least_as_close;
+        self.both_reached += s.both_reached;
+        self.ik_when_reached = self.ik_when_reached.max(s.ik_when_reached);
+        self.effector_when_reached = self.effector_when_reached.max(s.effector_when_reached);
+    }
+
+    /// The frame count and the largest difference of each class, as both reports start.
+    fn differences(&self) -> String {
+        format!(
+            "{} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, \
+             IK (budget differs) {:.1e}",
+            self.frames, self.fk, self.append, self.local_append, self.ik, self.ik_budget
+        )
     }
 }
 
@@ -391,44 +404,23 @@ fn skeleton_oracle_against_mmd_anim_runtime() {
         for (matched, sum) in [false, true].into_iter().zip(&mut total) {
             let s = compare(&model, motion_path, *count, matched);
             println!(
-                "{} + {}{}: {} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, \
-                 IK (budget differs) {:.1e}; {}/{} solves end at least as close as the peer's",
+                "{} + {}{}: {}; {}/{} solves end at least as close as the peer's",
                 short(model_path),
                 short(motion_path),
                 if matched { " [budgets matched]" } else { "" },
-                s.frames,
-                s.fk,
-                s.append,
-                s.local_append,
-                s.ik,
-                s.ik_budget,
+                s.differences(),
                 s.ours_at_least_as_close,
                 s.solves
             );
-            sum.frames += s.frames;
-            sum.fk = sum.fk.max(s.fk);
-            sum.append = sum.append.max(s.append);
-            sum.local_append = sum.local_append.max(s.local_append);
-            sum.ik = sum.ik.max(s.ik);
-            sum.ik_budget = sum.ik_budget.max(s.ik_budget);
-            sum.solves += s.solves;
-            sum.ours_at_least_as_close += s.ours_at_least_as_close;
-            sum.both_reached += s.both_reached;
-            sum.ik_when_reached = sum.ik_when_reached.max(s.ik_when_reached);
-            sum.effector_when_reached = sum.effector_when_reached.max(s.effector_when_reached);
+            sum.absorb(&s);
         }
     }
     for (s, label) in total.iter().zip(["authored budgets", "budgets matched"]) {
         println!(
-            "ALL ({label}): {} frames; max |Δ| FK {:.1e}, append {:.1e}, local append {:.1e}, IK {:.1e}, IK (budget differs) {:.1e}; \
+            "ALL ({label}): {}; \
              at least as close in {}/{} solves; frames where every chain reached its goal on both sides: {}, \
              with IK bones within {:.1e} (twist about the link–goal line) and effectors within {:.1e}",
-            s.frames,
-            s.fk,
-            s.append,
-            s.local_append,
-            s.ik,
-            s.ik_budget,
+            s.differences(),
             s.ours_at_least_as_close,
             s.solves,
             s.both_reached,
@@ -501,20 +493,9 @@ fn skeleton_oracle_pipeline_through_the_peer_reader() {
             (manifest.dir.join(model_path), manifest.dir.join(motion_path));
         let (pmx, vmd) =
             (std::fs::read(&model_path).unwrap(), std::fs::read(&motion_path).unwrap());
-        let peer = import_pmx_runtime(&pmx).unwrap();
-        let import = import_vmd_motion(&vmd).unwrap();
-        let clip = build_mmd_registered_pair_clip(
-            &peer.model,
-            &import,
-            &peer.bone_name_to_index,
-            &peer.morph_name_to_index,
-            &peer.ik_solver_bone_name_to_index,
-            peer.model.ik_count(),
-        )
-        .unwrap();
-        let mut rt = RuntimeInstance::new(Arc::new(peer.model));
+        let (mut rt, clip, peer_bones) = peer_pipeline(&pmx, &vmd);
         let model = model(&model_path);
-        assert_eq!(peer.bone_names.len(), model.bones.len());
+        assert_eq!(peer_bones, model.bones.len());
         let skeleton = Skeleton::new(&model);
         let class = classes(&model, &skeleton);
         let motion = motion(&motion_path);

@@ -1,7 +1,11 @@
-//! Shared by the `skeleton_*` tests: the corpus's (model, motions) pairs and small helpers.
+//! Shared by the `skeleton_*` tests and the posing benchmark (which includes this file by
+//! path): the corpus's (model, motions) pairs and small helpers.
 #![allow(dead_code)]
 
+use mmd_anim_format::{build_mmd_registered_pair_clip, import_pmx_runtime, import_vmd_motion};
+use mmd_anim_runtime::{AnimationClip, RuntimeInstance};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use test_corpus::Manifest;
 use vmdkit::model::Model;
 use vmdkit::Motion;
@@ -33,43 +37,46 @@ fn vmds(manifest: &Manifest, prefix: &str, contains: &str) -> Vec<PathBuf> {
 /// The corpus pairs the issue names, those present in this manifest.
 pub fn pairs(manifest: &Manifest) -> Vec<Pair> {
     let at = |p: &str| manifest.dir.join(p);
+    // A model and the corpus motions made for it, each source a (folder, name part) of VMDs.
+    let made_for = |model: &str, sources: &[(&str, &str)]| Pair {
+        model: at(model),
+        motions: sources.iter().flat_map(|&(prefix, part)| vmds(manifest, prefix, part)).collect(),
+    };
     let mut pairs = vec![
-        Pair { model: at(MEI), motions: vmds(manifest, "mmdagent__mmdagent-mirror/", "mei_") },
-        Pair {
-            model: at(TRACE),
-            motions: [
-                vmds(manifest, "wayne931121__3d-pose-baseline-vmd/", "test_json_3d_"),
-                vmds(manifest, "miu200521358__mmd-auto-trace-4/", "IK_step"),
-            ]
-            .concat(),
-        },
-        Pair {
-            model: at(BONE_TREE),
-            motions: [
-                vmds(manifest, "miu200521358__mmd_base/", "サンプルモーション_"),
-                vmds(manifest, "miu200521358__mmd_base/", "ボーン_左腕"),
-            ]
-            .concat(),
-        },
-        Pair {
-            model: at("miu200521358__mmd_base/tests__resources__平面3つ.pmx"),
-            motions: vmds(manifest, "miu200521358__mmd_base/", "平面3つ0"),
-        },
-        Pair {
-            model: at("miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx"),
-            motions: vmds(manifest, "miu200521358__mmd_base/", "曲げ柱tex0"),
-        },
+        made_for(MEI, &[("mmdagent__mmdagent-mirror/", "mei_")]),
+        made_for(
+            TRACE,
+            &[
+                ("wayne931121__3d-pose-baseline-vmd/", "test_json_3d_"),
+                ("miu200521358__mmd-auto-trace-4/", "IK_step"),
+            ],
+        ),
+        made_for(
+            BONE_TREE,
+            &[
+                ("miu200521358__mmd_base/", "サンプルモーション_"),
+                ("miu200521358__mmd_base/", "ボーン_左腕"),
+            ],
+        ),
+        made_for(
+            "miu200521358__mmd_base/tests__resources__平面3つ.pmx",
+            &[("miu200521358__mmd_base/", "平面3つ0")],
+        ),
+        made_for(
+            "miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx",
+            &[("miu200521358__mmd_base/", "曲げ柱tex0")],
+        ),
         Pair { model: at(MIKU), motions: vec![at(MIKU_TEST), at(WAVEFILE)] },
-        Pair {
-            model: at("yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx"),
-            motions: vmds(manifest, "yohawing__three-mmd-loader/", "test_append_bone"),
-        },
+        made_for(
+            "yohawing__three-mmd-loader/test__fixtures__test_append_bone.pmx",
+            &[("yohawing__three-mmd-loader/", "test_append_bone")],
+        ),
     ];
     for model in ["bone_flag_test", "matcap_sample", "uv_morph_test"] {
-        pairs.push(Pair {
-            model: at(&format!("noname0310__babylon-mmd/res__model__{model}.pmx")),
-            motions: vmds(manifest, "noname0310__babylon-mmd/", "physics_toggle"),
-        });
+        pairs.push(made_for(
+            &format!("noname0310__babylon-mmd/res__model__{model}.pmx"),
+            &[("noname0310__babylon-mmd/", "physics_toggle")],
+        ));
     }
     pairs.retain(|p| p.model.exists() && p.motions.iter().all(|m| m.exists()));
     pairs
@@ -112,4 +119,21 @@ pub fn frames(last: u32, count: usize) -> Vec<f64> {
 /// The bone named `name`.
 pub fn bone(model: &Model, name: &str) -> usize {
     model.bone_index(name).unwrap_or_else(|| panic!("{}: no bone {name}", model.name))
+}
+
+/// The peer (mmd-anim-runtime) set up by its own readers alone: its runtime for a PMX, its clip
+/// for a VMD, and how many bones its PMX reader named.
+pub fn peer_pipeline(pmx: &[u8], vmd: &[u8]) -> (RuntimeInstance, AnimationClip, usize) {
+    let peer = import_pmx_runtime(pmx).unwrap();
+    let import = import_vmd_motion(vmd).unwrap();
+    let clip = build_mmd_registered_pair_clip(
+        &peer.model,
+        &import,
+        &peer.bone_name_to_index,
+        &peer.morph_name_to_index,
+        &peer.ik_solver_bone_name_to_index,
+        peer.model.ik_count(),
+    )
+    .unwrap();
+    (RuntimeInstance::new(Arc::new(peer.model)), clip, peer.bone_names.len())
 }
