@@ -114,10 +114,6 @@ pub struct NameSummary {
     pub last_frame: u32,
 }
 
-/// The old name of [`NameSummary`], kept until the public surface is flattened.
-#[doc(hidden)]
-pub type Track = NameSummary;
-
 /// What [`analyse`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
