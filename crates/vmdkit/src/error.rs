@@ -139,17 +139,19 @@ impl fmt::Display for InRecord {
 }
 
 /// Reading a file failed: the file could not be read, or its contents are invalid. The
-/// message starts with the path, then gives the reader's own message.
+/// message starts with the path, then gives the cause's own message; the cause is in the
+/// variant (see [`FileError::format_error`]), not repeated as a `source()`, so that error
+/// reporters that print the chain do not print it twice.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum FileError<E: std::error::Error + 'static> {
     /// The file could not be opened, mapped or read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// Why it could not be read.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file was read, but its contents are invalid.
     #[error("{}: {error}", path.display())]
@@ -157,15 +159,14 @@ pub enum FileError<E: std::error::Error + 'static> {
         /// The file.
         path: PathBuf,
         /// What is wrong with the contents, and where.
-        #[source]
         error: E,
     },
 }
 
 impl<E: std::error::Error + 'static> FileError<E> {
     /// The file `path` could not be read.
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        FileError::Io { path: path.into(), source }
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
+        FileError::Io { path: path.into(), error }
     }
 
     /// The contents of the file `path` are invalid.
@@ -269,5 +270,10 @@ mod tests {
         assert_eq!(in_file.to_string(), format!("dance.vmd: {message}"));
         assert_eq!(in_file.format_error(), Some(&err));
         assert_eq!(in_file.category(), Category::WrongFormat);
+        // The message already holds the cause: a chain printer must not show it again.
+        assert!(std::error::Error::source(&in_file).is_none());
+        let missing = Motion::read_file("/nonexistent/vmdkit/dance.vmd").unwrap_err();
+        assert!(missing.to_string().starts_with("/nonexistent/vmdkit/dance.vmd: "));
+        assert!(std::error::Error::source(&missing).is_none());
     }
 }

@@ -98,7 +98,7 @@ pub fn retime(
         bones: r.bones(&mut report)?,
         morphs: r.morphs(&mut report)?,
         cameras: r.camera(&mut report)?,
-        ..motion.clone()
+        ..motion.without_keys()
     };
     // Linear and step sections: keys move, values stay.
     let nearest = |f: u32| scaled(f, factor).map(|s| s.0);

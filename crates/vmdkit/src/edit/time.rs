@@ -95,8 +95,7 @@ pub fn trim(motion: &Motion, from: u32, to: u32) -> Result<(Motion, TrimReport),
         cameras: trim_section(motion, &sampler, range, &mut report),
         lights: trim_section(motion, &sampler, range, &mut report),
         shadows: trim_section(motion, &sampler, range, &mut report),
-        properties: Vec::new(),
-        ..motion.clone()
+        ..motion.without_keys()
     };
     out.properties = trim_properties(motion, &sampler, range, &mut report);
     report.dropped = (motion.key_count() + report.inserted).saturating_sub(out.key_count());

@@ -132,6 +132,22 @@ impl Motion {
         })
     }
 
+    /// This motion's header, section count and trailing bytes with no keys: what an edit
+    /// fills with its new sections, without copying the old keys only to drop them.
+    pub(crate) fn without_keys(&self) -> Motion {
+        Motion {
+            header: self.header,
+            bones: Vec::new(),
+            morphs: Vec::new(),
+            cameras: Vec::new(),
+            lights: Vec::new(),
+            shadows: Vec::new(),
+            properties: Vec::new(),
+            sections_present: self.sections_present,
+            trailing: self.trailing.clone(),
+        }
+    }
+
     /// The total number of keys over all six sections.
     pub fn key_count(&self) -> usize {
         Section::ALL.iter().map(|&s| self.count(s)).sum()

@@ -158,7 +158,15 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
         reduce_morph_track(track, keys, tol, method)
     });
     let cameras = reduce_camera(motion, &sampler, method, tol, &mut kept);
-    let out = Motion { bones, morphs, cameras, ..motion.clone() };
+    let out = Motion {
+        bones,
+        morphs,
+        cameras,
+        lights: motion.lights.clone(),
+        shadows: motion.shadows.clone(),
+        properties: motion.properties.clone(),
+        ..motion.without_keys()
+    };
 
     let errors = measure(motion, &out);
     let report = ReduceReport {
