@@ -188,11 +188,9 @@ fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> a
     Ok(())
 }
 
-fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
-    writeln!(out, "{}", info.path)?;
-    writeln!(out, "  version   {} ({} bytes)", info.version, info.bytes)?;
-    let camera = if info.camera_motion { ", a camera/light motion" } else { "" };
-    writeln!(out, "  model     {:?} ({}{camera})", info.model_name, info.encoding)?;
+/// "bone 3, morph 1 (no camera, light sections)": the counts of the sections the file has,
+/// then the ones it leaves out.
+fn keys_line(info: &Info) -> String {
     let c = &info.counts;
     let counts = [
         ("bone", c.bone),
@@ -202,27 +200,26 @@ fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
         ("self_shadow", c.self_shadow),
         ("property", c.property),
     ];
-    let present: Vec<String> = counts[..info.sections_present.len()]
-        .iter()
-        .map(|(name, n)| format!("{name} {n}"))
-        .collect();
-    let absent: Vec<&str> =
-        counts[info.sections_present.len()..].iter().map(|(name, _)| *name).collect();
-    write!(
-        out,
-        "  keys      {}",
-        if present.is_empty() { "none".to_string() } else { present.join(", ") }
-    )?;
-    if absent.is_empty() {
-        writeln!(out)?;
+    let (present, absent) = counts.split_at(info.sections_present.len());
+    let mut line = if present.is_empty() {
+        "none".to_string()
     } else {
-        writeln!(
-            out,
-            " (no {} section{})",
-            absent.join(", "),
-            if absent.len() == 1 { "" } else { "s" }
-        )?;
+        present.iter().map(|(name, n)| format!("{name} {n}")).collect::<Vec<_>>().join(", ")
+    };
+    if !absent.is_empty() {
+        let names: Vec<&str> = absent.iter().map(|(name, _)| *name).collect();
+        let plural = if absent.len() == 1 { "" } else { "s" };
+        line += &format!(" (no {} section{plural})", names.join(", "));
     }
+    line
+}
+
+fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
+    writeln!(out, "{}", info.path)?;
+    writeln!(out, "  version   {} ({} bytes)", info.version, info.bytes)?;
+    let camera = if info.camera_motion { ", a camera/light motion" } else { "" };
+    writeln!(out, "  model     {:?} ({}{camera})", info.model_name, info.encoding)?;
+    writeln!(out, "  keys      {}", keys_line(info))?;
     match (info.frame_range, info.duration_seconds) {
         (Some([first, last]), Some(secs)) => {
             writeln!(out, "  frames    {first} to {last} ({secs:.2} s at 30 fps)")?
