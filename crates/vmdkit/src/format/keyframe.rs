@@ -137,14 +137,9 @@ impl Motion {
     pub(crate) fn without_keys(&self) -> Motion {
         Motion {
             header: self.header,
-            bones: Vec::new(),
-            morphs: Vec::new(),
-            cameras: Vec::new(),
-            lights: Vec::new(),
-            shadows: Vec::new(),
-            properties: Vec::new(),
             sections_present: self.sections_present,
             trailing: self.trailing.clone(),
+            ..Motion::new(self.header.model_name)
         }
     }
 
