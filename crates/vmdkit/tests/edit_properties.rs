@@ -151,7 +151,7 @@ proptest! {
     fn edit_shift_and_back_is_the_identity(m in motion(200), n in 0i64..1000) {
         let later = shift(&m, n).unwrap();
         prop_assert_eq!(shift(&later, -n).unwrap(), m.clone());
-        let first = first_frame(&m);
+        let first = m.frame_range().unwrap().0;
         if first > 0 {
             let earlier = shift(&m, -i64::from(first)).unwrap();
             prop_assert_eq!(shift(&earlier, i64::from(first)).unwrap(), m.clone());
@@ -235,21 +235,6 @@ proptest! {
         prop_assert!(e.within(&options.tolerance), "{:?}", e);
         prop_assert!(report.after.total() <= report.before.total());
     }
-}
-
-/// The earliest key frame of any section.
-fn first_frame(m: &Motion) -> u32 {
-    let frames = m
-        .bones
-        .iter()
-        .map(|k| k.frame)
-        .chain(m.morphs.iter().map(|k| k.frame))
-        .chain(m.cameras.iter().map(|k| k.frame));
-    frames
-        .chain(m.lights.iter().map(|k| k.frame))
-        .chain(m.properties.iter().map(|k| k.frame))
-        .min()
-        .unwrap()
 }
 
 /// Rotation angle between two quaternions, degrees.
