@@ -87,6 +87,7 @@ pub mod edit;
 pub mod eval;
 pub mod example;
 pub mod io;
+pub mod keypoints;
 pub mod lint;
 pub mod math;
 pub mod model;
