@@ -20,6 +20,29 @@ pub fn corpus_dir() -> PathBuf {
     workspace.join("../shared/corpus")
 }
 
+/// The keypoint and motion-capture folder: `$VMDKIT_POSE`, or `shared/pose` beside the
+/// workspace.
+pub fn pose_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("VMDKIT_POSE") {
+        return PathBuf::from(dir);
+    }
+    corpus_dir().join("../pose")
+}
+
+/// A file of the pose folder, or `None` (after a notice) when it is missing outside CI. Panics
+/// under CI, where the folder must be present.
+pub fn pose_file_or_skip(test: &str, name: &str) -> Option<PathBuf> {
+    let path = pose_dir().join(name);
+    if path.is_file() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: the shared pose data is required under CI: {} is missing", path.display());
+    }
+    eprintln!("SKIPPED {test}: no shared pose file at {}", path.display());
+    None
+}
+
 /// The parsed manifest, or `None` (after a notice) when the corpus is missing outside CI.
 /// Panics under CI, where the corpus must be present.
 pub fn corpus_or_skip(test: &str) -> Option<Manifest> {
