@@ -1,7 +1,17 @@
 //! [`Layout`]: a keypoint file's joint order, each joint mapped to a [`Role`] (or to none, for
 //! joints the retargeting does not use), plus the synthetic points a layout implies.
+//!
+//! Layouts come from three places: the built-in tables ([`Layout::builtin`]), detection from a
+//! file's joint names or count ([`Layout::detect`]), and user mapping files
+//! ([`Layout::from_mapping`], `layout/mapping.rs`).
 
+mod mapping;
+#[cfg(test)]
+mod tests;
+
+use super::layouts::{Builtin, BUILTINS, BUILTIN_NAMES};
 use super::Role;
+use std::path::PathBuf;
 
 /// One joint of a layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +43,56 @@ pub struct Layout {
     pub synthetic: Vec<SyntheticPoint>,
 }
 
+/// Why no layout could be chosen or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LayoutError {
+    /// A layout name that is not built in.
+    #[error("unknown layout `{name}`; the built-in layouts are {}", choices.join(", "))]
+    UnknownLayout {
+        /// The name asked for.
+        name: String,
+        /// The built-in layouts' names.
+        choices: &'static [&'static str],
+    },
+    /// A file without recognisable joint names has a joint count no layout has.
+    #[error(
+        "{count} joints fit no built-in layout ({}); pass --layout with a mapping file",
+        counts.iter().map(|(n, c)| format!("{n}: {c}")).collect::<Vec<_>>().join(", ")
+    )]
+    JointCount {
+        /// The file's joint count.
+        count: usize,
+        /// Each built-in layout's name and joint count.
+        counts: Vec<(&'static str, usize)>,
+    },
+    /// More than one built-in layout fits the file.
+    #[error("{what} fit several layouts ({}); pass --layout to choose", candidates.join(", "))]
+    Ambiguous {
+        /// What was matched: "17 joints", or "the joint names".
+        what: String,
+        /// The layouts that fit.
+        candidates: Vec<&'static str>,
+    },
+    /// A user mapping file that cannot be read as one.
+    #[error("layout mapping, line {line}: {message}")]
+    Mapping {
+        /// The 1-based line, or 0 for the file as a whole.
+        line: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// A mapping file that cannot be read at all.
+    #[error("cannot read layout file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 impl Layout {
     /// The joint index that has `role`, if any.
     pub fn joint_of(&self, role: Role) -> Option<usize> {
@@ -43,4 +103,179 @@ impl Layout {
     pub fn has(&self, role: Role) -> bool {
         self.joint_of(role).is_some() || self.synthetic.iter().any(|s| s.role == role)
     }
+
+    /// The names [`Layout::builtin`] knows.
+    pub fn builtin_names() -> &'static [&'static str] {
+        &BUILTIN_NAMES
+    }
+
+    /// A built-in layout by name, compared as [`Layout::detect`] compares joint names
+    /// (`BODY_25B` finds `body25b`).
+    pub fn builtin(name: &str) -> Option<Layout> {
+        let key = normalize(name);
+        BUILTINS.iter().find(|b| normalize(b.name) == key).map(|b| from_table(b))
+    }
+
+    /// [`Layout::builtin`], with an error that lists the choices.
+    pub fn builtin_or_error(name: &str) -> Result<Layout, LayoutError> {
+        Layout::builtin(name).ok_or_else(|| LayoutError::UnknownLayout {
+            name: name.to_string(),
+            choices: &BUILTIN_NAMES,
+        })
+    }
+
+    /// The layout of a file with `joint_count` joints and, when it has them, these names.
+    ///
+    /// Names (one per joint) are compared case-insensitively and without punctuation or spaces
+    /// (`r_hip`, `RHip` and `R Hip` are one name), and also under the other names a format's
+    /// files use (Pose2Sim's TRC calls BODY_25B's `UpperNeck` `Neck`). The built-in layout that
+    /// recognises the most names wins, provided it recognises at least half of them and what
+    /// the retargeting needs of a body; the result follows the file's joint order and names,
+    /// unknown names having no role. Without usable names the count decides, when exactly one
+    /// built-in layout has that many joints.
+    pub fn detect(names: Option<&[String]>, joint_count: usize) -> Result<Layout, LayoutError> {
+        if let Some(names) = names.filter(|n| n.len() == joint_count && !n.is_empty()) {
+            if let Some(layout) = detect_by_names(names)? {
+                return Ok(layout);
+            }
+        }
+        let fitting: Vec<&Builtin> =
+            BUILTINS.iter().copied().filter(|b| b.joints.len() == joint_count).collect();
+        match fitting.as_slice() {
+            [one] => Ok(from_table(one)),
+            [] => Err(LayoutError::JointCount {
+                count: joint_count,
+                counts: BUILTINS.iter().map(|b| (b.name, b.joints.len())).collect(),
+            }),
+            many => Err(LayoutError::Ambiguous {
+                what: format!("{joint_count} joints"),
+                candidates: many.iter().map(|b| b.name).collect(),
+            }),
+        }
+    }
+
+    /// The roles the retargeting needs for a body that the layout gives neither as a joint nor
+    /// as a synthetic point: the pelvis (or both hips), and both shoulders, elbows, wrists,
+    /// knees and ankles.
+    pub(crate) fn missing_body_roles(&self) -> Vec<Role> {
+        use Role::*;
+        let mut missing = Vec::new();
+        let hips = self.has(LeftHip) && self.has(RightHip);
+        if !(self.has(Pelvis) || hips) {
+            missing.push(Pelvis);
+        }
+        for role in [LeftShoulder, LeftElbow, LeftWrist, LeftKnee, LeftAnkle] {
+            for role in [role, role.mirrored()] {
+                if !self.has(role) {
+                    missing.push(role);
+                }
+            }
+        }
+        missing
+    }
+}
+
+/// A name as detection compares it: lower case, letters and digits only.
+pub(crate) fn normalize(name: &str) -> String {
+    name.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+fn from_table(table: &Builtin) -> Layout {
+    let joints = table
+        .joints
+        .iter()
+        .map(|&(name, role)| LayoutJoint { name: name.to_string(), role })
+        .collect();
+    with_synthetic(table.name, joints, table)
+}
+
+/// The table's synthetic points that the joints can make and do not already give.
+fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> Layout {
+    let mut layout = Layout { name: name.to_string(), joints, synthetic: Vec::new() };
+    layout.synthetic = table
+        .synthetic
+        .iter()
+        .filter(|(role, of)| {
+            layout.joint_of(*role).is_none() && of.iter().all(|r| layout.joint_of(*r).is_some())
+        })
+        .map(|&(role, of)| SyntheticPoint { role, mean_of: of.to_vec() })
+        .collect();
+    layout
+}
+
+/// How well a built-in layout recognises a file's names.
+struct NameMatch {
+    table: &'static Builtin,
+    roles: Vec<Option<Role>>,
+    recognised: usize,
+    renamed: usize,
+}
+
+impl NameMatch {
+    /// Best first: more names recognised, fewer of them through aliases, fewer of the layout's
+    /// joints absent from the file.
+    fn rank(&self) -> (std::cmp::Reverse<usize>, usize, usize) {
+        (
+            std::cmp::Reverse(self.recognised),
+            self.renamed,
+            self.table.joints.len() - self.recognised,
+        )
+    }
+}
+
+fn match_names(table: &'static Builtin, keys: &[String]) -> NameMatch {
+    let find = |key: &str| table.joints.iter().position(|(n, _)| normalize(n) == key);
+    let mut used = vec![false; table.joints.len()];
+    let mut found = NameMatch { table, roles: Vec::new(), recognised: 0, renamed: 0 };
+    for key in keys {
+        let direct = find(key);
+        let index = direct.or_else(|| {
+            let alias = table.aliases.iter().find(|(a, _)| normalize(a) == *key)?;
+            find(&normalize(alias.1))
+        });
+        // A second name for a joint already matched is left without a role.
+        let index = index.filter(|&i| !std::mem::replace(&mut used[i], true));
+        found.roles.push(index.and_then(|i| table.joints[i].1));
+        if index.is_some() {
+            found.recognised += 1;
+            found.renamed += direct.is_none() as usize;
+        }
+    }
+    found
+}
+
+fn detect_by_names(names: &[String]) -> Result<Option<Layout>, LayoutError> {
+    let keys: Vec<String> = names.iter().map(|n| normalize(n)).collect();
+    let layout_of = |m: &NameMatch| {
+        let joints = names
+            .iter()
+            .zip(&m.roles)
+            .map(|(name, &role)| LayoutJoint { name: name.clone(), role })
+            .collect();
+        with_synthetic(m.table.name, joints, m.table)
+    };
+    let mut matches: Vec<(NameMatch, Layout)> = BUILTINS
+        .iter()
+        .map(|table| match_names(table, &keys))
+        .filter(|m| m.recognised * 2 >= names.len())
+        .map(|m| {
+            let layout = layout_of(&m);
+            (m, layout)
+        })
+        .filter(|(_, layout)| layout.missing_body_roles().is_empty())
+        .collect();
+    matches.sort_by_key(|(m, _)| m.rank());
+    let Some(best) = matches.first().map(|(m, _)| m.rank()) else {
+        return Ok(None);
+    };
+    let tied: Vec<&(NameMatch, Layout)> =
+        matches.iter().filter(|(m, _)| m.rank() == best).collect();
+    // Layouts that agree on every joint's role differ only in name: take the first.
+    if tied.iter().any(|(m, _)| m.roles != tied[0].0.roles) {
+        return Err(LayoutError::Ambiguous {
+            what: "the joint names".to_string(),
+            candidates: tied.iter().map(|(m, _)| m.table.name).collect(),
+        });
+    }
+    Ok(matches.into_iter().next().map(|(_, layout)| layout))
 }

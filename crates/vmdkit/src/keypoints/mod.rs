@@ -15,9 +15,10 @@
 //! and the retargeting turns them into MMD's frame.
 
 mod layout;
+mod layouts;
 mod role;
 
-pub use layout::{Layout, LayoutJoint, SyntheticPoint};
+pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 
 use glam::Vec3;
