@@ -1,12 +1,14 @@
-//! A small motion and a small model made in code, so that commands, docs and tests have
-//! something real to show without shipping anyone else's files.
+//! A small motion and two models made in code, so that commands, docs and tests have
+//! something real to show without shipping anyone else's files: [`example_model`], the least
+//! that plays [`example_motion`], and [`standard_model`], a full standard MMD skeleton that
+//! retargeting and previews use when no model file is given.
 
 use crate::curve::Curve;
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey, ShadowKey,
 };
-use crate::model::{Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts};
+use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail};
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
 
@@ -129,6 +131,145 @@ pub fn example_model() -> Model {
     }
 }
 
+/// The trunk of [`standard_model`]: name, parent name, rest position (MMD units, X to the
+/// model's left, Y up, facing −Z).
+const STANDARD_TRUNK: &[(&str, &str, [f32; 3])] = &[
+    ("全ての親", "", [0.0, 0.0, 0.0]),
+    ("センター", "全ての親", [0.0, 8.0, 0.0]),
+    ("グルーブ", "センター", [0.0, 8.6, 0.0]),
+    ("腰", "グルーブ", [0.0, 11.4, 0.1]),
+    ("上半身", "腰", [0.0, 12.2, 0.0]),
+    ("上半身2", "上半身", [0.0, 13.8, 0.0]),
+    ("首", "上半身2", [0.0, 17.0, 0.3]),
+    ("頭", "首", [0.0, 18.0, 0.2]),
+    ("両目", "頭", [0.0, 18.8, -0.9]),
+];
+
+/// The left eye, and the left arm from the collarbone to the first two joints of four fingers;
+/// the right side mirrors them. The arm hangs 36.87° below horizontal (direction (0.8, −0.6)): upper arm 3.0
+/// long, forearm 2.8, the twist bones half-way along each.
+const STANDARD_LEFT_ARM: &[(&str, &str, [f32; 3])] = &[
+    ("左目", "頭", [0.35, 18.8, -0.9]),
+    ("左肩", "上半身2", [0.25, 16.7, 0.3]),
+    ("左腕", "左肩", [1.45, 16.45, 0.3]),
+    ("左腕捩", "左腕", [2.65, 15.55, 0.3]),
+    ("左ひじ", "左腕捩", [3.85, 14.65, 0.3]),
+    ("左手捩", "左ひじ", [4.97, 13.81, 0.3]),
+    ("左手首", "左手捩", [6.09, 12.97, 0.3]),
+    ("左中指１", "左手首", [6.78, 12.46, 0.3]),
+    ("左中指２", "左中指１", [7.14, 12.19, 0.3]),
+    ("左人指１", "左手首", [6.74, 12.5, 0.05]),
+    ("左人指２", "左人指１", [7.08, 12.24, 0.05]),
+    ("左小指１", "左手首", [6.66, 12.53, 0.7]),
+    ("左小指２", "左小指１", [6.96, 12.31, 0.7]),
+    ("左親指１", "左手首", [6.33, 12.62, -0.3]),
+    ("左親指２", "左親指１", [6.57, 12.42, -0.55]),
+];
+
+/// The lower body and the left leg; the right leg mirrors it. The knee is 0.25 in front of the
+/// hip–ankle line, so that leg IK bends it forwards from the rest pose.
+const STANDARD_LEFT_LEG: &[(&str, &str, [f32; 3])] = &[
+    ("左足", "下半身", [1.0, 11.0, 0.0]),
+    ("左ひざ", "左足", [1.0, 6.2, -0.1]),
+    ("左足首", "左ひざ", [1.0, 1.2, 0.3]),
+    ("左つま先", "左足首", [1.0, 0.0, -1.5]),
+];
+
+/// The left leg's IK bones, at the ankle and the toe tip they pull; the right side mirrors them.
+const STANDARD_LEFT_IK: &[(&str, &str, [f32; 3])] =
+    &[("左足ＩＫ", "全ての親", [1.0, 1.2, 0.3]), ("左つま先ＩＫ", "左足ＩＫ", [1.0, 0.0, -1.5])];
+
+/// A bone-only PMX-style model with MMD's standard and semi-standard bone names (全ての親,
+/// センター, グルーブ, 腰, 上半身2, 腕捩, 手捩, the first finger joints, leg and toe IK), in an
+/// A-pose about 20 units tall: the embedded default target of retargeting and previews, for
+/// when no model file is given. The left side (+X) mirrors the right exactly.
+pub fn standard_model() -> Model {
+    type Row = (String, String, [f32; 3]);
+    let own = |table: &[(&str, &str, [f32; 3])]| -> Vec<Row> {
+        table.iter().map(|&(n, p, at)| (n.to_string(), p.to_string(), at)).collect()
+    };
+    let mirror = |table: &[(&str, &str, [f32; 3])]| -> Vec<Row> {
+        let right = |name: &str| name.replacen('左', "右", 1);
+        table.iter().map(|&(n, p, [x, y, z])| (right(n), right(p), [-x, y, z])).collect()
+    };
+    let lower = own(&[("下半身", "腰", [0.0, 12.2, 0.0])]);
+    let table: Vec<Row> = [
+        own(STANDARD_TRUNK),
+        own(STANDARD_LEFT_ARM),
+        mirror(STANDARD_LEFT_ARM),
+        lower,
+        own(STANDARD_LEFT_LEG),
+        mirror(STANDARD_LEFT_LEG),
+        own(STANDARD_LEFT_IK),
+        mirror(STANDARD_LEFT_IK),
+    ]
+    .concat();
+    let index = |name: &str| table.iter().position(|(n, _, _)| n == name);
+    let mut bones: Vec<Bone> = table
+        .iter()
+        .map(|(name, parent, at)| Bone::new(name, Vec3::from(*at), index(parent)))
+        .collect();
+    let knee_limits =
+        (Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new(-0.5f32.to_radians(), 0.0, 0.0));
+    let eyes = index("両目").unwrap_or_default();
+    for i in 0..bones.len() {
+        let name = bones[i].name.clone();
+        let child = (i + 1..bones.len()).find(|&c| bones[c].parent == Some(i));
+        // Editors draw a bone towards its first child; that is all a tail does.
+        if let Some(child) = child.filter(|_| !name.ends_with("ＩＫ")) {
+            bones[i].tail = Tail::Bone(Some(child));
+            bones[i].flags.set(BoneFlags::TAIL_IS_BONE, true);
+        }
+        let movable =
+            matches!(name.as_str(), "全ての親" | "センター" | "グルーブ") || name.ends_with("ＩＫ");
+        bones[i].flags.set(BoneFlags::MOVABLE, movable);
+        if name.ends_with("捩") {
+            // Twist bones turn only about the limb they lie in: from their parent to their child.
+            let (from, to) =
+                (bones[bones[i].parent.unwrap()].position, bones[child.unwrap()].position);
+            bones[i].fixed_axis = Some((to - from).normalize());
+            bones[i].flags.set(BoneFlags::FIXED_AXIS, true);
+        }
+        if name.ends_with("目") && name != "両目" {
+            // The eyes follow 両目, as in MMD's standard models, so one key turns both.
+            bones[i].append = Some(Append {
+                parent: eyes,
+                ratio: 1.0,
+                rotation: true,
+                translation: false,
+                local: false,
+            });
+            bones[i].flags.set(BoneFlags::APPEND_ROTATION, true);
+        }
+        let side = name.chars().next().map(String::from).unwrap_or_default();
+        let find = |suffix: &str| index(&format!("{side}{suffix}")).unwrap();
+        let ik = if name.ends_with("足ＩＫ") {
+            let links = vec![
+                IkLink { bone: find("ひざ"), limits: Some(knee_limits) },
+                IkLink { bone: find("足"), limits: None },
+            ];
+            Some(Ik { target: find("足首"), loop_count: 40, limit_angle: 2.0, links })
+        } else if name.ends_with("つま先ＩＫ") {
+            let links = vec![IkLink { bone: find("足首"), limits: None }];
+            Some(Ik { target: find("つま先"), loop_count: 40, limit_angle: 2.0, links })
+        } else {
+            None
+        };
+        bones[i].flags.set(BoneFlags::IK, ik.is_some());
+        bones[i].ik = ik;
+    }
+    Model {
+        format: ModelFormat::Pmx { version: 2.0, utf8: true },
+        name: "vmdkit standard".to_string(),
+        name_en: "vmdkit standard".to_string(),
+        comment: "MMD's standard bone names in an A-pose, made by vmdkit.".to_string(),
+        comment_en: String::new(),
+        bones,
+        morphs: Vec::new(),
+        counts: SectionCounts::default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -149,5 +290,84 @@ mod tests {
         let binding = Binding::new(&skeleton, &sampler);
         assert!(binding.report().unbound_bone_tracks.is_empty());
         assert_eq!(binding.ik_tracks().len(), 2);
+    }
+
+    #[test]
+    fn the_standard_model_is_a_clean_mirrored_skeleton_with_short_names() {
+        use crate::skeleton::Skeleton;
+        let model = super::standard_model();
+        let skeleton = Skeleton::new(&model);
+        assert!(skeleton.notes().is_empty(), "{:?}", skeleton.notes());
+        for bone in &model.bones {
+            let bytes = crate::text::TextEncoding::ShiftJis.encode(&bone.name, 64).bytes;
+            assert!(bytes.len() <= 15 && !bytes.contains(&b'?'), "{}: {bytes:?}", bone.name);
+            let mirrored = bone.name.replacen('左', "右", 1);
+            if mirrored != bone.name {
+                let other = &model.bones[model.bone_index(&mirrored).expect(&mirrored)];
+                let flipped = bone.position * glam::Vec3::new(-1.0, 1.0, 1.0);
+                assert_eq!(other.position, flipped, "{}", bone.name);
+                let parent = |b: &crate::model::Bone| b.parent.map(|p| model.bones[p].name.clone());
+                assert_eq!(parent(other), parent(bone).map(|p| p.replacen('左', "右", 1)));
+            }
+        }
+        for name in
+            ["全ての親", "センター", "グルーブ", "腰", "上半身2", "両目", "左腕捩", "右手捩"]
+        {
+            assert!(model.bone_index(name).is_some(), "{name}");
+        }
+        let height = model.bones.iter().map(|b| b.position.y).fold(0.0, f32::max);
+        assert!((18.0..21.0).contains(&height), "{height}");
+        // Arms in an A-pose, 35–40° below horizontal, the twist axis along the arm.
+        let at = |name: &str| model.bones[model.bone_index(name).unwrap()].position;
+        let arm = at("左ひじ") - at("左腕");
+        let droop = (-arm.y).atan2(arm.x).to_degrees();
+        assert!((35.0..=40.0).contains(&droop), "{droop}");
+        let twist = &model.bones[model.bone_index("左腕捩").unwrap()];
+        assert!(twist.fixed_axis.unwrap().dot(arm.normalize()) > 0.9999);
+        assert!(twist.flags.contains(crate::model::BoneFlags::FIXED_AXIS));
+        assert!(at("左つま先").z < at("左足首").z && at("左つま先").y.abs() < 0.3);
+    }
+
+    #[test]
+    fn the_standard_model_plays_the_example_motion_and_bends_its_knees_by_ik() {
+        use crate::eval::MotionSampler;
+        use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, Poser, Skeleton};
+        let model = super::standard_model();
+        let skeleton = Skeleton::new(&model);
+        let sampler = MotionSampler::new(&super::example_motion());
+        let binding = Binding::new(&skeleton, &sampler);
+        assert!(binding.report().unbound_bone_tracks.is_empty());
+        assert_eq!(binding.ik_tracks().len(), 2);
+        let mut poser = Poser::new(&skeleton, &sampler, &binding);
+        let mut pose = Pose::new(&skeleton);
+        poser.pose_at(15.0, &mut pose);
+        assert!(pose.positions().iter().all(|p| p.is_finite()));
+        let bone = |name: &str| skeleton.bone_index(name).unwrap();
+        // The waving right arm moves the right wrist and leaves the left one.
+        assert!(
+            (pose.position(bone("右手首")) - model.bones[bone("右手首")].position).length() > 1.0
+        );
+        assert!(
+            (pose.position(bone("左手首")) - model.bones[bone("左手首")].position).length() < 0.6
+        );
+
+        // Raise and pull forward the left foot's IK: the ankle follows, the knee bends forwards
+        // and the leg keeps its length.
+        let mut input = PoseInput::new(&skeleton);
+        input.bones[bone("左足ＩＫ")].translation = glam::Vec3::new(0.0, 3.0, -1.5);
+        PoseEvaluator::new(&skeleton).evaluate(&input, &mut pose);
+        let goal = model.bones[bone("左足ＩＫ")].position + glam::Vec3::new(0.0, 3.0, -1.5);
+        let ankle = pose.position(bone("左足首"));
+        assert!((ankle - goal).length() < 0.01, "{ankle:?}");
+        assert!(pose.position(bone("左ひざ")).z < -1.0, "{:?}", pose.position(bone("左ひざ")));
+        let thigh = model.bones[bone("左ひざ")].position - model.bones[bone("左足")].position;
+        let now = pose.position(bone("左ひざ")) - pose.position(bone("左足"));
+        assert!((now.length() - thigh.length()).abs() < 1e-4);
+        // The toe IK moved with the foot IK and holds the toe where it was pulled to.
+        let toe_goal = model.bones[bone("左つま先ＩＫ")].position + glam::Vec3::new(0.0, 3.0, -1.5);
+        assert!((pose.position(bone("左つま先")) - toe_goal).length() < 0.05);
+        // The right leg is untouched.
+        let right = bone("右足首");
+        assert!((pose.position(right) - model.bones[right].position).length() < 1e-4);
     }
 }
