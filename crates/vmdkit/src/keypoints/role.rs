@@ -17,9 +17,9 @@ pub enum Role {
     Chest,
     /// Base of the neck, between the shoulders (H36M "thorax", BODY_25 "Neck", SMPL "neck").
     Thorax,
-    /// Centre of the head (SMPL "head", BODY_25B "Head").
+    /// Centre of the head (SMPL "head").
     HeadCentre,
-    /// Top of the head (H36M "head").
+    /// Top of the head (H36M "Head", BODY_25B "HeadTop", which Pose2Sim writes as "Head").
     HeadTop,
     /// Nose, or H36M's "neck/nose" point in front of the chin.
     Nose,
