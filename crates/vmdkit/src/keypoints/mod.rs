@@ -21,7 +21,7 @@ mod filter;
 mod layout;
 mod role;
 
-pub use filter::{resample, FilterError};
+pub use filter::{fill_gaps, resample, FilterError, GapReport};
 pub use layout::{Layout, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 

@@ -15,8 +15,10 @@
 //!
 //! Every function here is O(frames × joints) and allocates its scratch buffers once per call.
 
+mod gaps;
 mod resample;
 
+pub use gaps::{fill_gaps, GapReport};
 pub use resample::resample;
 
 /// Why a trajectory cannot be conditioned as asked.
