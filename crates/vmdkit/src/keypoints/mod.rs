@@ -21,7 +21,10 @@ mod filter;
 mod layout;
 mod role;
 
-pub use filter::{fill_gaps, resample, FilterError, GapReport};
+pub use filter::{
+    fill_gaps, quaternion_continuity, resample, smooth, smooth_rotations, FilterError, GapReport,
+    Smoothing,
+};
 pub use layout::{Layout, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 
