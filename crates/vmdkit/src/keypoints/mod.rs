@@ -22,8 +22,8 @@ mod layout;
 mod role;
 
 pub use filter::{
-    fill_gaps, quaternion_continuity, resample, smooth, smooth_rotations, FilterError, GapReport,
-    Smoothing,
+    fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
+    smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use layout::{Layout, LayoutJoint, SyntheticPoint};
 pub use role::Role;

@@ -16,10 +16,12 @@
 //! Every function here is O(frames × joints) and allocates its scratch buffers once per call.
 
 mod gaps;
+mod repair;
 mod resample;
 mod smooth;
 
 pub use gaps::{fill_gaps, GapReport};
+pub use repair::{reject_outliers, repair_swaps};
 pub use resample::resample;
 pub use smooth::{quaternion_continuity, smooth, smooth_rotations, Smoothing};
 
