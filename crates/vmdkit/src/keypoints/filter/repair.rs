@@ -26,6 +26,10 @@ const SWAP_RATIO: f32 = 0.25;
 /// candidate. The first and last frame of the clip, and frames next to a missing (non-finite)
 /// sample of the pair, have no neighbour on one side and are not changed. Confidences are
 /// swapped with their positions.
+///
+/// # Panics
+///
+/// When a pair names a joint beyond `kp.joint_count`.
 pub fn repair_swaps(kp: &mut Keypoints, pairs: &[(usize, usize)]) -> usize {
     let (frames, joints) = (kp.frame_count, kp.joint_count);
     let mut steps = Vec::with_capacity(frames);

@@ -54,6 +54,24 @@ fn clean_trajectories_are_not_swapped() {
 }
 
 #[test]
+fn noise_alone_is_not_swapped_and_swaps_in_noise_are_found() {
+    let mut rng = Rng::new(11);
+    for seed in 0..10 {
+        let mut kp = smooth_pairs(600, 4, 200 + seed);
+        for p in &mut kp.positions {
+            *p += Vec3::new(rng.normal() as f32, rng.normal() as f32, rng.normal() as f32);
+        }
+        let pairs = all_pairs(&kp);
+        let noisy = kp.clone();
+        assert_eq!(repair_swaps(&mut kp, &pairs), 0, "seed {seed}");
+        swap_frames(&mut kp, pairs[1], 100..101);
+        swap_frames(&mut kp, pairs[2], 300..303);
+        assert_eq!(repair_swaps(&mut kp, &pairs), 4, "seed {seed}");
+        assert_eq!(kp, noisy);
+    }
+}
+
+#[test]
 fn crossing_legs_are_not_swapped() {
     // Ankles of a cross step: they pass each other sideways, 5 cm apart front to back, at up
     // to 6 cm per frame; both coincide in x at every crossing.
