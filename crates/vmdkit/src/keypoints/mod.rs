@@ -7,6 +7,9 @@
 //!   `layouts.rs`): a named joint order mapped to roles, built in (`h36m`, `lftd17`, `coco17`,
 //!   `blazepose33`, `body25`, `body25b`, `smpl24`) or read from a user mapping file, and
 //!   detected from joint names or counts where that is unambiguous.
+//! * Conditioning (`filter/`): [`resample`], [`repair_swaps`], [`reject_outliers`],
+//!   [`fill_gaps`] and zero-phase [`smooth`]ing of positions, and [`smooth_rotations`] for the
+//!   rotations solved from them.
 //! * Files (`io/`): `.npy`/`.npz` (never unpickled), wide CSV, JSON, OpenSim `.trc`, and
 //!   `pose-format` `.pose`, read by [`Keypoints::read_file`]; NPY, CSV and JSON written by
 //!   [`Keypoints::write_file`].
@@ -14,10 +17,15 @@
 //! Coordinates are stored as the file has them; [`Units`] and [`UpAxis`] say how to read them,
 //! and the retargeting turns them into MMD's frame.
 
+mod filter;
 mod layout;
 mod layouts;
 mod role;
 
+pub use filter::{
+    fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
+    smooth_rotations, FilterError, GapReport, Smoothing,
+};
 pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 

@@ -1,0 +1,232 @@
+//! [`smooth`] and [`smooth_rotations`]: a zero-phase Butterworth low-pass over trajectories.
+
+use crate::keypoints::Keypoints;
+use glam::{Quat, Vec3};
+
+/// How strongly [`smooth`] and [`smooth_rotations`] low-pass a trajectory.
+///
+/// The presets are cutoff frequencies chosen for human motion around 30 fps, where most
+/// deliberate movement lies below 3–5 Hz and estimator jitter spreads up to the Nyquist
+/// frequency; they are defaults to be tuned against real clips, not measured optima.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Smoothing {
+    /// No filtering.
+    None,
+    /// 8 Hz: removes only frame-to-frame jitter; keeps fast strikes and dance accents.
+    Light,
+    /// 5 Hz: for typical pose-estimator output.
+    Normal,
+    /// 3 Hz: for noisy monocular estimates; softens quick movements.
+    Strong,
+    /// A cutoff of your own, in hertz. Non-positive, non-finite cutoffs, and those at or
+    /// above half the frame rate, leave the trajectory unchanged.
+    Custom {
+        /// The filter's −3 dB frequency per pass (−6 dB, half amplitude, forward–backward).
+        cutoff_hz: f64,
+    },
+}
+
+impl Smoothing {
+    /// The cutoff frequency in hertz, `None` for [`Smoothing::None`].
+    pub fn cutoff_hz(self) -> Option<f64> {
+        match self {
+            Smoothing::None => None,
+            Smoothing::Light => Some(8.0),
+            Smoothing::Normal => Some(5.0),
+            Smoothing::Strong => Some(3.0),
+            Smoothing::Custom { cutoff_hz } => Some(cutoff_hz),
+        }
+    }
+}
+
+/// Shorter runs of present samples are left as they are: below scipy's minimum for a
+/// second-order filter (more samples than its padding of 3 · 3 = 9), the end transients
+/// would dominate, and such fragments are better bridged by gap filling first.
+const MIN_RUN: usize = 10;
+
+/// Low-passes every joint's trajectory in place, per axis, without lag.
+///
+/// A second-order Butterworth filter runs forward and then backward over each contiguous run
+/// of finite positions (missing samples split runs, and stay missing), so the phase shifts of
+/// the two passes cancel: a peak stays at its frame, and the amplitude response is the
+/// square of the filter's (half amplitude at the cutoff). Each run is extended at both ends
+/// by its odd reflection about the end sample, as scipy's `filtfilt` does, and the filter
+/// starts in its steady state for the first extended sample; a ramp therefore continues
+/// straight into the padding and the ends do not droop. The price is that each run's end
+/// samples keep (nearly) their own values, noise included, as with scipy. The padding is scipy's 9 samples,
+/// or longer for low cutoffs (three periods of the cutoff frequency, so the start-up
+/// transient dies out inside it), at most one sample less than the run.
+///
+/// Runs of fewer than 10 samples are left unfiltered. The computation is in f64, relative to
+/// each run's first sample, so a constant trajectory comes out exactly constant.
+///
+/// Confidences are ignored: run [`fill_gaps`](super::fill_gaps) first if unconfident samples
+/// should not be smoothed into their neighbours.
+pub fn smooth(kp: &mut Keypoints, fps: f64, smoothing: Smoothing) {
+    let Some(filter) = Filter::new(fps, smoothing) else {
+        return;
+    };
+    let (frames, joints) = (kp.frame_count, kp.joint_count);
+    let mut series = vec![0.0; frames];
+    let mut scratch = Vec::with_capacity(frames + 2 * filter.pad);
+    for j in 0..joints {
+        for axis in 0..3 {
+            for (f, s) in series.iter_mut().enumerate() {
+                let p: Vec3 = kp.positions[f * joints + j];
+                *s = if p.is_finite() { p[axis] as f64 } else { f64::NAN };
+            }
+            filter.runs(&mut series, &mut scratch);
+            for (f, s) in series.iter().enumerate() {
+                if s.is_finite() {
+                    kp.positions[f * joints + j][axis] = *s as f32;
+                }
+            }
+        }
+    }
+}
+
+/// Flips each quaternion onto the hemisphere of the one before it, so that a track which
+/// turns smoothly also has smoothly varying components (q and −q are the same rotation, and
+/// solvers often return either). Non-finite quaternions are skipped, and the one after them
+/// follows the last finite one.
+pub fn quaternion_continuity(q: &mut [Quat]) {
+    let mut previous: Option<Quat> = None;
+    for r in q.iter_mut().filter(|r| r.is_finite()) {
+        if previous.is_some_and(|p| p.dot(*r) < 0.0) {
+            *r = -*r;
+        }
+        previous = Some(*r);
+    }
+}
+
+/// Low-passes a rotation track in place, without lag.
+///
+/// This is the rotation-aware way to filter orientations: [`quaternion_continuity`] first,
+/// after which the four components are smooth functions of time, then the filter of
+/// [`smooth`] on each component, then renormalisation. For the small changes between
+/// neighbouring frames this is close to filtering on the rotation manifold, and it never
+/// suffers the wrap-around and gimbal problems of filtering Euler angles. Non-finite
+/// quaternions split the track into runs, as missing positions do.
+pub fn smooth_rotations(q: &mut [Quat], fps: f64, smoothing: Smoothing) {
+    quaternion_continuity(q);
+    let Some(filter) = Filter::new(fps, smoothing) else {
+        return;
+    };
+    let original: Vec<Quat> = q.to_vec();
+    let mut series = vec![0.0; q.len()];
+    let mut scratch = Vec::with_capacity(q.len() + 2 * filter.pad);
+    for c in 0..4 {
+        for (s, r) in series.iter_mut().zip(&original) {
+            *s = if r.is_finite() { r.to_array()[c] as f64 } else { f64::NAN };
+        }
+        filter.runs(&mut series, &mut scratch);
+        for (s, r) in series.iter().zip(q.iter_mut()) {
+            if s.is_finite() {
+                let mut a = r.to_array();
+                a[c] = *s as f32;
+                *r = Quat::from_array(a);
+            }
+        }
+    }
+    for (r, o) in q.iter_mut().zip(&original) {
+        if r.is_finite() {
+            *r = normalise_or(*r, *o);
+        }
+    }
+}
+
+// A filtered quaternion cannot shrink to nothing after continuity unless the track turned by
+// half a turn within a few frames; then the unfiltered rotation is the honest answer.
+fn normalise_or(q: Quat, fallback: Quat) -> Quat {
+    let length = q.length();
+    if length > 1e-6 {
+        q / length
+    } else {
+        fallback
+    }
+}
+
+/// A second-order Butterworth low-pass (bilinear transform with pre-warping) and the padding
+/// its forward–backward use needs.
+#[derive(Clone, Copy, Debug)]
+struct Filter {
+    b: [f64; 3],
+    a: [f64; 2],
+    pad: usize,
+}
+
+impl Filter {
+    fn new(fps: f64, smoothing: Smoothing) -> Option<Filter> {
+        let cutoff = smoothing.cutoff_hz()?;
+        if !(fps.is_finite() && cutoff.is_finite() && fps > 0.0 && cutoff > 0.0) {
+            return None;
+        }
+        if cutoff >= 0.5 * fps {
+            return None; // nothing to remove: every representable frequency passes
+        }
+        let k = (std::f64::consts::PI * cutoff / fps).tan();
+        let (k2, r2) = (k * k, std::f64::consts::SQRT_2 * k);
+        let norm = 1.0 / (1.0 + r2 + k2);
+        let b0 = k2 * norm;
+        let pad = ((3.0 * fps / cutoff).ceil() as usize).max(9);
+        Some(Filter {
+            b: [b0, 2.0 * b0, b0],
+            a: [2.0 * (k2 - 1.0) * norm, (1.0 - r2 + k2) * norm],
+            pad,
+        })
+    }
+
+    /// Filters every run of finite values of `series`, leaving NaNs where they are.
+    fn runs(&self, series: &mut [f64], scratch: &mut Vec<f64>) {
+        let mut start = 0;
+        while start < series.len() {
+            if !series[start].is_finite() {
+                start += 1;
+                continue;
+            }
+            let end = series[start..]
+                .iter()
+                .position(|s| !s.is_finite())
+                .map_or(series.len(), |n| start + n);
+            self.filtfilt(&mut series[start..end], scratch);
+            start = end;
+        }
+    }
+
+    fn filtfilt(&self, x: &mut [f64], ext: &mut Vec<f64>) {
+        let n = x.len();
+        if n < MIN_RUN {
+            return;
+        }
+        let pad = self.pad.min(n - 1);
+        let (origin, last) = (x[0], x[n - 1] - x[0]);
+        ext.clear();
+        ext.extend((1..=pad).rev().map(|i| -(x[i] - origin)));
+        ext.extend(x.iter().map(|v| v - origin));
+        ext.extend((1..=pad).map(|i| 2.0 * last - (x[n - 1 - i] - origin)));
+        self.pass(ext.iter_mut());
+        self.pass(ext.iter_mut().rev());
+        for (v, e) in x.iter_mut().zip(&ext[pad..pad + n]) {
+            *v = e + origin;
+        }
+    }
+
+    /// One pass in transposed direct form II, started in the steady state for a constant
+    /// input equal to the first sample (scipy's `lfilter_zi` scaled by it).
+    fn pass<'a>(&self, samples: impl Iterator<Item = &'a mut f64>) {
+        let ([b0, b1, b2], [a1, a2]) = (self.b, self.a);
+        let gain = (b0 + b1 + b2) / (1.0 + a1 + a2);
+        let mut state: Option<(f64, f64)> = None;
+        for x in samples {
+            let (z1, z2) = state.unwrap_or(((gain - b0) * *x, (b2 - a2 * gain) * *x));
+            let y = b0 * *x + z1;
+            state = Some((b1 * *x - a1 * y + z2, b2 * *x - a2 * y));
+            *x = y;
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "smooth_tests.rs"]
+mod tests;
