@@ -92,6 +92,7 @@ pub mod lint;
 pub mod math;
 pub mod model;
 pub mod report;
+pub mod retarget;
 pub mod skeleton;
 
 pub use curve::Curve;

@@ -1,0 +1,106 @@
+//! Keypoints from a motion: the motion played on a model by the full evaluator (IK, appends,
+//! morphs), each layout joint read off the posed bones where the retargeting places it. This is
+//! the oracle of the round-trip tests and a source of synthetic training data.
+
+use super::axes::InputAxes;
+use super::rig::{Rig, Source};
+use super::solve::Observed;
+use super::RetargetError;
+use crate::eval::MotionSampler;
+use crate::format::Motion;
+use crate::keypoints::{Keypoints, Layout, Role, Units};
+use crate::skeleton::{sample_count, Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
+use glam::{DVec3, Vec3};
+
+/// How [`keypoints_from_motion`] writes its keypoints.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeypointOptions {
+    /// Frames per second of the output.
+    pub fps: f64,
+    /// The output's axes (the inverse of a retargeting input's).
+    pub axes: InputAxes,
+    /// The output's units; model units become metres at [`METRES_PER_UNIT`] first.
+    pub units: Units,
+}
+
+impl Default for KeypointOptions {
+    fn default() -> Self {
+        KeypointOptions { fps: 30.0, axes: InputAxes::default(), units: Units::Metres }
+    }
+}
+
+/// The joints of `layout` over the whole motion played on `skeleton`. Joints the layout maps
+/// to no role (or to one the skeleton cannot place) are NaN.
+pub fn keypoints_from_motion(
+    motion: &Motion,
+    skeleton: &Skeleton,
+    layout: &Layout,
+    options: &KeypointOptions,
+) -> Result<Keypoints, RetargetError> {
+    if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= 10_000.0) {
+        return Err(RetargetError::Option(format!("bad frame rate {}", options.fps)));
+    }
+    let rig = Rig::new(skeleton)
+        .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
+    let last = motion.frame_range().map_or(0, |(_, last)| last);
+    let count = sample_count(last, options.fps);
+    let times: Vec<f64> = (0..count).map(|i| i as f64 * crate::math::FPS / options.fps).collect();
+    let frames = role_positions(&rig, skeleton, motion, &times);
+    let per_unit = METRES_PER_UNIT / options.units.metres();
+    let mut kp = Keypoints::missing(count, layout.joints.len());
+    for (f, roles) in frames.iter().enumerate() {
+        for (j, joint) in layout.joints.iter().enumerate() {
+            let Some(role) = joint.role else { continue };
+            let (p, w) = roles[role as usize];
+            if w > 0.0 {
+                kp.positions[f * kp.joint_count + j] =
+                    (options.axes.from_mmd(p) * per_unit).as_vec3();
+            }
+        }
+    }
+    kp.names = Some(layout.joints.iter().map(|j| j.name.clone()).collect());
+    kp.fps = Some(options.fps);
+    kp.units = Some(options.units);
+    kp.up = Some(options.axes.up);
+    Ok(kp)
+}
+
+/// Every role's model-space position at each time (MMD frames), weight 1 where the rig places
+/// it and 0 where it cannot.
+pub(crate) fn role_positions(
+    rig: &Rig,
+    skeleton: &Skeleton,
+    motion: &Motion,
+    times: &[f64],
+) -> Vec<Observed> {
+    let sampler = MotionSampler::new(motion);
+    let binding = Binding::new(skeleton, &sampler);
+    let mut poser = Poser::new(skeleton, &sampler, &binding);
+    let mut pose = Pose::new(skeleton);
+    times
+        .iter()
+        .map(|&t| {
+            poser.pose_at(t, &mut pose);
+            read_roles(rig, skeleton, &pose)
+        })
+        .collect()
+}
+
+/// Every role's position in a posed skeleton.
+pub(crate) fn read_roles(rig: &Rig, skeleton: &Skeleton, pose: &Pose) -> Observed {
+    let mut out: Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];
+    for (i, source) in rig.sources.iter().enumerate() {
+        let p: Option<Vec3> = source.map(|s| match s {
+            Source::Head(b) => pose.position(b),
+            Source::Mean(a, b) => (pose.position(a) + pose.position(b)) / 2.0,
+            Source::Offset(b, rest) => {
+                pose.position(b)
+                    + pose.rotation(b) * (rest.as_vec3() - skeleton.rest_position(b))
+            }
+        });
+        if let Some(p) = p {
+            out[i] = (p.as_dvec3(), 1.0);
+        }
+    }
+    out
+}

@@ -1,0 +1,116 @@
+//! Solved frames → VMD keys: センター (and グルーブ) translation, a rotation per keyed bone, in
+//! IK mode 足ＩＫ/つま先ＩＫ at the solved ankles and toes, and a property key that states the
+//! IK switches; then thinning.
+//!
+//! In IK mode the legs keep their FK keys as well: MMD's IK starts from the keyed pose (§10.1),
+//! which already reaches the goal, so the solve changes nothing there, while an engine without
+//! IK still sees the right legs.
+
+use super::lm::State;
+use super::options::KeyMode;
+use super::rig::Rig;
+use super::RetargetOptions;
+use crate::edit::{reduce, ReduceOptions};
+use crate::format::{BoneKey, IkState, Motion, PropertyKey};
+use crate::skeleton::Skeleton;
+use crate::text::LongName;
+use glam::{DQuat, DVec3, Quat};
+
+/// One key per frame for every bone the retargeting drives.
+pub(crate) fn dense_motion(
+    rig: &Rig,
+    skeleton: &Skeleton,
+    states: &[State],
+    options: &RetargetOptions,
+) -> Motion {
+    let mut motion = Motion::new(LongName::encode(&options.model_name).0);
+    let tracks = 2 + rig.bones.len() + 4;
+    motion.bones.reserve(states.len() * tracks);
+    let mut previous: Vec<Option<Quat>> = vec![None; rig.bones.len()];
+    let ik_targets = ik_targets(rig, skeleton);
+    for (f, s) in states.iter().enumerate() {
+        let frame = f as u32;
+        let t = s.translation.as_vec3();
+        match rig.groove {
+            Some(groove) => {
+                motion.bones.push(translation_key(skeleton, rig.centre, frame, t * glam::Vec3::new(1.0, 0.0, 1.0)));
+                motion.bones.push(translation_key(skeleton, groove, frame, glam::Vec3::new(0.0, t.y, 0.0)));
+            }
+            None => motion.bones.push(translation_key(skeleton, rig.centre, frame, t)),
+        }
+        for (b, bone) in rig.bones.iter().enumerate() {
+            let parent = bone.parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
+            let mut q = (parent.inverse() * s.world[b]).normalize().as_quat();
+            // Neighbouring keys on the same hemisphere: slerp then takes the short way.
+            if previous[b].is_some_and(|p| p.dot(q) < 0.0) {
+                q = -q;
+            }
+            previous[b] = Some(q);
+            let mut key = BoneKey::new(*skeleton.bone_key_name(bone.skel), frame);
+            key.rotation = q;
+            motion.bones.push(key);
+        }
+        if options.ik {
+            for side in 0..2 {
+                let Some((ik, target, attached)) = ik_targets.leg[side] else { continue };
+                let goal = s.pivot[attached] + s.world[attached] * (target - rig.rest(attached));
+                let offset = (goal - skeleton.rest_position(ik).as_dvec3()).as_vec3();
+                motion.bones.push(translation_key(skeleton, ik, frame, offset));
+                let Some((toe_ik, toe, toe_attached)) = ik_targets.toe[side] else { continue };
+                let toe_goal =
+                    s.pivot[toe_attached] + s.world[toe_attached] * (toe - rig.rest(toe_attached));
+                // つま先ＩＫ hangs under 足ＩＫ, which only moves: its offset is in model axes.
+                let rest = skeleton.rest_position(toe_ik).as_dvec3();
+                let toe_offset = (toe_goal - rest).as_vec3() - offset;
+                motion.bones.push(translation_key(skeleton, toe_ik, frame, toe_offset));
+            }
+        }
+    }
+    motion.properties.push(PropertyKey {
+        frame: 0,
+        visible_byte: 1,
+        ik: (0..skeleton.ik_count())
+            .map(|k| IkState {
+                name: LongName::encode(skeleton.bone_name(skeleton.ik_bone(k))).0,
+                enabled_byte: options.ik as u8,
+            })
+            .collect(),
+    });
+    motion
+}
+
+fn translation_key(skeleton: &Skeleton, bone: usize, frame: u32, t: glam::Vec3) -> BoneKey {
+    let mut key = BoneKey::new(*skeleton.bone_key_name(bone), frame);
+    key.translation = t;
+    key
+}
+
+/// Per side: the IK bone, its target's rest position and the rig bone the target moves with.
+struct IkTargets {
+    leg: [Option<(usize, DVec3, usize)>; 2],
+    toe: [Option<(usize, DVec3, usize)>; 2],
+}
+
+fn ik_targets(rig: &Rig, skeleton: &Skeleton) -> IkTargets {
+    let find = |ik: Option<usize>, attached: usize| {
+        let ik = ik?;
+        let k = (0..skeleton.ik_count()).find(|&k| skeleton.ik_bone(k) == ik)?;
+        let target = skeleton.ik_target(k);
+        Some((ik, skeleton.rest_position(target).as_dvec3(), attached))
+    };
+    IkTargets {
+        leg: [0, 1].map(|s| find(rig.leg_ik[s], rig.legs[s].lower)),
+        toe: [0, 1].map(|s| find(rig.toe_ik[s], rig.legs[s].end)),
+    }
+}
+
+/// The keys the options ask for.
+pub(crate) fn thin(dense: &Motion, options: &RetargetOptions) -> Motion {
+    match options.keys {
+        KeyMode::Dense => dense.clone(),
+        KeyMode::Thinned(tolerance) => {
+            let reduce_options = ReduceOptions { tolerance, threads: 1, ..Default::default() };
+            reduce(dense, &reduce_options).0
+        }
+    }
+}

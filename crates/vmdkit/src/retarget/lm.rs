@@ -1,0 +1,325 @@
+//! A small Levenberg–Marquardt solver over rig-bone world rotations (and the root translation)
+//! for one group of bones at a time: the torso, the neck and head, or one hand or foot.
+//!
+//! Unknowns are world rotations, updated by a world-frame rotation vector each, so the Jacobian
+//! of a point rigid with bone `k` with respect to an ancestor-or-self `j` is the cross-product
+//! matrix of `x − pivot_j`, and the translation's is the identity: no chain rule through local
+//! rotations. Degrees of freedom the points leave free (a bone's roll about a line through two
+//! points) are held by a weak prior toward a reference rotation, which is the previous frame's,
+//! so they stay continuous; where the points determine the pose the prior's pull is below
+//! 1e-6 of the fit's and the solution is the exact one.
+
+use super::rig::{Anchor, Rig};
+use glam::{DMat3, DQuat, DVec3};
+
+/// Bones per group at most: torso 下半身, 上半身, 上半身2 plus the translation.
+const MAX_BONES: usize = 4;
+const MAX_N: usize = MAX_BONES * 3 + 3;
+
+/// The pose being solved: root translation, every rig bone's world rotation, and the pivots
+/// (bone heads) they place.
+#[derive(Clone, Debug)]
+pub(crate) struct State {
+    pub translation: DVec3,
+    pub world: Vec<DQuat>,
+    pub pivot: Vec<DVec3>,
+}
+
+impl State {
+    pub fn rest(rig: &Rig) -> State {
+        State {
+            translation: DVec3::ZERO,
+            world: vec![DQuat::IDENTITY; rig.bones.len()],
+            pivot: rig.bones.iter().map(|b| b.rest).collect(),
+        }
+    }
+
+    /// Pivots from the translation and the world rotations, parents first.
+    pub fn place(&mut self, rig: &Rig) {
+        for (i, b) in rig.bones.iter().enumerate() {
+            self.pivot[i] = match b.parent {
+                Some(p) => self.pivot[p] + self.world[p] * (b.rest - rig.bones[p].rest),
+                None => b.rest + self.translation,
+            };
+        }
+    }
+
+    /// Where an anchor is in this pose (pivots must be placed).
+    pub fn point(&self, rig: &Rig, a: Anchor) -> DVec3 {
+        self.pivot[a.bone] + self.world[a.bone] * (a.rest - rig.bones[a.bone].rest)
+    }
+}
+
+/// What a term asks of a point.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Goal {
+    /// Be at the target.
+    At,
+    /// Be at this distance from the target (a child bone's head whose own rotation will point
+    /// it at the target, so only the distance is the group's business).
+    Reach(f64),
+}
+
+/// One weighted observation of a group.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Term {
+    pub anchor: Anchor,
+    pub target: DVec3,
+    pub weight: f64,
+    pub goal: Goal,
+}
+
+/// Solves `group`'s world rotations (and the translation when `translate`) for `terms`, from
+/// the state's current values, with a prior of `prior_weight` toward `prior` (one per group
+/// bone). Returns the final weighted squared residual of the terms.
+pub(crate) fn solve(
+    rig: &Rig,
+    state: &mut State,
+    group: &[usize],
+    translate: bool,
+    terms: &[Term],
+    prior: &[DQuat],
+    prior_weight: f64,
+) -> f64 {
+    debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
+    let offset = if translate { 3 } else { 0 };
+    let n = offset + 3 * group.len();
+    let mut mu = 1e-3;
+    state.place(rig);
+    let mut cost = cost_of(rig, state, group, terms, prior, prior_weight);
+    for _ in 0..30 {
+        let (a, g) = normal_equations(rig, state, group, translate, terms, prior, prior_weight);
+        let mut step = [0.0; MAX_N];
+        let mut accepted = false;
+        for _ in 0..8 {
+            let mut m = a;
+            for i in 0..n {
+                m[i][i] += mu * a[i][i].max(1e-9) + 1e-12;
+            }
+            if !cholesky_solve(&mut m, &g, n, &mut step) {
+                mu *= 10.0;
+                continue;
+            }
+            let saved = (state.translation, group.iter().map(|&b| state.world[b]).collect::<Vec<_>>());
+            apply(state, group, translate, &step);
+            state.place(rig);
+            let new_cost = cost_of(rig, state, group, terms, prior, prior_weight);
+            if new_cost <= cost {
+                cost = new_cost;
+                mu = (mu * 0.3).max(1e-9);
+                accepted = true;
+                break;
+            }
+            state.translation = saved.0;
+            for (k, &b) in group.iter().enumerate() {
+                state.world[b] = saved.1[k];
+            }
+            state.place(rig);
+            mu *= 10.0;
+        }
+        let size: f64 = step[..n].iter().map(|s| s * s).sum();
+        if !accepted || size < 1e-22 {
+            break;
+        }
+    }
+    terms_cost(rig, state, terms)
+}
+
+fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N]) {
+    let offset = if translate {
+        state.translation -= DVec3::new(step[0], step[1], step[2]);
+        3
+    } else {
+        0
+    };
+    for (k, &b) in group.iter().enumerate() {
+        let w = DVec3::new(step[offset + 3 * k], step[offset + 3 * k + 1], step[offset + 3 * k + 2]);
+        state.world[b] = (DQuat::from_scaled_axis(-w) * state.world[b]).normalize();
+    }
+}
+
+fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
+    let x = state.point(rig, t.anchor);
+    let d = x - t.target;
+    match t.goal {
+        Goal::At => (d, 0.0),
+        Goal::Reach(length) => (d, d.length() - length),
+    }
+}
+
+fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
+    terms
+        .iter()
+        .map(|t| {
+            let (d, r) = residual(state, rig, t);
+            let e = match t.goal {
+                Goal::At => d.length_squared(),
+                Goal::Reach(_) => r * r,
+            };
+            t.weight * t.weight * e
+        })
+        .sum()
+}
+
+fn cost_of(
+    rig: &Rig,
+    state: &State,
+    group: &[usize],
+    terms: &[Term],
+    prior: &[DQuat],
+    w: f64,
+) -> f64 {
+    let priors: f64 = group
+        .iter()
+        .zip(prior)
+        .map(|(&b, &q)| w * w * rotation_vector(state.world[b] * q.inverse()).length_squared())
+        .sum();
+    terms_cost(rig, state, terms) + priors
+}
+
+/// The rotation vector (axis × angle, angle ≤ π) of a unit quaternion.
+pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
+    let q = if q.w < 0.0 { -q } else { q };
+    let v = DVec3::new(q.x, q.y, q.z);
+    let s = v.length();
+    if s < 1e-12 {
+        return v * 2.0;
+    }
+    v * (2.0 * s.atan2(q.w) / s)
+}
+
+type Matrix = [[f64; MAX_N]; MAX_N];
+
+/// JᵀJ and Jᵀr, accumulated row block by row block without storing J.
+fn normal_equations(
+    rig: &Rig,
+    state: &State,
+    group: &[usize],
+    translate: bool,
+    terms: &[Term],
+    prior: &[DQuat],
+    prior_weight: f64,
+) -> (Matrix, [f64; MAX_N]) {
+    let offset = if translate { 3 } else { 0 };
+    let mut a = [[0.0; MAX_N]; MAX_N];
+    let mut g = [0.0; MAX_N];
+    // Per term: the 3×n Jacobian of its point, as column blocks.
+    let mut blocks = [DMat3::ZERO; MAX_BONES + 1];
+    let mut cols = [usize::MAX; MAX_BONES + 1];
+    for t in terms {
+        let x = state.point(rig, t.anchor);
+        let mut count = 0;
+        if translate {
+            blocks[count] = DMat3::IDENTITY;
+            cols[count] = 0;
+            count += 1;
+        }
+        for (k, &b) in group.iter().enumerate() {
+            if rig.is_ancestor(b, t.anchor.bone) {
+                // d(x)/d(ω) for x' = exp(ω)·(x − p) + p: ω × (x − p) = −[x − p]× ω.
+                blocks[count] = skew(-(x - state.pivot[b]));
+                cols[count] = offset + 3 * k;
+                count += 1;
+            }
+        }
+        let (d, r) = residual(state, rig, t);
+        let w2 = t.weight * t.weight;
+        match t.goal {
+            Goal::At => {
+                for i in 0..count {
+                    let ji = blocks[i];
+                    let gi = ji.transpose() * d * w2;
+                    for c in 0..3 {
+                        g[cols[i] + c] += gi[c];
+                    }
+                    for j in 0..count {
+                        let m = ji.transpose() * blocks[j] * w2;
+                        add_block(&mut a, cols[i], cols[j], m);
+                    }
+                }
+            }
+            Goal::Reach(_) => {
+                let dir = d.normalize_or_zero();
+                let rows: Vec<DVec3> = (0..count).map(|i| blocks[i].transpose() * dir).collect();
+                for i in 0..count {
+                    for c in 0..3 {
+                        g[cols[i] + c] += rows[i][c] * r * w2;
+                    }
+                    for j in 0..count {
+                        for (ci, vi) in rows[i].to_array().into_iter().enumerate() {
+                            for (cj, vj) in rows[j].to_array().into_iter().enumerate() {
+                                a[cols[i] + ci][cols[j] + cj] += vi * vj * w2;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let w2 = prior_weight * prior_weight;
+    for (k, (&b, &q)) in group.iter().zip(prior).enumerate() {
+        let e = rotation_vector(state.world[b] * q.inverse());
+        for c in 0..3 {
+            let i = offset + 3 * k + c;
+            a[i][i] += w2;
+            g[i] += w2 * e[c];
+        }
+    }
+    (a, g)
+}
+
+fn add_block(a: &mut Matrix, row: usize, col: usize, m: DMat3) {
+    for r in 0..3 {
+        for c in 0..3 {
+            a[row + r][col + c] += m.col(c)[r];
+        }
+    }
+}
+
+/// The matrix of `v ×`.
+fn skew(v: DVec3) -> DMat3 {
+    DMat3::from_cols(
+        DVec3::new(0.0, v.z, -v.y),
+        DVec3::new(-v.z, 0.0, v.x),
+        DVec3::new(v.y, -v.x, 0.0),
+    )
+}
+
+/// Solves `m x = b` for a symmetric positive definite `m` (n ≤ 15) in place. A dense Cholesky
+/// of this size is a few hundred operations, well below what a linear-algebra crate's
+/// dispatch would cost per frame.
+fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_N]) -> bool {
+    for j in 0..n {
+        let mut d = m[j][j];
+        for k in 0..j {
+            d -= m[j][k] * m[j][k];
+        }
+        if d <= 0.0 || !d.is_finite() {
+            return false;
+        }
+        let d = d.sqrt();
+        m[j][j] = d;
+        for i in j + 1..n {
+            let mut s = m[i][j];
+            for k in 0..j {
+                s -= m[i][k] * m[j][k];
+            }
+            m[i][j] = s / d;
+        }
+    }
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= m[i][k] * x[k];
+        }
+        x[i] = s / m[i][i];
+    }
+    for i in (0..n).rev() {
+        let mut s = x[i];
+        for k in i + 1..n {
+            s -= m[k][i] * x[k];
+        }
+        x[i] = s / m[i][i];
+    }
+    true
+}

@@ -1,0 +1,218 @@
+//! Retargeting: 3D keypoints, or a motion made for another model, onto an MMD skeleton, with
+//! the errors it leaves measured; and the inverse, keypoints of any layout from a motion.
+//!
+//! ```no_run
+//! use vmdkit::keypoints::{Keypoints, Layout};
+//! use vmdkit::retarget::{retarget, RetargetOptions};
+//! use vmdkit::skeleton::Skeleton;
+//!
+//! let keypoints = Keypoints::read_file("joints.npy".as_ref())?;
+//! let layout = Layout::builtin("h36m").unwrap();
+//! let skeleton = Skeleton::new(&vmdkit::example::example_model());
+//! let options = RetargetOptions { fps: 50.0, ..RetargetOptions::default() };
+//! let out = retarget(&keypoints, &layout, &skeleton, &options)?;
+//! println!("{} keys, scale {:.3}", out.report.keys, out.report.scale);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The pipeline, each step in its own file:
+//! 1. `axes.rs`: input axes and handedness to MMD's (left-handed, Y up, facing −Z).
+//! 2. Conditioning (`crate::keypoints` filters): resampling by time to 30 fps, gaps, outliers,
+//!    left/right swaps, zero-phase smoothing of positions (never of Euler angles).
+//! 3. Scale (`scale.rs`): the median, over the clip and over segments, of the target's segment
+//!    length over the input's, so that noisy lengths and a few bad frames do not move it.
+//! 4. `rig.rs`: the target's keyed bones and where each joint sits on them, from the model's
+//!    own rest pose; `solve.rs` + `lm.rs`: every frame's bone rotations and root translation.
+//! 5. `feet.rs`: the floor from foot heights, no foot below it, feet still while in contact.
+//! 6. `keys.rs`: keys (センター/グルーブ, rotations, 足ＩＫ/つま先ＩＫ or IK switched off),
+//!    thinned with [`edit::reduce`](crate::edit::reduce); `report.rs` measures the result by
+//!    playing it back through the full evaluator.
+//! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
+//!    off as any layout's joints.
+
+mod axes;
+mod conditioning;
+mod feet;
+mod inverse;
+mod keys;
+mod lm;
+mod options;
+mod report;
+mod rig;
+mod scale;
+mod solve;
+
+#[cfg(test)]
+mod tests;
+
+pub use axes::InputAxes;
+pub use inverse::{keypoints_from_motion, KeypointOptions};
+pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
+pub use conditioning::ConditioningNotes;
+pub use report::{JointResidual, RetargetReport, SegmentError};
+
+use crate::format::Motion;
+use crate::keypoints::{Keypoints, Layout, Role};
+use crate::skeleton::Skeleton;
+use glam::DVec3;
+
+/// What [`retarget`] made.
+#[derive(Clone, Debug)]
+pub struct Retargeted {
+    /// The motion, 30 fps.
+    pub motion: Motion,
+    /// What was done and how well it fits.
+    pub report: RetargetReport,
+}
+
+/// Why a retargeting could not start.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RetargetError {
+    /// The target model lacks bones every body needs.
+    #[error("the model has no bone named {}", .0.join(", "))]
+    MissingBones(Vec<String>),
+    /// The keypoints have another number of joints than the layout.
+    #[error("the layout {layout} has {expected} joints but the keypoints have {found}")]
+    JointCount {
+        /// The layout's name.
+        layout: String,
+        /// Its joint count.
+        expected: usize,
+        /// The keypoints'.
+        found: usize,
+    },
+    /// The layout lacks joints the solver cannot do without.
+    #[error("the layout {layout} has no {}", .missing.join(", "))]
+    LayoutTooSparse {
+        /// The layout's name.
+        layout: String,
+        /// The roles missing.
+        missing: Vec<String>,
+    },
+    /// No frame, or no joint present anywhere.
+    #[error("the keypoints hold no usable frame")]
+    Empty,
+    /// An option is out of range.
+    #[error("{0}")]
+    Option(String),
+}
+
+/// Keypoints of `layout` → a motion for `skeleton`, with a report.
+pub fn retarget(
+    keypoints: &Keypoints,
+    layout: &Layout,
+    skeleton: &Skeleton,
+    options: &RetargetOptions,
+) -> Result<Retargeted, RetargetError> {
+    options.validate()?;
+    if keypoints.joint_count != layout.joints.len() {
+        return Err(RetargetError::JointCount {
+            layout: layout.name.clone(),
+            expected: layout.joints.len(),
+            found: keypoints.joint_count,
+        });
+    }
+    check_layout(layout)?;
+    let rig = rig::Rig::new(skeleton)
+        .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
+    let conditioned = conditioning::condition(keypoints, layout, options)?;
+    let frames = roles_per_frame(&conditioned.keypoints, layout, options);
+    if frames.is_empty() || frames.iter().all(|f| f.iter().all(|o| o.1 <= 0.0)) {
+        return Err(RetargetError::Empty);
+    }
+    let scale = scale::estimate(&rig, &frames, options)?;
+    let mut observed: Vec<solve::Observed> = frames
+        .iter()
+        .map(|f| {
+            let mut o = *f;
+            for (p, _) in &mut o {
+                *p *= scale.factor;
+            }
+            o
+        })
+        .collect();
+    feet::place_origin(&rig, &mut observed, options);
+    let mut solver = solve::Solver::new(&rig);
+    let mut states = Vec::with_capacity(observed.len());
+    for obs in &observed {
+        solver.frame(obs);
+        states.push(solver.state.clone());
+    }
+    let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
+    let floor = feet::ground(&rig, skeleton, &mut states, options);
+    // Measure against the input as placed: moved with each frame's lift.
+    for ((obs, s), t) in observed.iter_mut().zip(&states).zip(&before) {
+        let lift = s.translation - *t;
+        for (p, _) in obs.iter_mut() {
+            *p += lift;
+        }
+    }
+    let dense = keys::dense_motion(&rig, skeleton, &states, options);
+    let motion = keys::thin(&dense, options);
+    let report = report::measure(report::Inputs {
+        rig: &rig,
+        skeleton,
+        layout,
+        observed: &observed,
+        dense: &dense,
+        motion: &motion,
+        scale,
+        floor,
+        conditioning: conditioned.notes,
+        options,
+    });
+    Ok(Retargeted { motion, report })
+}
+
+/// The roles the solver cannot do without: a pelvis (or both hips), both hips, knees and
+/// ankles, both shoulders, elbows and wrists.
+fn check_layout(layout: &Layout) -> Result<(), RetargetError> {
+    use Role::*;
+    let needed = [
+        LeftHip,
+        RightHip,
+        LeftKnee,
+        RightKnee,
+        LeftAnkle,
+        RightAnkle,
+        LeftShoulder,
+        RightShoulder,
+        LeftElbow,
+        RightElbow,
+        LeftWrist,
+        RightWrist,
+    ];
+    let missing: Vec<String> =
+        needed.iter().filter(|r| !layout.has(**r)).map(|r| r.name().to_string()).collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(RetargetError::LayoutTooSparse { layout: layout.name.clone(), missing })
+    }
+}
+
+/// Per frame, every role's position in MMD axes (input units) and weight; the synthetic pelvis
+/// (the hips' mean) where the layout has none.
+fn roles_per_frame(kp: &Keypoints, layout: &Layout, options: &RetargetOptions) -> Vec<solve::Observed> {
+    let joints: Vec<(usize, Role)> =
+        (layout.joints.iter().enumerate()).filter_map(|(i, j)| Some((i, j.role?))).collect();
+    (0..kp.frame_count)
+        .map(|f| {
+            let mut o: solve::Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];
+            for &(j, role) in &joints {
+                if o[role as usize].1 > 0.0 || !kp.is_present(f, j, options.min_confidence) {
+                    continue;
+                }
+                let p = kp.positions[f * kp.joint_count + j].as_dvec3();
+                let weight = kp.confidence.as_ref().map_or(1.0, |c| c[f * kp.joint_count + j] as f64);
+                o[role as usize] = (options.axes.to_mmd(p), weight.clamp(0.0, 1.0).max(1e-3));
+            }
+            let (l, r) = (o[Role::LeftHip as usize], o[Role::RightHip as usize]);
+            if o[Role::Pelvis as usize].1 <= 0.0 && l.1 > 0.0 && r.1 > 0.0 {
+                o[Role::Pelvis as usize] = ((l.0 + r.0) / 2.0, l.1.min(r.1));
+            }
+            o
+        })
+        .collect()
+}

@@ -1,0 +1,319 @@
+//! One frame: observed keypoints (MMD axes and units) → every rig bone's world rotation and
+//! the root translation.
+//!
+//! In order, each step fixing the pivots the next one hangs from:
+//! 1. Torso (`lm.rs`): the translation, 下半身, 上半身 and 上半身2 together, from the points
+//!    rigid with them (hips, spine, chest, neck base, collars) and the distance from each 肩 to
+//!    its shoulder point, which is what fixes the trunk's roll when the shoulders move.
+//! 2. Neck and head together, from the face and head points.
+//! 3. Each limb in closed form: the upper bone points at the middle joint and turns so that the
+//!    middle joint bends in its own plane (elbows forward, knees backward, as at rest); the
+//!    lower bone points at the end joint; a bend the wrong way straightens the limb instead.
+//!    Nearly straight limbs keep the previous frame's roll, as the bend plane is then noise.
+//! 4. Hands and feet (`lm.rs` again, one bone each) from finger, toe and heel points.
+//!
+//! Every rotation is a world rotation; local ones come from them at the end (`mod.rs`).
+
+use super::lm::{self, Goal, State, Term};
+use super::rig::{Limb, Rig};
+use crate::keypoints::Role;
+use glam::{DQuat, DVec3};
+
+/// The observed position and weight of every role in one frame (weight 0: missing).
+pub(crate) type Observed = [(DVec3, f64); Role::ALL.len()];
+
+/// Continuity between frames and the solver's settings.
+pub(crate) struct Solver<'r> {
+    pub rig: &'r Rig,
+    /// The previous frame's world rotations, the prior of free degrees of freedom.
+    previous: Option<Vec<DQuat>>,
+    /// Prior weight, in units of position (units per radian).
+    pub prior_weight: f64,
+    pub state: State,
+}
+
+/// Below this bend (sin of the angle), a limb's bend plane is blended toward the previous
+/// frame's: 15°.
+const PLANE_CONFIDENT: f64 = 0.2588;
+
+impl<'r> Solver<'r> {
+    pub fn new(rig: &'r Rig) -> Solver<'r> {
+        Solver { rig, previous: None, prior_weight: 1e-3, state: State::rest(rig) }
+    }
+
+    /// Solves one frame into [`Solver::state`].
+    pub fn frame(&mut self, obs: &Observed) {
+        let rig = self.rig;
+        let prior = self.previous.clone().unwrap_or_else(|| vec![DQuat::IDENTITY; rig.bones.len()]);
+        if self.previous.is_none() {
+            self.initial_torso(obs);
+        }
+        self.torso(obs, &prior);
+        self.head(obs, &prior);
+        for s in 0..2 {
+            let arm = rig.arms[s];
+            if let Some(c) = arm.clavicle {
+                let shoulder = [Role::LeftShoulder, Role::RightShoulder][s];
+                self.point_at(c, arm.upper, obs[shoulder as usize]);
+            }
+            let roles = [
+                [Role::LeftElbow, Role::LeftWrist],
+                [Role::RightElbow, Role::RightWrist],
+            ][s];
+            self.limb(arm, obs[roles[0] as usize], obs[roles[1] as usize], DVec3::NEG_Z, &prior);
+            let hand = [
+                [Role::LeftHand, Role::LeftIndex, Role::LeftPinky, Role::LeftThumb],
+                [Role::RightHand, Role::RightIndex, Role::RightPinky, Role::RightThumb],
+            ][s];
+            self.end(arm.end, &hand, obs, &prior);
+            let leg = rig.legs[s];
+            let roles = [[Role::LeftKnee, Role::LeftAnkle], [Role::RightKnee, Role::RightAnkle]][s];
+            self.limb(leg, obs[roles[0] as usize], obs[roles[1] as usize], DVec3::Z, &prior);
+            let foot = [
+                [Role::LeftToe, Role::LeftHeel, Role::LeftBigToe, Role::LeftSmallToe],
+                [Role::RightToe, Role::RightHeel, Role::RightBigToe, Role::RightSmallToe],
+            ][s];
+            self.end(leg.end, &foot, obs, &prior);
+        }
+        self.state.place(rig);
+        self.previous = Some(self.state.world.clone());
+    }
+
+    /// A starting point far from nothing: the translation that puts the pelvis (or the hips'
+    /// mean) in place and the trunk facing the way the hips and shoulders do.
+    fn initial_torso(&mut self, obs: &Observed) {
+        let rig = self.rig;
+        let get = |r: Role| Some(obs[r as usize]).filter(|o| o.1 > 0.0).map(|o| o.0);
+        let pelvis = get(Role::Pelvis).or_else(|| {
+            Some((get(Role::LeftHip)? + get(Role::RightHip)?) / 2.0)
+        });
+        let hips = get(Role::LeftHip).zip(get(Role::RightHip));
+        let shoulders = get(Role::LeftShoulder).zip(get(Role::RightShoulder));
+        let top = get(Role::Thorax).or(shoulders.map(|(l, r)| (l + r) / 2.0));
+        let anchor = |r: Role| rig.anchor(r).map(|a| a.rest);
+        let rest_pelvis = anchor(Role::Pelvis).unwrap_or(rig.rest(rig.lower_body));
+        let side = hips.or(shoulders);
+        let rest_side = match (hips, anchor(Role::LeftHip), anchor(Role::RightHip)) {
+            (Some(_), Some(l), Some(r)) => l - r,
+            _ => DVec3::X,
+        };
+        let rest_up = anchor(Role::Thorax).map_or(DVec3::Y, |t| t - rest_pelvis);
+        let rotation = match (side, pelvis.zip(top)) {
+            (Some((l, r)), Some((p, t))) => frame_rotation(rest_side, rest_up, l - r, t - p),
+            (Some((l, r)), None) => shortest_arc(rest_side, l - r),
+            _ => DQuat::IDENTITY,
+        };
+        for w in &mut self.state.world {
+            *w = rotation;
+        }
+        if let Some(p) = pelvis {
+            let pivot = rig.rest(rig.lower_body);
+            self.state.translation = p - (pivot + rotation * (rest_pelvis - pivot));
+        }
+        self.state.place(rig);
+    }
+
+    fn torso(&mut self, obs: &Observed, prior: &[DQuat]) {
+        let rig = self.rig;
+        let mut group = vec![rig.lower_body, rig.upper_body];
+        group.extend(rig.upper_body2);
+        let mut terms = Vec::with_capacity(12);
+        use Role::*;
+        for role in [Pelvis, LeftHip, RightHip, Spine, Chest, Thorax, LeftCollar, RightCollar] {
+            let (target, weight) = obs[role as usize];
+            if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
+                if group.contains(&anchor.bone) {
+                    terms.push(Term { anchor, target, weight, goal: Goal::At });
+                }
+            }
+        }
+        for (s, shoulder) in [LeftShoulder, RightShoulder].into_iter().enumerate() {
+            let (target, weight) = obs[shoulder as usize];
+            let arm = rig.arms[s];
+            let (Some(anchor), true) = (rig.anchor(shoulder), weight > 0.0) else { continue };
+            match arm.clavicle {
+                Some(c) => {
+                    let length = (rig.rest(arm.upper) - rig.rest(c)).length();
+                    let Some(chest) = rig.bones[c].parent else { continue };
+                    let pivot = super::rig::Anchor { bone: chest, rest: rig.rest(c) };
+                    if group.contains(&chest) {
+                        terms.push(Term { anchor: pivot, target, weight, goal: Goal::Reach(length) });
+                    }
+                }
+                None if group.contains(&anchor.bone) => {
+                    terms.push(Term { anchor, target, weight, goal: Goal::At })
+                }
+                None => {}
+            }
+        }
+        let priors: Vec<DQuat> = group.iter().map(|&b| prior[b]).collect();
+        let weight = self.prior_weight;
+        lm::solve(rig, &mut self.state, &group, true, &terms, &priors, weight);
+        // Bones the group did not move follow their parents until solved.
+        self.carry_children(&group);
+    }
+
+    fn head(&mut self, obs: &Observed, prior: &[DQuat]) {
+        let rig = self.rig;
+        let group: Vec<usize> = rig.neck.into_iter().chain(rig.head).collect();
+        if group.is_empty() {
+            return;
+        }
+        let mut terms = Vec::new();
+        use Role::*;
+        for role in [HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight]
+        {
+            let (target, weight) = obs[role as usize];
+            if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
+                terms.push(Term { anchor, target, weight, goal: Goal::At });
+            }
+        }
+        if terms.is_empty() {
+            return;
+        }
+        let priors: Vec<DQuat> = group.iter().map(|&b| prior[b]).collect();
+        // Start from the previous frame's head relative to the trunk, carried by the trunk.
+        lm::solve(rig, &mut self.state, &group, false, &terms, &priors, self.prior_weight);
+    }
+
+    /// World rotations of bones that follow a solved group: their parents'.
+    fn carry_children(&mut self, group: &[usize]) {
+        let rig = self.rig;
+        for (b, bone) in rig.bones.iter().enumerate() {
+            if group.contains(&b) {
+                continue;
+            }
+            if let Some(p) = bone.parent {
+                if group.contains(&p) {
+                    self.state.world[b] = self.state.world[p];
+                }
+            }
+        }
+        self.state.place(rig);
+    }
+
+    /// Turns `bone` by the shortest arc that points it at the observed position of its child
+    /// `child`'s head.
+    fn point_at(&mut self, bone: usize, child: usize, target: (DVec3, f64)) {
+        let rig = self.rig;
+        let parent = rig.bones[bone].parent.map_or(DQuat::IDENTITY, |p| self.state.world[p]);
+        if target.1 <= 0.0 {
+            self.state.world[bone] = parent;
+        } else {
+            self.state.place(rig);
+            let rest_dir = rig.rest(child) - rig.rest(bone);
+            let from = parent * rest_dir;
+            let to = target.0 - self.state.pivot[bone];
+            self.state.world[bone] = shortest_arc(from, to) * parent;
+        }
+        self.state.world[child] = self.state.world[bone];
+        self.state.place(rig);
+    }
+
+    /// The closed-form limb of the module documentation. `bend` is the direction the lower
+    /// segment moves at rest when the joint flexes (forward for elbows, backward for knees).
+    fn limb(
+        &mut self,
+        limb: Limb,
+        middle: (DVec3, f64),
+        end: (DVec3, f64),
+        bend: DVec3,
+        prior: &[DQuat],
+    ) {
+        let rig = self.rig;
+        self.state.place(rig);
+        let parent = rig.bones[limb.upper].parent.map_or(DQuat::IDENTITY, |p| self.state.world[p]);
+        let (pu, pl, pe) = (rig.rest(limb.upper), rig.rest(limb.lower), rig.rest(limb.end));
+        let upper0 = (pl - pu).normalize_or(DVec3::NEG_Y);
+        let lower0 = (pe - pl).normalize_or(upper0);
+        // The rest hinge axis: from the rest bend where the limb is bent, else from `bend`.
+        let bent0 = upper0.cross(lower0);
+        let hinge0 = if bent0.length() > PLANE_CONFIDENT {
+            bent0.normalize()
+        } else {
+            upper0.cross(bend - upper0 * bend.dot(upper0)).normalize_or(DVec3::X)
+        };
+        if middle.1 <= 0.0 {
+            self.state.world[limb.upper] = parent;
+            self.state.world[limb.lower] = parent;
+            self.state.world[limb.end] = parent;
+            return;
+        }
+        let pivot = self.state.pivot[limb.upper];
+        let d1 = (middle.0 - pivot).normalize_or(parent * upper0);
+        let swing = shortest_arc(parent * upper0, d1) * parent;
+        // The hinge the previous frame had, carried to this frame's upper direction.
+        let predicted = {
+            let previous = self.previous.as_ref().map_or(swing, |_| prior[limb.upper]);
+            let h = previous * hinge0;
+            (h - d1 * h.dot(d1)).normalize_or(swing * hinge0)
+        };
+        let mut d2 = if end.1 > 0.0 { (end.0 - middle.0).normalize_or(d1) } else { d1 };
+        if end.1 <= 0.0 {
+            d2 = swing * lower0;
+        }
+        let cross = d1.cross(d2);
+        let sin = cross.length();
+        // A clear bend fixes the upper bone's roll: the joint bends in its plane, the way it
+        // can. A slight one is as likely noise on a straight limb: the roll stays as it was, and
+        // a slight bend against the hinge is kept as the small overextension it is.
+        let hinge = if sin < 1e-9 {
+            predicted
+        } else {
+            let measured = cross / sin;
+            let w = smoothstep(sin / PLANE_CONFIDENT);
+            let measured = if measured.dot(predicted) < 0.0 && w < 1.0 { -measured } else { measured };
+            (predicted * (1.0 - w) + measured * w).normalize_or(predicted)
+        };
+        let upper = frame_rotation(upper0, hinge0, d1, hinge);
+        self.state.world[limb.upper] = upper;
+        let lower = shortest_arc(upper * lower0, d2) * upper;
+        self.state.world[limb.lower] = lower;
+        self.state.world[limb.end] = lower;
+        self.state.place(rig);
+    }
+
+    /// A hand or foot from the points rigid with it; without any, it follows its parent.
+    fn end(&mut self, bone: usize, roles: &[Role], obs: &Observed, prior: &[DQuat]) {
+        let rig = self.rig;
+        let mut terms = Vec::new();
+        for &role in roles {
+            let (target, weight) = obs[role as usize];
+            if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
+                if anchor.bone == bone {
+                    terms.push(Term { anchor, target, weight, goal: Goal::At });
+                }
+            }
+        }
+        if terms.is_empty() {
+            return;
+        }
+        let group = [bone];
+        lm::solve(rig, &mut self.state, &group, false, &terms, &[prior[bone]], self.prior_weight);
+    }
+}
+
+fn smoothstep(x: f64) -> f64 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
+/// The shortest rotation taking direction `from` to direction `to`.
+pub(crate) fn shortest_arc(from: DVec3, to: DVec3) -> DQuat {
+    match (from.try_normalize(), to.try_normalize()) {
+        (Some(a), Some(b)) => DQuat::from_rotation_arc(a, b),
+        _ => DQuat::IDENTITY,
+    }
+}
+
+/// The rotation taking `a0` to `a1` exactly and `b0` as close to `b1` as that allows.
+pub(crate) fn frame_rotation(a0: DVec3, b0: DVec3, a1: DVec3, b1: DVec3) -> DQuat {
+    let basis = |a: DVec3, b: DVec3| {
+        let x = a.normalize_or(DVec3::X);
+        let z = x.cross(b).normalize_or(x.any_orthonormal_vector());
+        let y = z.cross(x);
+        glam::DMat3::from_cols(x, y, z)
+    };
+    let r = basis(a1, b1) * basis(a0, b0).transpose();
+    DQuat::from_mat3(&r).normalize()
+}
