@@ -32,7 +32,11 @@ pub(crate) struct Floor {
 }
 
 /// Moves the first frame's pelvis over the origin (horizontally); returns the shift.
-pub(crate) fn place_origin(rig: &Rig, observed: &mut [Observed], options: &RetargetOptions) -> DVec3 {
+pub(crate) fn place_origin(
+    rig: &Rig,
+    observed: &mut [Observed],
+    options: &RetargetOptions,
+) -> DVec3 {
     let _ = rig;
     if options.floor == FloorMode::Keep {
         return DVec3::ZERO;
@@ -97,10 +101,8 @@ pub(crate) fn ground(
     for side in 0..2 {
         floor.contact_frames += hold_contacts(rig, states, side, rest_floor);
     }
-    floor.penetration = states
-        .iter()
-        .map(|s| (rest_floor - lowest_foot(rig, s)).max(0.0))
-        .fold(0.0, f64::max);
+    floor.penetration =
+        states.iter().map(|s| (rest_floor - lowest_foot(rig, s)).max(0.0)).fold(0.0, f64::max);
     floor
 }
 
@@ -108,10 +110,8 @@ pub(crate) fn ground(
 fn hold_contacts(rig: &Rig, states: &mut [State], side: usize, floor: f64) -> usize {
     let leg = rig.legs[side];
     let h = rig.height;
-    let points: Vec<_> = foot_points(rig)
-        .into_iter()
-        .filter(|a| rig.is_ancestor(leg.upper, a.bone))
-        .collect();
+    let points: Vec<_> =
+        foot_points(rig).into_iter().filter(|a| rig.is_ancestor(leg.upper, a.bone)).collect();
     let ankle = |s: &State| s.pivot[leg.end];
     let low = |s: &State| points.iter().map(|&a| s.point(rig, a).y).fold(f64::INFINITY, f64::min);
     let contact: Vec<bool> = (0..states.len())

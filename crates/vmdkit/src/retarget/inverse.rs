@@ -94,8 +94,7 @@ pub(crate) fn read_roles(rig: &Rig, skeleton: &Skeleton, pose: &Pose) -> Observe
             Source::Head(b) => pose.position(b),
             Source::Mean(a, b) => (pose.position(a) + pose.position(b)) / 2.0,
             Source::Offset(b, rest) => {
-                pose.position(b)
-                    + pose.rotation(b) * (rest.as_vec3() - skeleton.rest_position(b))
+                pose.position(b) + pose.rotation(b) * (rest.as_vec3() - skeleton.rest_position(b))
             }
         });
         if let Some(p) = p {

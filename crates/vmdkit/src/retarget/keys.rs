@@ -30,22 +30,27 @@ pub(crate) fn dense_motion(
     let ik_targets = ik_targets(rig, skeleton);
     for (f, s) in states.iter().enumerate() {
         let frame = f as u32;
-        let t = s.translation.as_vec3();
-        match rig.groove {
-            Some(groove) => {
-                motion.bones.push(translation_key(skeleton, rig.centre, frame, t * glam::Vec3::new(1.0, 0.0, 1.0)));
-                motion.bones.push(translation_key(skeleton, groove, frame, glam::Vec3::new(0.0, t.y, 0.0)));
-            }
-            None => motion.bones.push(translation_key(skeleton, rig.centre, frame, t)),
+        // センター carries the horizontal translation and any turn; グルーブ, under it, the
+        // height, given in センター's turned frame so that the sum is the solved translation.
+        let t = s.translation;
+        let turn = s.world[rig.root];
+        let (centre_t, groove_t) = match rig.groove {
+            Some(_) => (DVec3::new(t.x, 0.0, t.z), turn.inverse() * DVec3::new(0.0, t.y, 0.0)),
+            None => (t, DVec3::ZERO),
+        };
+        let mut centre = translation_key(skeleton, rig.centre, frame, centre_t.as_vec3());
+        centre.rotation = continuous(&mut previous[rig.root], turn.normalize().as_quat());
+        motion.bones.push(centre);
+        if let Some(groove) = rig.groove {
+            motion.bones.push(translation_key(skeleton, groove, frame, groove_t.as_vec3()));
         }
         for (b, bone) in rig.bones.iter().enumerate() {
-            let parent = bone.parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
-            let mut q = (parent.inverse() * s.world[b]).normalize().as_quat();
-            // Neighbouring keys on the same hemisphere: slerp then takes the short way.
-            if previous[b].is_some_and(|p| p.dot(q) < 0.0) {
-                q = -q;
+            if b == rig.root {
+                continue;
             }
-            previous[b] = Some(q);
+            let parent = bone.parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
+            let q =
+                continuous(&mut previous[b], (parent.inverse() * s.world[b]).normalize().as_quat());
             let mut key = BoneKey::new(*skeleton.bone_key_name(bone.skel), frame);
             key.rotation = q;
             motion.bones.push(key);
@@ -77,6 +82,13 @@ pub(crate) fn dense_motion(
             .collect(),
     });
     motion
+}
+
+/// `q` on the previous key's hemisphere, so that slerp between them takes the short way.
+fn continuous(previous: &mut Option<Quat>, q: Quat) -> Quat {
+    let q = if previous.is_some_and(|p| p.dot(q) < 0.0) { -q } else { q };
+    *previous = Some(q);
+    q
 }
 
 fn translation_key(skeleton: &Skeleton, bone: usize, frame: u32, t: glam::Vec3) -> BoneKey {

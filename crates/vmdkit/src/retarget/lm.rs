@@ -2,9 +2,10 @@
 //! for one group of bones at a time: the torso, the neck and head, or one hand or foot.
 //!
 //! Unknowns are world rotations, updated by a world-frame rotation vector each, so the Jacobian
-//! of a point rigid with bone `k` with respect to an ancestor-or-self `j` is the cross-product
-//! matrix of `x − pivot_j`, and the translation's is the identity: no chain rule through local
-//! rotations. Degrees of freedom the points leave free (a bone's roll about a line through two
+//! of a point rigid with bone `k` with respect to `k` itself is the cross-product matrix of
+//! `x − pivot_k`, with respect to an ancestor `j` that of the segment from `j`'s pivot to its
+//! child's on the way to `k`, and the translation's is the identity: no chain rule through
+//! local rotations. Degrees of freedom the points leave free (a bone's roll about a line through two
 //! points) are held by a weak prior toward a reference rotation, which is the previous frame's,
 //! so they stay continuous; where the points determine the pose the prior's pull is below
 //! 1e-6 of the fit's and the solution is the exact one.
@@ -81,6 +82,22 @@ pub(crate) fn solve(
     prior: &[DQuat],
     prior_weight: f64,
 ) -> f64 {
+    // The prior settles the free degrees of freedom; a second pass with a thousandth of it,
+    // from there, takes the determined ones the rest of the way without moving the free ones.
+    solve_once(rig, state, group, translate, terms, prior, prior_weight);
+    let settled: Vec<DQuat> = group.iter().map(|&b| state.world[b]).collect();
+    solve_once(rig, state, group, translate, terms, &settled, prior_weight * 1e-3)
+}
+
+fn solve_once(
+    rig: &Rig,
+    state: &mut State,
+    group: &[usize],
+    translate: bool,
+    terms: &[Term],
+    prior: &[DQuat],
+    prior_weight: f64,
+) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
@@ -100,7 +117,8 @@ pub(crate) fn solve(
                 mu *= 10.0;
                 continue;
             }
-            let saved = (state.translation, group.iter().map(|&b| state.world[b]).collect::<Vec<_>>());
+            let saved =
+                (state.translation, group.iter().map(|&b| state.world[b]).collect::<Vec<_>>());
             apply(state, group, translate, &step);
             state.place(rig);
             let new_cost = cost_of(rig, state, group, terms, prior, prior_weight);
@@ -133,7 +151,8 @@ fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N
         0
     };
     for (k, &b) in group.iter().enumerate() {
-        let w = DVec3::new(step[offset + 3 * k], step[offset + 3 * k + 1], step[offset + 3 * k + 2]);
+        let w =
+            DVec3::new(step[offset + 3 * k], step[offset + 3 * k + 1], step[offset + 3 * k + 2]);
         state.world[b] = (DQuat::from_scaled_axis(-w) * state.world[b]).normalize();
     }
 }
@@ -215,12 +234,25 @@ fn normal_equations(
             count += 1;
         }
         for (k, &b) in group.iter().enumerate() {
-            if rig.is_ancestor(b, t.anchor.bone) {
-                // d(x)/d(ω) for x' = exp(ω)·(x − p) + p: ω × (x − p) = −[x − p]× ω.
-                blocks[count] = skew(-(x - state.pivot[b]));
-                cols[count] = offset + 3 * k;
-                count += 1;
-            }
+            // Turning bone b's world rotation by ω moves what hangs from it by ω × lever: the
+            // point itself when it is b's, else only b's segment toward the point (the bones
+            // below keep their world rotations), so the lever ends at that child's pivot.
+            let lever = if b == t.anchor.bone {
+                x - state.pivot[b]
+            } else if rig.is_ancestor(b, t.anchor.bone) {
+                let child = (0..rig.bones.len())
+                    .find(|&c| rig.bones[c].parent == Some(b) && rig.is_ancestor(c, t.anchor.bone));
+                match child {
+                    Some(c) => state.pivot[c] - state.pivot[b],
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            // ω × lever = −[lever]× ω.
+            blocks[count] = skew(-lever);
+            cols[count] = offset + 3 * k;
+            count += 1;
         }
         let (d, r) = residual(state, rig, t);
         let w2 = t.weight * t.weight;

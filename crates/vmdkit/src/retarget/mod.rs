@@ -46,9 +46,9 @@ mod solve;
 mod tests;
 
 pub use axes::InputAxes;
+pub use conditioning::ConditioningNotes;
 pub use inverse::{keypoints_from_motion, KeypointOptions};
 pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
-pub use conditioning::ConditioningNotes;
 pub use report::{JointResidual, RetargetReport, SegmentError};
 
 use crate::format::Motion;
@@ -194,7 +194,11 @@ fn check_layout(layout: &Layout) -> Result<(), RetargetError> {
 
 /// Per frame, every role's position in MMD axes (input units) and weight; the synthetic pelvis
 /// (the hips' mean) where the layout has none.
-fn roles_per_frame(kp: &Keypoints, layout: &Layout, options: &RetargetOptions) -> Vec<solve::Observed> {
+fn roles_per_frame(
+    kp: &Keypoints,
+    layout: &Layout,
+    options: &RetargetOptions,
+) -> Vec<solve::Observed> {
     let joints: Vec<(usize, Role)> =
         (layout.joints.iter().enumerate()).filter_map(|(i, j)| Some((i, j.role?))).collect();
     (0..kp.frame_count)
@@ -205,7 +209,8 @@ fn roles_per_frame(kp: &Keypoints, layout: &Layout, options: &RetargetOptions) -
                     continue;
                 }
                 let p = kp.positions[f * kp.joint_count + j].as_dvec3();
-                let weight = kp.confidence.as_ref().map_or(1.0, |c| c[f * kp.joint_count + j] as f64);
+                let weight =
+                    kp.confidence.as_ref().map_or(1.0, |c| c[f * kp.joint_count + j] as f64);
                 o[role as usize] = (options.axes.to_mmd(p), weight.clamp(0.0, 1.0).max(1e-3));
             }
             let (l, r) = (o[Role::LeftHip as usize], o[Role::RightHip as usize]);

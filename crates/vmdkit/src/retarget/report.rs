@@ -143,9 +143,10 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
             let full = role_positions(rig, skeleton, dense, &times);
             let worst = (full.iter().zip(&played))
                 .flat_map(|(a, b)| {
-                    roles.iter().filter(|(_, r)| a[*r as usize].1 > 0.0).map(move |(_, r)| {
-                        (a[*r as usize].0 - b[*r as usize].0).length()
-                    })
+                    roles
+                        .iter()
+                        .filter(|(_, r)| a[*r as usize].1 > 0.0)
+                        .map(move |(_, r)| (a[*r as usize].0 - b[*r as usize].0).length())
                 })
                 .fold(0.0, f64::max);
             Some(worst)
@@ -154,7 +155,11 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
     let role_list: Vec<Role> = roles.iter().map(|r| r.1).collect();
     let mean = |v: &mut dyn Iterator<Item = f64>| {
         let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-        if n == 0 { 0.0 } else { s / n as f64 }
+        if n == 0 {
+            0.0
+        } else {
+            s / n as f64
+        }
     };
     RetargetReport {
         layout: layout.name.clone(),
@@ -182,10 +187,18 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
     }
 }
 
-fn segment_error(observed: &[Observed], played: &[Observed], a: Role, b: Role) -> Option<SegmentError> {
+fn segment_error(
+    observed: &[Observed],
+    played: &[Observed],
+    a: Role,
+    b: Role,
+) -> Option<SegmentError> {
     let angles: Vec<f64> = (observed.iter().zip(played))
         .filter(|(o, p)| {
-            o[a as usize].1 > 0.0 && o[b as usize].1 > 0.0 && p[a as usize].1 > 0.0 && p[b as usize].1 > 0.0
+            o[a as usize].1 > 0.0
+                && o[b as usize].1 > 0.0
+                && p[a as usize].1 > 0.0
+                && p[b as usize].1 > 0.0
         })
         .filter_map(|(o, p)| {
             let u = o[b as usize].0 - o[a as usize].0;

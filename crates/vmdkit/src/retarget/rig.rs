@@ -70,6 +70,8 @@ pub(crate) struct Rig {
     pub anchors: Vec<Option<Anchor>>,
     /// Per role, how to read its anchor off a posed skeleton.
     pub sources: Vec<Option<Source>>,
+    /// センター, the root of the reduced chain.
+    pub root: usize,
     pub lower_body: usize,
     pub upper_body: usize,
     pub upper_body2: Option<usize>,
@@ -128,8 +130,10 @@ impl Rig {
         let head = find("頭");
         let clavicles = [find("左肩"), find("右肩")];
 
-        // Keyed bones, parents before children.
-        let mut keyed: Vec<usize> = vec![lower, upper];
+        // Keyed bones, parents before children. センター is keyed too: its rotation is what
+        // carries 上半身 and 下半身 together where their heads differ (a turn of センター or 腰
+        // in a motion made elsewhere); the torso fit keeps it at rest unless it is needed.
+        let mut keyed: Vec<usize> = vec![centre, lower, upper];
         keyed.extend(upper2);
         keyed.extend(neck);
         keyed.extend(head);
@@ -158,6 +162,7 @@ impl Rig {
             }
         };
         let mut rig = Rig {
+            root: r(centre),
             lower_body: r(lower),
             upper_body: r(upper),
             upper_body2: upper2.map(r),
@@ -224,7 +229,10 @@ impl Rig {
         anchor: Anchor,
     ) -> Source {
         if role == Role::Pelvis {
-            return Source::Mean(self.bones[self.legs[0].upper].skel, self.bones[self.legs[1].upper].skel);
+            return Source::Mean(
+                self.bones[self.legs[0].upper].skel,
+                self.bones[self.legs[1].upper].skel,
+            );
         }
         let head = (0..skeleton.bone_count()).find(|&b| {
             skeleton.rest_position(b).as_dvec3() == anchor.rest
@@ -263,10 +271,22 @@ impl Rig {
             }
         }
         let chest = self.upper_body2.unwrap_or(upper);
-        set(Thorax, Some((neck_base, self.neck.map_or(chest, |n| self.bones[n].parent.unwrap_or(chest)))));
+        set(
+            Thorax,
+            Some((neck_base, self.neck.map_or(chest, |n| self.bones[n].parent.unwrap_or(chest)))),
+        );
         for (s, side) in SIDES.iter().enumerate() {
             let [collar, shoulder, elbow, wrist, hand, index, pinky, thumb] = if s == 0 {
-                [LeftCollar, LeftShoulder, LeftElbow, LeftWrist, LeftHand, LeftIndex, LeftPinky, LeftThumb]
+                [
+                    LeftCollar,
+                    LeftShoulder,
+                    LeftElbow,
+                    LeftWrist,
+                    LeftHand,
+                    LeftIndex,
+                    LeftPinky,
+                    LeftThumb,
+                ]
             } else {
                 [
                     RightCollar,
@@ -309,7 +329,10 @@ impl Rig {
                 [RightHip, RightKnee, RightAnkle, RightHeel, RightToe, RightBigToe, RightSmallToe]
             };
             let leg = self.legs[s];
-            set(hip, Some((rest(leg.upper), self.bones[leg.upper].parent.unwrap_or(self.lower_body))));
+            set(
+                hip,
+                Some((rest(leg.upper), self.bones[leg.upper].parent.unwrap_or(self.lower_body))),
+            );
             set(knee, Some((rest(leg.lower), leg.upper)));
             set(ankle, Some((rest(leg.end), leg.lower)));
             let a = rest(leg.end);

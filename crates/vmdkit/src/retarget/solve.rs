@@ -56,10 +56,8 @@ impl<'r> Solver<'r> {
                 let shoulder = [Role::LeftShoulder, Role::RightShoulder][s];
                 self.point_at(c, arm.upper, obs[shoulder as usize]);
             }
-            let roles = [
-                [Role::LeftElbow, Role::LeftWrist],
-                [Role::RightElbow, Role::RightWrist],
-            ][s];
+            let roles =
+                [[Role::LeftElbow, Role::LeftWrist], [Role::RightElbow, Role::RightWrist]][s];
             self.limb(arm, obs[roles[0] as usize], obs[roles[1] as usize], DVec3::NEG_Z, &prior);
             let hand = [
                 [Role::LeftHand, Role::LeftIndex, Role::LeftPinky, Role::LeftThumb],
@@ -84,9 +82,8 @@ impl<'r> Solver<'r> {
     fn initial_torso(&mut self, obs: &Observed) {
         let rig = self.rig;
         let get = |r: Role| Some(obs[r as usize]).filter(|o| o.1 > 0.0).map(|o| o.0);
-        let pelvis = get(Role::Pelvis).or_else(|| {
-            Some((get(Role::LeftHip)? + get(Role::RightHip)?) / 2.0)
-        });
+        let pelvis =
+            get(Role::Pelvis).or_else(|| Some((get(Role::LeftHip)? + get(Role::RightHip)?) / 2.0));
         let hips = get(Role::LeftHip).zip(get(Role::RightHip));
         let shoulders = get(Role::LeftShoulder).zip(get(Role::RightShoulder));
         let top = get(Role::Thorax).or(shoulders.map(|(l, r)| (l + r) / 2.0));
@@ -106,6 +103,7 @@ impl<'r> Solver<'r> {
         for w in &mut self.state.world {
             *w = rotation;
         }
+        self.state.world[rig.root] = DQuat::IDENTITY;
         if let Some(p) = pelvis {
             let pivot = rig.rest(rig.lower_body);
             self.state.translation = p - (pivot + rotation * (rest_pelvis - pivot));
@@ -115,7 +113,7 @@ impl<'r> Solver<'r> {
 
     fn torso(&mut self, obs: &Observed, prior: &[DQuat]) {
         let rig = self.rig;
-        let mut group = vec![rig.lower_body, rig.upper_body];
+        let mut group = vec![rig.root, rig.lower_body, rig.upper_body];
         group.extend(rig.upper_body2);
         let mut terms = Vec::with_capacity(12);
         use Role::*;
@@ -137,7 +135,12 @@ impl<'r> Solver<'r> {
                     let Some(chest) = rig.bones[c].parent else { continue };
                     let pivot = super::rig::Anchor { bone: chest, rest: rig.rest(c) };
                     if group.contains(&chest) {
-                        terms.push(Term { anchor: pivot, target, weight, goal: Goal::Reach(length) });
+                        terms.push(Term {
+                            anchor: pivot,
+                            target,
+                            weight,
+                            goal: Goal::Reach(length),
+                        });
                     }
                 }
                 None if group.contains(&anchor.bone) => {
@@ -146,7 +149,9 @@ impl<'r> Solver<'r> {
                 None => {}
             }
         }
-        let priors: Vec<DQuat> = group.iter().map(|&b| prior[b]).collect();
+        // センター turns only where the others cannot do without it.
+        let priors: Vec<DQuat> =
+            group.iter().map(|&b| if b == rig.root { DQuat::IDENTITY } else { prior[b] }).collect();
         let weight = self.prior_weight;
         lm::solve(rig, &mut self.state, &group, true, &terms, &priors, weight);
         // Bones the group did not move follow their parents until solved.
@@ -161,7 +166,8 @@ impl<'r> Solver<'r> {
         }
         let mut terms = Vec::new();
         use Role::*;
-        for role in [HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight]
+        for role in
+            [HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight]
         {
             let (target, weight) = obs[role as usize];
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
@@ -262,7 +268,8 @@ impl<'r> Solver<'r> {
         } else {
             let measured = cross / sin;
             let w = smoothstep(sin / PLANE_CONFIDENT);
-            let measured = if measured.dot(predicted) < 0.0 && w < 1.0 { -measured } else { measured };
+            let measured =
+                if measured.dot(predicted) < 0.0 && w < 1.0 { -measured } else { measured };
             (predicted * (1.0 - w) + measured * w).normalize_or(predicted)
         };
         let upper = frame_rotation(upper0, hinge0, d1, hinge);

@@ -87,11 +87,37 @@ fn h36m_round_trip_on_the_same_skeleton_is_exact() {
         eprintln!("{:>12} rms {:.5} max {:.5}", r.joint, r.rms, r.max);
     }
     for d in &report.directions {
-        eprintln!("{:>14}-{:<14} mean {:.4}° max {:.4}°", d.from, d.to, d.mean_degrees, d.max_degrees);
+        eprintln!(
+            "{:>14}-{:<14} mean {:.4}° max {:.4}°",
+            d.from, d.to, d.mean_degrees, d.max_degrees
+        );
     }
     eprintln!("scale {} ", report.scale);
     assert!((report.scale - 1.0 / 0.08).abs() < 1e-3, "{}", report.scale);
     let worst = report.residuals.iter().map(|r| r.max).fold(0.0, f64::max);
     assert!(worst < 0.02, "{worst}");
     let _ = Tolerance::default();
+}
+
+#[test]
+fn debug_solver_residuals() {
+    let skeleton = Skeleton::new(&standard_model());
+    let rig = rig::Rig::new(&skeleton).unwrap();
+    let motion = test_motion(150);
+    let times: Vec<f64> = (0..150).map(|f| f as f64).collect();
+    let obs = inverse::role_positions(&rig, &skeleton, &motion, &times);
+    let mut solver = solve::Solver::new(&rig);
+    let mut worst = [0.0f64; 43];
+    for o in &obs {
+        solver.frame(o);
+        for r in Role::ALL {
+            if let Some(a) = rig.anchor(r) {
+                let d = (solver.state.point(&rig, a) - o[r as usize].0).length();
+                worst[r as usize] = worst[r as usize].max(d);
+            }
+        }
+    }
+    for r in Role::ALL {
+        eprintln!("{r} {:.6}", worst[r as usize]);
+    }
 }
