@@ -14,9 +14,11 @@
 //! Coordinates are stored as the file has them; [`Units`] and [`UpAxis`] say how to read them,
 //! and the retargeting turns them into MMD's frame.
 
+mod io;
 mod layout;
 mod role;
 
+pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
 pub use layout::{Layout, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 
