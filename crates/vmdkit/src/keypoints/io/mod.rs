@@ -13,6 +13,8 @@ mod trc;
 mod wide_csv;
 
 #[cfg(test)]
+mod real_files;
+#[cfg(test)]
 mod tests;
 
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
