@@ -221,6 +221,30 @@ pub fn write_output(
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// Like [`write_output`], for output that seeks back as it is written (an NPZ's zip fills
+/// each member's sizes in afterwards): files directly, stdout through memory.
+pub fn write_seekable_output(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn WriteSeek) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    if is_stdio(path) {
+        let mut buffer = io::Cursor::new(Vec::new());
+        fill(&mut buffer).context("cannot write stdout")?;
+        let mut out = io::stdout().lock();
+        out.write_all(buffer.get_ref())
+            .and_then(|()| out.flush())
+            .context("cannot write stdout")?;
+        return Ok(());
+    }
+    vmdkit::io::write_atomic_with(path, |w| fill(w))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// A writer that can also seek, as one trait so that it can be a `dyn` argument.
+pub trait WriteSeek: Write + io::Seek {}
+
+impl<W: Write + io::Seek> WriteSeek for W {}
+
 /// Expands folders to the `*.vmd` files under them (sorted, so output order is stable); files
 /// are kept as given, whatever their extension. A folder without any VMD is an error, so that
 /// `vmdkit check folder/` never passes by checking nothing.

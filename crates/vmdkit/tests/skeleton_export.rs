@@ -102,9 +102,9 @@ fn skeleton_export_npz_structure() {
     let Some(bake) = bake(BakeSettings { fps: 60.0, ..BakeSettings::default() }) else {
         return;
     };
-    let mut zip = Vec::new();
+    let mut zip = std::io::Cursor::new(Vec::new());
     bake.write_npz(&mut zip).unwrap();
-    let members = unzip(&zip);
+    let members = unzip(zip.get_ref());
     let (f, b) = (bake.frame_count(), bake.bone_count());
     assert_eq!(f, 2 * 24 + 1, "test.vmd ends at frame 24: 49 samples at 60 fps");
     let (descr, shape, data) = npy(&members["positions.npy"]);

@@ -108,11 +108,11 @@ pub fn run(
     });
     bar.finish_and_clear();
 
-    io::write_output(out, |w| match format {
-        Output::Npz => bake.write_npz(w),
-        Output::Csv => bake.write_csv(w),
-        Output::Json => bake.write_json(w),
-    })?;
+    match format {
+        Output::Npz => io::write_seekable_output(out, |w| bake.write_npz(w))?,
+        Output::Csv => io::write_output(out, |w| bake.write_csv(w))?,
+        Output::Json => io::write_output(out, |w| bake.write_json(w))?,
+    }
     eprintln!(
         "{}: {} samples × {} bones at {} fps, {}, {}",
         out.display(),

@@ -18,6 +18,7 @@
 //! and the retargeting turns them into MMD's frame.
 
 mod filter;
+mod io;
 mod layout;
 mod layouts;
 mod role;
@@ -26,6 +27,7 @@ pub use filter::{
     fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
+pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
 pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 

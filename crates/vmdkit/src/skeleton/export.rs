@@ -22,7 +22,7 @@ use super::poser::Poser;
 use super::rig::Skeleton;
 use crate::eval::MotionSampler;
 use glam::{Quat, Vec3};
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 
 /// Metres per MMD unit (1 unit ≈ 8 cm).
 pub const METRES_PER_UNIT: f64 = 0.08;
@@ -187,8 +187,10 @@ impl WorldBake {
 
     /// NumPy `.npz`: `positions` (F, B, 3) f4, `rotations` (F, B, 4) f4, `names` (B,) unicode,
     /// `parents` (B,) i4, `fps` () f8, `frames` (F,) f8 (MMD frame of each sample), `scale`
-    /// () f8, `units` and `axes` () unicode.
-    pub fn write_npz(&self, out: &mut dyn Write) -> io::Result<()> {
+    /// () f8, `units` and `axes` () unicode. Members are stored with Zip64 headers, so bakes past
+    /// 4 GiB are written too; the zip format seeks back to fill sizes in, hence `Seek` (a
+    /// `File`, a `BufWriter<File>`, or an `io::Cursor<Vec<u8>>` for output held in memory).
+    pub fn write_npz<W: Write + Seek>(&self, out: W) -> io::Result<()> {
         let (f, b) = (self.frame_count(), self.bone_count());
         let fps = [self.fps];
         let scale = [self.scale];

@@ -1,14 +1,15 @@
-//! NumPy `.npz` output: `.npy` entries (format version 1.0) in a zip with stored (uncompressed)
-//! members, as `numpy.savez` writes them, so `numpy.load` reads every array without pickle.
+//! NumPy `.npz` output through npyz: stored (uncompressed) `.npy` members, as `numpy.savez`
+//! writes them, so `numpy.load` reads every array without pickle.
 //!
-//! An `.npy` file is the magic `\x93NUMPY`, version 1.0, a little-endian u16 header length and
-//! a Python dict literal (`descr`, `fortran_order`, `shape`) padded with spaces and a newline so
-//! that the data starts on a 64-byte boundary, then the data in C order. The zip has one local
-//! header per member (CRC-32 and sizes filled in up front: data is generated twice, once for
-//! the checksum and once to write, instead of being held), a central directory and its end
-//! record. Zip64 is not written: a member or the whole archive past 4 GiB is an error.
+//! Every member is started with Zip64 extra fields ([`member_options`]), so that a member or an
+//! archive past 4 GiB (a long bake of a large model) is written rather than refused; readers
+//! that matter (numpy's zipfile, every current unzip) read Zip64. npyz writes fixed-width
+//! unicode (`<U{width}`) from `str` rows, so names need no writer of our own.
 
-use std::io::{self, Write};
+use npyz::zip::write::FileOptions;
+use npyz::zip::{CompressionMethod, DateTime};
+use npyz::{DType, Serialize, WriterBuilder};
+use std::io::{self, Seek, Write};
 
 /// One array's elements, borrowed.
 pub(crate) enum Data<'a> {
@@ -26,195 +27,186 @@ pub(crate) struct Array<'a> {
     pub data: Data<'a>,
 }
 
-impl Array<'_> {
-    fn width(&self) -> usize {
-        match &self.data {
-            Data::Str(values) => values.iter().map(|s| s.chars().count()).max().unwrap_or(0).max(1),
-            _ => 0,
-        }
-    }
-
-    fn header(&self) -> Vec<u8> {
-        let descr = match &self.data {
-            Data::F32(_) => "<f4".to_string(),
-            Data::F64(_) => "<f8".to_string(),
-            Data::I32(_) => "<i4".to_string(),
-            Data::Str(_) => format!("<U{}", self.width()),
-        };
-        let shape = match self.shape.as_slice() {
-            [] => "()".to_string(),
-            [n] => format!("({n},)"),
-            dims => {
-                format!("({})", dims.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
-            }
-        };
-        let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
-        // magic (6) + version (2) + length (2) + dict + padding + '\n' ≡ 0 (mod 64).
-        let unpadded = 10 + dict.len() + 1;
-        let total = unpadded.div_ceil(64) * 64;
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"\x93NUMPY\x01\x00");
-        out.extend_from_slice(&((total - 10) as u16).to_le_bytes());
-        out.extend_from_slice(dict.as_bytes());
-        out.resize(total - 1, b' ');
-        out.push(b'\n');
-        out
-    }
-
-    /// Feeds the whole `.npy` member to `sink`, in chunks.
-    fn emit(&self, sink: &mut dyn FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        sink(&self.header())?;
-        let mut buf = Vec::with_capacity(1 << 16);
-        macro_rules! chunks {
-            ($values:expr) => {
-                for chunk in $values.chunks(1 << 13) {
-                    buf.clear();
-                    for v in chunk {
-                        buf.extend_from_slice(&v.to_le_bytes());
-                    }
-                    sink(&buf)?;
-                }
-            };
-        }
-        match &self.data {
-            Data::F32(v) => chunks!(v),
-            Data::F64(v) => chunks!(v),
-            Data::I32(v) => chunks!(v),
-            Data::Str(values) => {
-                let width = self.width();
-                for s in values.iter() {
-                    buf.clear();
-                    for c in s.chars() {
-                        buf.extend_from_slice(&(c as u32).to_le_bytes());
-                    }
-                    buf.resize(width * 4, 0);
-                    sink(&buf)?;
-                }
-            }
-        }
-        Ok(())
-    }
+/// The zip options of every member: stored, Zip64, and a fixed timestamp (1980-01-01 00:00,
+/// the zip epoch) so that the same bake gives the same bytes.
+pub(crate) fn member_options() -> FileOptions {
+    FileOptions::default()
+        .compression_method(CompressionMethod::Stored)
+        .large_file(true)
+        .last_modified_time(DateTime::default())
 }
 
-/// CRC-32 (IEEE, reflected, as zip uses it), table driven.
-struct Crc32 {
-    table: [u32; 256],
-    value: u32,
+fn dtype(descr: &str) -> DType {
+    DType::parse(&format!("'{descr}'")).expect("a valid type string")
 }
 
-impl Crc32 {
-    fn new() -> Crc32 {
-        let mut table = [0u32; 256];
-        for (i, entry) in table.iter_mut().enumerate() {
-            let mut c = i as u32;
-            for _ in 0..8 {
-                c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            }
-            *entry = c;
-        }
-        Crc32 { table, value: !0 }
+/// Writes one member of `descr` elements.
+fn member<'a, T: Serialize + ?Sized + 'a, W: Write + Seek>(
+    npz: &mut npyz::npz::NpzWriter<W>,
+    array: &Array<'_>,
+    descr: &str,
+    rows: impl IntoIterator<Item = &'a T>,
+) -> io::Result<()> {
+    let shape: Vec<u64> = array.shape.iter().map(|&d| d as u64).collect();
+    let mut writer = npz
+        .array::<T>(array.name, member_options())?
+        .dtype(dtype(descr))
+        .shape(&shape)
+        .begin_nd()?;
+    for row in rows {
+        writer.push(row)?;
     }
-
-    fn update(&mut self, bytes: &[u8]) {
-        let mut c = self.value;
-        for &b in bytes {
-            c = self.table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
-        }
-        self.value = c;
-    }
-
-    fn finish(&self) -> u32 {
-        !self.value
-    }
+    writer.finish()
 }
 
-fn too_big() -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        "NPZ over 4 GiB: zip64 is not supported; bake fewer frames",
-    )
-}
-
-/// Writes `arrays` as an `.npz` archive.
-pub(crate) fn write_npz(arrays: &[Array<'_>], out: &mut dyn Write) -> io::Result<()> {
-    // A fixed timestamp (1980-01-01 00:00, the zip epoch) keeps output reproducible.
-    const TIME: u16 = 0;
-    const DATE: u16 = (1 << 5) | 1;
-    let mut central = Vec::new();
-    let mut offset: u64 = 0;
+/// Writes `arrays` as an `.npz` archive. The zip format seeks back to fill each member's sizes
+/// and checksum in, hence `Seek`.
+pub(crate) fn write_npz<W: Write + Seek>(arrays: &[Array<'_>], out: W) -> io::Result<()> {
+    let mut npz = npyz::npz::NpzWriter::new(out);
     for array in arrays {
-        let name = format!("{}.npy", array.name);
-        let mut crc = Crc32::new();
-        let mut size: u64 = 0;
-        array.emit(&mut |bytes| {
-            crc.update(bytes);
-            size += bytes.len() as u64;
-            Ok(())
-        })?;
-        let (crc, size32) = (crc.finish(), u32::try_from(size).map_err(|_| too_big())?);
-        let offset32 = u32::try_from(offset).map_err(|_| too_big())?;
-
-        let mut local = Vec::with_capacity(30 + name.len());
-        local.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-        local.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0
-        local.extend_from_slice(&0u16.to_le_bytes()); // flags
-        local.extend_from_slice(&0u16.to_le_bytes()); // method: stored
-        local.extend_from_slice(&TIME.to_le_bytes());
-        local.extend_from_slice(&DATE.to_le_bytes());
-        local.extend_from_slice(&crc.to_le_bytes());
-        local.extend_from_slice(&size32.to_le_bytes()); // compressed
-        local.extend_from_slice(&size32.to_le_bytes()); // uncompressed
-        local.extend_from_slice(&(name.len() as u16).to_le_bytes());
-        local.extend_from_slice(&0u16.to_le_bytes()); // extra
-        local.extend_from_slice(name.as_bytes());
-        out.write_all(&local)?;
-        array.emit(&mut |bytes| out.write_all(bytes))?;
-
-        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-        central.extend_from_slice(&20u16.to_le_bytes()); // made by
-        central.extend_from_slice(&local[4..30]); // version needed … extra length
-        central.extend_from_slice(&0u16.to_le_bytes()); // comment
-        central.extend_from_slice(&0u16.to_le_bytes()); // disk
-        central.extend_from_slice(&0u16.to_le_bytes()); // internal attributes
-        central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
-        central.extend_from_slice(&offset32.to_le_bytes());
-        central.extend_from_slice(name.as_bytes());
-        offset += local.len() as u64 + size;
+        match &array.data {
+            Data::F32(v) => member(&mut npz, array, "<f4", v.iter())?,
+            Data::F64(v) => member(&mut npz, array, "<f8", v.iter())?,
+            Data::I32(v) => member(&mut npz, array, "<i4", v.iter())?,
+            Data::Str(v) => {
+                let width = v.iter().map(|s| s.chars().count()).max().unwrap_or(0).max(1);
+                member::<str, W>(
+                    &mut npz,
+                    array,
+                    &format!("<U{width}"),
+                    v.iter().map(String::as_str),
+                )?
+            }
+        }
     }
-    let count = u16::try_from(arrays.len()).map_err(|_| too_big())?;
-    let cd_offset = u32::try_from(offset).map_err(|_| too_big())?;
-    out.write_all(&central)?;
-    let mut end = Vec::with_capacity(22);
-    end.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    end.extend_from_slice(&0u16.to_le_bytes()); // this disk
-    end.extend_from_slice(&0u16.to_le_bytes()); // central directory disk
-    end.extend_from_slice(&count.to_le_bytes());
-    end.extend_from_slice(&count.to_le_bytes());
-    end.extend_from_slice(&(central.len() as u32).to_le_bytes());
-    end.extend_from_slice(&cd_offset.to_le_bytes());
-    end.extend_from_slice(&0u16.to_le_bytes()); // comment
-    out.write_all(&end)
+    npz.zip_writer().finish()?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skeleton::{Axes, WorldBake};
+
+    fn bake() -> WorldBake {
+        WorldBake {
+            fps: 30.0,
+            scale: 1.0,
+            axes: Axes::Mmd,
+            frames: vec![0.0, 1.0],
+            names: vec!["センター".into(), "a".into()],
+            parents: vec![-1, 0],
+            positions: (0..12).map(|i| i as f32).collect(),
+            rotations: vec![0.0, 0.0, 0.0, 1.0].repeat(4),
+        }
+    }
+
+    fn u16_at(b: &[u8], at: usize) -> u16 {
+        u16::from_le_bytes([b[at], b[at + 1]])
+    }
 
     #[test]
-    fn skeleton_npz_crc_and_header_layout() {
-        let mut crc = Crc32::new();
-        crc.update(b"123456789");
-        assert_eq!(crc.finish(), 0xCBF4_3926); // the standard check value
-        let a = Array { name: "x", shape: vec![2, 3], data: Data::F32(&[0.0; 6]) };
-        let h = a.header();
-        assert_eq!(h.len() % 64, 0);
-        assert!(h.starts_with(b"\x93NUMPY\x01\x00") && h.ends_with(b"\n"));
-        let dict = std::str::from_utf8(&h[10..]).unwrap();
-        assert!(dict.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"));
-        let s = Array { name: "s", shape: vec![], data: Data::F64(&[30.0]) };
-        assert!(std::str::from_utf8(&s.header()[10..]).unwrap().contains("'shape': ()"));
-        let names = ["センター".to_string(), "a".to_string()];
-        let n = Array { name: "n", shape: vec![2], data: Data::Str(&names) };
-        assert!(std::str::from_utf8(&n.header()[10..]).unwrap().contains("'<U4'"));
+    fn skeleton_npz_members_carry_zip64_headers_and_a_fixed_time() {
+        let mut out = io::Cursor::new(Vec::new());
+        bake().write_npz(&mut out).unwrap();
+        let zip = out.into_inner();
+        // The first local header: stored, at the zip epoch, its 32-bit sizes the Zip64
+        // placeholder, and a 20-byte Zip64 extra field (id 1) after the name holding the real
+        // sizes. (zip 0.6 leaves "version needed" at 2.0; readers go by the extra field.)
+        let u32_at = |at: usize| u32::from_le_bytes(zip[at..at + 4].try_into().unwrap());
+        let u64_at = |at: usize| u64::from_le_bytes(zip[at..at + 8].try_into().unwrap());
+        assert_eq!(&zip[..4], b"PK\x03\x04");
+        assert_eq!(u16_at(&zip, 8), 0, "stored");
+        assert_eq!((u16_at(&zip, 10), u16_at(&zip, 12)), (0, (1 << 5) | 1));
+        assert_eq!((u32_at(18), u32_at(22)), (u32::MAX, u32::MAX));
+        let (name_len, extra_len) = (usize::from(u16_at(&zip, 26)), u16_at(&zip, 28));
+        assert_eq!((&zip[30..30 + name_len], extra_len), (&b"positions.npy"[..], 20));
+        let extra = 30 + name_len;
+        assert_eq!((u16_at(&zip, extra), u16_at(&zip, extra + 2)), (0x0001, 16));
+        // Header (128 bytes) and 12 f4 values.
+        assert_eq!((u64_at(extra + 4), u64_at(extra + 12)), (128 + 48, 128 + 48));
+        let mut again = io::Cursor::new(Vec::new());
+        bake().write_npz(&mut again).unwrap();
+        assert_eq!(again.into_inner(), zip, "the same bake gives the same bytes");
+    }
+
+    #[test]
+    fn skeleton_npz_reads_back_through_npyz() {
+        let mut out = io::Cursor::new(Vec::new());
+        let bake = bake();
+        bake.write_npz(&mut out).unwrap();
+        out.set_position(0);
+        let mut npz = npyz::npz::NpzArchive::new(out).unwrap();
+        let mut names: Vec<&str> = npz.array_names().collect();
+        names.sort_unstable();
+        let mut expected = [
+            "positions",
+            "rotations",
+            "names",
+            "parents",
+            "fps",
+            "frames",
+            "scale",
+            "units",
+            "axes",
+        ];
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+        let positions = npz.by_name("positions").unwrap().unwrap();
+        assert_eq!(
+            (positions.shape(), positions.dtype().descr()),
+            (&[2, 2, 3][..], "'<f4'".into())
+        );
+        assert_eq!(positions.into_vec::<f32>().unwrap(), bake.positions);
+        let names = npz.by_name("names").unwrap().unwrap();
+        assert_eq!(names.dtype().descr(), "'<U4'");
+        let names: Vec<String> = names.into_vec::<String>().unwrap();
+        assert_eq!(names, bake.names);
+        let units = npz.by_name("units").unwrap().unwrap();
+        assert_eq!(units.shape(), &[] as &[u64]);
+        assert_eq!(units.into_vec::<String>().unwrap(), ["mmd_units"]);
+        let parents = npz.by_name("parents").unwrap().unwrap().into_vec::<i32>().unwrap();
+        assert_eq!(parents, bake.parents);
+    }
+
+    /// A member past 4 GiB is written, not refused, with the options every member gets. The
+    /// data goes to a sink that only counts, so this costs the CRC of 4 GiB (seconds), not
+    /// memory or disk.
+    #[test]
+    fn skeleton_npz_member_past_4_gib() {
+        /// Counts and discards bytes, seeking as the zip writer needs.
+        #[derive(Default)]
+        struct Sink {
+            position: u64,
+            len: u64,
+        }
+        impl Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.position += buf.len() as u64;
+                self.len = self.len.max(self.position);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        impl Seek for Sink {
+            fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+                self.position = match to {
+                    io::SeekFrom::Start(p) => p,
+                    io::SeekFrom::End(d) => self.len.checked_add_signed(d).unwrap(),
+                    io::SeekFrom::Current(d) => self.position.checked_add_signed(d).unwrap(),
+                };
+                Ok(self.position)
+            }
+        }
+        let mut zip = npyz::zip::ZipWriter::new(Sink::default());
+        zip.start_file("big.npy", member_options()).unwrap();
+        let chunk = vec![0u8; 1 << 20];
+        for _ in 0..(4u64 << 10) + 1 {
+            zip.write_all(&chunk).unwrap();
+        }
+        let sink = zip.finish().unwrap();
+        assert!(sink.len > 4 << 30);
     }
 }

@@ -1,0 +1,304 @@
+//! NumPy `.npy` and `.npz` keypoints, read and written with `npyz`.
+//!
+//! Arrays are F × J × 3 positions, J × 3 (one frame) or F × J × 4 (the fourth value a
+//! confidence), of any float or integer dtype in either byte order, C or Fortran order. Object
+//! dtypes would need unpickling, which is never done. Before `npyz` sees a header, its length
+//! and the shape's element count are checked against the bytes present: a header may announce
+//! any shape, and nothing is allocated for more than the input holds.
+
+use super::{KeypointError, KeypointErrorKind as Kind, KeypointFormat};
+use crate::keypoints::Keypoints;
+use glam::Vec3;
+use npyz::{DType, Order, TypeChar, WriterBuilder};
+use std::io::{self, Read, Write};
+
+/// The first bytes of every `.npy`.
+pub(super) const MAGIC: &[u8] = b"\x93NUMPY";
+
+/// NPZ member names that hold positions, in the order they are preferred.
+const POSITION_NAMES: [&str; 8] =
+    ["keypoints", "positions", "joints", "joints3d", "pose", "poses_3d", "kps", "joints_3d"];
+
+/// NPZ member names that hold per-joint confidences.
+const CONFIDENCE_NAMES: [&str; 3] = ["confidence", "scores", "score"];
+
+/// One decoded array: its shape and its elements as `f32`, in C order.
+struct Array {
+    shape: Vec<u64>,
+    values: Vec<f32>,
+}
+
+pub(super) fn parse_npy(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
+    let array = read_array(bytes, KeypointFormat::Npy, None)?;
+    from_positions(array, None, KeypointFormat::Npy, None)
+}
+
+pub(super) fn parse_npz(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
+    let format = KeypointFormat::Npz;
+    let zip_error = |e: io::Error| KeypointError::new(format, Kind::WrongFormat(e.to_string()));
+    let mut archive = npyz::npz::NpzArchive::new(io::Cursor::new(bytes)).map_err(zip_error)?;
+    let names: Vec<String> = archive.array_names().map(str::to_owned).collect();
+    let chosen = match POSITION_NAMES.iter().find(|n| names.iter().any(|m| m == *n)) {
+        Some(name) => name.to_string(),
+        None => only_3d_array(&mut archive, &names)?,
+    };
+    let positions = read_member(&mut archive, &chosen)?;
+    let confidence = match CONFIDENCE_NAMES.iter().find(|n| names.iter().any(|m| m == *n)) {
+        Some(name) => Some((name.to_string(), read_member(&mut archive, name)?)),
+        None => None,
+    };
+    let mut keypoints = from_positions(positions, confidence, format, Some(&chosen))?;
+    if names.iter().any(|n| n == "fps") {
+        let fps = read_member(&mut archive, "fps")?;
+        match fps.values.as_slice() {
+            [v] if v.is_finite() && *v > 0.0 => keypoints.fps = Some(f64::from(*v)),
+            _ => {
+                let kind = Kind::Invalid("`fps` is not one positive number".into());
+                return Err(KeypointError::new(format, kind).field("fps"));
+            }
+        }
+    }
+    Ok(keypoints)
+}
+
+/// The archive's one 3-D array, or its one array of any shape, when no member has a known name.
+fn only_3d_array(
+    archive: &mut npyz::npz::NpzArchive<io::Cursor<&[u8]>>,
+    names: &[String],
+) -> Result<String, KeypointError> {
+    let mut three_d = Vec::new();
+    for name in names {
+        // A member whose header does not parse is no candidate; it is reported if chosen.
+        if let Ok(Some(file)) = archive.by_name(name) {
+            if file.shape().len() == 3 {
+                three_d.push(name.clone());
+            }
+        }
+    }
+    match (three_d.as_slice(), names) {
+        ([one], _) | ([], [one]) => Ok(one.clone()),
+        _ => Err(KeypointError::new(
+            KeypointFormat::Npz,
+            Kind::Invalid(format!(
+                "no array named {} and {} 3-D arrays among [{}]: cannot tell which holds positions",
+                POSITION_NAMES.join("/"),
+                three_d.len(),
+                names.join(", ")
+            )),
+        )),
+    }
+}
+
+/// Decompresses one member (growing with the data actually there, not the size its header
+/// claims) and decodes it.
+fn read_member(
+    archive: &mut npyz::npz::NpzArchive<io::Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Array, KeypointError> {
+    let format = KeypointFormat::Npz;
+    let fail = |e: &dyn std::fmt::Display| {
+        KeypointError::new(format, Kind::WrongFormat(e.to_string())).field(name)
+    };
+    let file_name = npyz::npz::file_name_from_array_name(name);
+    let mut member = archive.zip_archive().by_name(&file_name).map_err(|e| fail(&e))?;
+    let declared = member.size();
+    let mut data = Vec::new();
+    (&mut member).take(declared).read_to_end(&mut data).map_err(|e| fail(&e))?;
+    read_array(&data, format, Some(name))
+}
+
+/// Decodes one `.npy` image.
+fn read_array(
+    bytes: &[u8],
+    format: KeypointFormat,
+    field: Option<&str>,
+) -> Result<Array, KeypointError> {
+    let fail = |kind, offset: usize| {
+        let e = KeypointError::new(format, kind).at_offset(offset);
+        match field {
+            Some(f) => e.field(f),
+            None => e,
+        }
+    };
+    let data_start = precheck(bytes).map_err(|(kind, offset)| fail(kind, offset))?;
+    let available = (bytes.len() - data_start) as u64;
+    let npy =
+        npyz::NpyFile::new(bytes).map_err(|e| fail(Kind::Syntax(format!("NPY header: {e}")), 0))?;
+    if npy.uses_pickled_array() {
+        let kind =
+            Kind::Unsupported("object dtype: the array is pickled, and is not unpickled".into());
+        return Err(fail(kind, 0));
+    }
+    let shape = npy.shape().to_vec();
+    let order = npy.order();
+    let DType::Plain(ty) = npy.dtype() else {
+        let kind = Kind::Unsupported(format!("structured dtype {}", npy.dtype().descr()));
+        return Err(fail(kind, 0));
+    };
+    let count = npy.len();
+    let size = ty.num_bytes().unwrap_or(0) as u64;
+    let needed = count.checked_mul(size).unwrap_or(u64::MAX);
+    if needed > available {
+        let kind = Kind::Truncated { needed, available };
+        return Err(fail(kind, data_start));
+    }
+    let mut values = Vec::with_capacity(count as usize);
+    macro_rules! decode {
+        ($t:ty, $to_f32:expr) => {{
+            let reader = npy.data::<$t>().map_err(|e| fail(Kind::Unsupported(e.to_string()), 0))?;
+            for value in reader {
+                let value = value.map_err(|e| fail(Kind::Syntax(e.to_string()), data_start))?;
+                values.push($to_f32(value));
+            }
+        }};
+    }
+    match (ty.type_char(), ty.size_field()) {
+        (TypeChar::Float, 2) => decode!(npyz::half::f16, f32::from),
+        (TypeChar::Float, 4) => decode!(f32, |v| v),
+        (TypeChar::Float, 8) => decode!(f64, |v| v as f32),
+        (TypeChar::Int, 1) => decode!(i8, f32::from),
+        (TypeChar::Int, 2) => decode!(i16, f32::from),
+        (TypeChar::Int, 4) => decode!(i32, |v| v as f32),
+        (TypeChar::Int, 8) => decode!(i64, |v| v as f32),
+        (TypeChar::Uint, 1) => decode!(u8, f32::from),
+        (TypeChar::Uint, 2) => decode!(u16, f32::from),
+        (TypeChar::Uint, 4) => decode!(u32, |v| v as f32),
+        (TypeChar::Uint, 8) => decode!(u64, |v| v as f32),
+        _ => {
+            let kind = Kind::Unsupported(format!("dtype {ty}: not a float or integer"));
+            return Err(fail(kind, 0));
+        }
+    }
+    if order == Order::Fortran {
+        values = to_c_order(&values, &shape);
+    }
+    Ok(Array { shape, values })
+}
+
+/// Checks what `npyz` would trust: the magic, a header length within the bytes, and a shape
+/// whose element count does not overflow. Returns the offset of the data.
+fn precheck(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
+    if !bytes.starts_with(MAGIC) {
+        return Err((Kind::WrongFormat("no \\x93NUMPY magic".into()), 0));
+    }
+    let truncated =
+        |needed: usize| Kind::Truncated { needed: needed as u64, available: bytes.len() as u64 };
+    let (len_start, len_size) = match bytes.get(6) {
+        Some(1) => (8, 2),
+        Some(2 | 3) => (8, 4),
+        Some(v) => return Err((Kind::Unsupported(format!("NPY format version {v}")), 6)),
+        None => return Err((truncated(10), 0)),
+    };
+    let Some(len_bytes) = bytes.get(len_start..len_start + len_size) else {
+        return Err((truncated(len_start + len_size), 0));
+    };
+    let header_len = len_bytes.iter().rev().fold(0usize, |n, &b| (n << 8) | usize::from(b));
+    let text_start = len_start + len_size;
+    let Some(text) = bytes.get(text_start..text_start.saturating_add(header_len)) else {
+        return Err((truncated(text_start.saturating_add(header_len)), text_start));
+    };
+    let text = String::from_utf8_lossy(text);
+    if let Some(dims) = shape_of(&text) {
+        if dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d)).is_none() {
+            return Err((
+                Kind::Invalid(format!("shape {dims:?} has too many elements")),
+                text_start,
+            ));
+        }
+    }
+    Ok(text_start + header_len)
+}
+
+/// The numbers of the header's `'shape': (…)` tuple, when it can be found.
+fn shape_of(header: &str) -> Option<Vec<u64>> {
+    let after = &header[header.find("'shape'")? + 7..];
+    let open = after.find('(')?;
+    let close = after[open..].find(')')? + open;
+    after[open + 1..close]
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse().ok())
+        .collect()
+}
+
+/// Reorders a Fortran-order (first axis fastest) array into C order.
+fn to_c_order(values: &[f32], shape: &[u64]) -> Vec<f32> {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let mut out = Vec::with_capacity(values.len());
+    let mut index = vec![0usize; dims.len()];
+    for _ in 0..values.len() {
+        let (mut offset, mut stride) = (0, 1);
+        for (i, d) in index.iter().zip(&dims) {
+            offset += i * stride;
+            stride *= d;
+        }
+        out.push(values[offset]);
+        // Advance the C-order index: the last axis fastest.
+        for (i, d) in index.iter_mut().zip(&dims).rev() {
+            *i += 1;
+            if *i < *d {
+                break;
+            }
+            *i = 0;
+        }
+    }
+    out
+}
+
+/// Keypoints from a positions array (and a confidence array, named by its member).
+fn from_positions(
+    array: Array,
+    confidence: Option<(String, Array)>,
+    format: KeypointFormat,
+    field: Option<&str>,
+) -> Result<Keypoints, KeypointError> {
+    let invalid = |message: String, name: Option<&str>| {
+        let e = KeypointError::new(format, Kind::Invalid(message));
+        match name {
+            Some(f) => e.field(f),
+            None => e,
+        }
+    };
+    let (frames, joints, width) = match array.shape[..] {
+        [j, c @ (3 | 4)] => (1, j as usize, c as usize),
+        [f, j, c @ (3 | 4)] => (f as usize, j as usize, c as usize),
+        _ => {
+            let message = format!(
+                "shape {:?} is not frames × joints × 3, joints × 3 or frames × joints × 4",
+                array.shape
+            );
+            return Err(invalid(message, field));
+        }
+    };
+    let points = array.values.chunks_exact(width);
+    let positions: Vec<Vec3> = points.clone().map(|p| Vec3::new(p[0], p[1], p[2])).collect();
+    let mut keypoints =
+        Keypoints { frame_count: frames, joint_count: joints, positions, ..Default::default() };
+    if width == 4 {
+        keypoints.confidence = Some(points.map(|p| p[3]).collect());
+    }
+    if let Some((name, c)) = confidence {
+        let fits = c.values.len() == frames * joints
+            && matches!(c.shape[..], [f, j] | [f, j, 1] if f as usize == frames && j as usize == joints);
+        if !fits {
+            let message = format!(
+                "confidence shape {:?} does not match {frames} frames × {joints} joints",
+                c.shape
+            );
+            return Err(invalid(message, Some(&name)));
+        }
+        keypoints.confidence = Some(c.values);
+    }
+    Ok(keypoints)
+}
+
+pub(super) fn write_npy(keypoints: &Keypoints, out: &mut dyn Write) -> io::Result<()> {
+    let shape = [keypoints.frame_count as u64, keypoints.joint_count as u64, 3];
+    let dtype = DType::Plain("<f4".parse().expect("a valid type string"));
+    let mut writer = npyz::WriteOptions::new().dtype(dtype).shape(&shape).writer(out).begin_nd()?;
+    for p in &keypoints.positions {
+        writer.extend(p.to_array())?;
+    }
+    writer.finish()
+}
