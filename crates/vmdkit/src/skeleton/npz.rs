@@ -97,7 +97,7 @@ mod tests {
             names: vec!["センター".into(), "a".into()],
             parents: vec![-1, 0],
             positions: (0..12).map(|i| i as f32).collect(),
-            rotations: vec![0.0, 0.0, 0.0, 1.0].repeat(4),
+            rotations: [0.0, 0.0, 0.0, 1.0].repeat(4),
         }
     }
 

@@ -217,7 +217,7 @@ fn validate(k: Keypoints, format: KeypointFormat) -> Result<Keypoints, KeypointE
 /// times.
 fn fps_from_times(times: &[f64]) -> Option<f64> {
     let (first, last) = (*times.first()?, *times.last()?);
-    if times.len() < 2 || !(last > first) {
+    if times.len() < 2 || last.partial_cmp(&first) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
     let step = (last - first) / (times.len() - 1) as f64;

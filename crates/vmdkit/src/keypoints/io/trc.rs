@@ -70,6 +70,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
 
     let mut positions = Vec::new();
     let mut frame_count = 0;
+    let mut times = Vec::new();
     for (n, line) in lines {
         if line.trim().is_empty() {
             continue;
@@ -82,7 +83,7 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
             let kind = Kind::Ragged { expected: markers * 3 + 2, found: used + 2 };
             return Err(error(kind, n));
         }
-        for m in 0..markers {
+        for (m, name) in names.iter().enumerate() {
             let mut p = Vec3::NAN;
             for a in 0..3 {
                 let column = 2 + m * 3 + a;
@@ -94,16 +95,13 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
                             Kind::Syntax(format!("`{cell}` is not a number")),
                         )
                         .at_line(n as u64, Some(column as u64 + 1))
-                        .field(format!(
-                            "{}{}",
-                            names[m],
-                            ["X", "Y", "Z"][a]
-                        ))
+                        .field(format!("{name}{}", ["X", "Y", "Z"][a]))
                     })?;
                 }
             }
             positions.push(p);
         }
+        times.extend(cells.get(1).and_then(|t| t.parse::<f64>().ok()));
         frame_count += 1;
     }
     Ok(Keypoints {
@@ -112,7 +110,8 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
         positions,
         confidence: None,
         names: Some(names),
-        fps,
+        // Without a DataRate, the Time column says it when it is regular.
+        fps: fps.or_else(|| super::fps_from_times(&times)),
         units,
         up: None,
     })
