@@ -62,6 +62,96 @@ pub fn example_motion() -> Motion {
     motion
 }
 
+/// A synthetic motion for [`standard_model`] that exercises every major bone, `frames` + 1
+/// frames long: a first half of smooth, unrelated swings of the trunk, head, arms and legs while
+/// センター travels and turns past 180°; then held poses that break naive keypoint
+/// constructions, each for a second: arms straight up, straight arms out front, arms crossed
+/// over the chest, a deep squat. Knees bend only backward and elbows only forward, as bodies
+/// do. For tests, benchmarks and synthetic training data.
+pub fn exercise_motion(frames: u32) -> Motion {
+    let mut m = Motion::new(LongName::encode("vmdkit exercise").0);
+    let half = frames / 2;
+    for f in 0..=frames {
+        let t = f as f32 / 30.0;
+        let held = (f > half).then(|| ((f - half - 1) / 30) % 4);
+        for (i, (bone, amp)) in EXERCISE_BONES.iter().enumerate() {
+            let phase = i as f32 * 0.7;
+            let mut e = Vec3::new(
+                amp[0] * (1.3 * t + phase).sin(),
+                amp[1] * (0.9 * t + 2.0 * phase).sin(),
+                amp[2] * (1.7 * t + 0.5 * phase).cos(),
+            );
+            let left = bone.starts_with('左');
+            let side = if left { 1.0 } else { -1.0 };
+            if bone.contains("ひざ") {
+                e = Vec3::new(-(0.2 + amp[0] * (1.0 + (1.1 * t + phase).sin())), 0.0, 0.0);
+            }
+            if bone.contains("ひじ") {
+                e.y = (e.y.abs() + 0.05) * side;
+            }
+            if let Some(pose) = held {
+                e = held_pose(bone, pose, side).unwrap_or(e * 0.2);
+            }
+            let mut key = BoneKey::new(name(bone), f);
+            key.rotation = Quat::from_euler(glam::EulerRot::YXZ, e.y, e.x, e.z);
+            m.bones.push(key);
+        }
+        let mut centre = BoneKey::new(name("センター"), f);
+        let squat = if held == Some(3) { -4.0 } else { 0.0 };
+        centre.translation =
+            Vec3::new(2.0 * (0.5 * t).sin(), -1.5 * (0.8 * t).sin().abs() + squat, t);
+        centre.rotation = Quat::from_rotation_y(2.5 * t);
+        m.bones.push(centre);
+    }
+    m
+}
+
+/// The held poses of [`exercise_motion`] as YXZ Euler angles (radians), by pose number.
+fn held_pose(bone: &str, pose: u32, side: f32) -> Option<Vec3> {
+    let q = std::f32::consts::FRAC_PI_2;
+    let limb = &bone[bone.char_indices().nth(1).map_or(0, |(i, _)| i)..];
+    Some(match (pose, limb) {
+        // Arms straight up: from 37° below horizontal to vertical.
+        (0, "腕") => Vec3::new(0.0, 0.0, side * (q + 0.64)),
+        (0, "ひじ") => Vec3::ZERO,
+        // Straight arms out front.
+        (1, "腕") => Vec3::new(0.0, side * q, side * 0.64),
+        (1, "ひじ") => Vec3::ZERO,
+        // Crossed over the chest: forward past the midline, elbows bent.
+        (2, "腕") => Vec3::new(0.0, side * (q + 0.5), side * 0.64),
+        (2, "ひじ") => Vec3::new(0.0, side * 1.2, 0.0),
+        // Deep squat: thighs forward and up, knees folded.
+        (3, "足") => Vec3::new(-1.9, 0.0, 0.0),
+        (3, "ひざ") => Vec3::new(-2.3, 0.0, 0.0),
+        (3, "足首") => Vec3::new(0.4, 0.0, 0.0),
+        _ => return None,
+    })
+}
+
+/// Bones [`exercise_motion`] swings, with the amplitudes (radians) of its X, Y and Z angles.
+const EXERCISE_BONES: [(&str, [f32; 3]); 20] = [
+    ("下半身", [0.3, 0.5, 0.2]),
+    ("上半身", [0.4, 0.6, 0.3]),
+    ("上半身2", [0.2, 0.3, 0.2]),
+    ("首", [0.3, 0.4, 0.2]),
+    ("頭", [0.4, 0.5, 0.3]),
+    ("左肩", [0.1, 0.1, 0.2]),
+    ("右肩", [0.1, 0.2, 0.1]),
+    ("左腕", [0.8, 0.6, 0.9]),
+    ("右腕", [0.7, 0.9, 0.8]),
+    ("左ひじ", [0.3, 1.2, 0.3]),
+    ("右ひじ", [0.2, 1.1, 0.4]),
+    ("左手首", [0.5, 0.4, 0.5]),
+    ("右手首", [0.4, 0.5, 0.4]),
+    ("左足", [0.9, 0.3, 0.3]),
+    ("右足", [0.8, 0.3, 0.4]),
+    ("左ひざ", [1.0, 0.0, 0.0]),
+    ("右ひざ", [1.1, 0.0, 0.0]),
+    ("左足首", [0.4, 0.3, 0.2]),
+    ("右足首", [0.3, 0.4, 0.3]),
+    ("腰", [0.2, 0.3, 0.1]),
+];
+
 /// The bones of [`example_model`]: name, parent, rest position in MMD units (about 20 to a
 /// person's height, X to the model's left, Y up).
 const EXAMPLE_BONES: [(&str, Option<usize>, [f32; 3]); 19] = [

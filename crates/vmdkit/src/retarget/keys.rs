@@ -84,6 +84,12 @@ pub(crate) fn dense_motion(
     motion
 }
 
+/// A rig bone's rotation in its parent's frame.
+fn local_rotation(rig: &Rig, s: &State, b: usize) -> DQuat {
+    let parent = rig.bones[b].parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
+    (parent.inverse() * s.world[b]).normalize()
+}
+
 /// `q` on the previous key's hemisphere, so that slerp between them takes the short way.
 fn continuous(previous: &mut Option<Quat>, q: Quat) -> Quat {
     let q = if previous.is_some_and(|p| p.dot(q) < 0.0) { -q } else { q };

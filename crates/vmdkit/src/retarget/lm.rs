@@ -13,8 +13,9 @@
 use super::rig::{Anchor, Rig};
 use glam::{DMat3, DQuat, DVec3};
 
-/// Bones per group at most: torso 下半身, 上半身, 上半身2 plus the translation.
-const MAX_BONES: usize = 4;
+/// Bones per group at most: センター, 下半身, 上半身, 上半身2, a 上半身3 that follows it, 首
+/// and 頭 when the head is solved with the trunk, plus the translation.
+const MAX_BONES: usize = 8;
 const MAX_N: usize = MAX_BONES * 3 + 3;
 
 /// The pose being solved: root translation, every rig bone's world rotation, and the pivots

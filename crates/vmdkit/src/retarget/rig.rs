@@ -24,6 +24,9 @@ pub(crate) struct RigBone {
     pub parent: Option<usize>,
     /// Rest head position, model space.
     pub rest: DVec3,
+    /// A rotation append from another rig bone (rig index, ratio, local): its key is what is
+    /// left after the append the model adds.
+    pub append: Option<(usize, f32, bool)>,
 }
 
 /// A point rigid with a rig bone.
@@ -141,14 +144,38 @@ impl Rig {
             keyed.extend(clavicles[s]);
             keyed.extend(&sided[s][..6]);
         }
+        add_append_followers(skeleton, &mut keyed);
+        // Parents before children, which placing pivots relies on.
+        let depth = |mut b: usize| {
+            let mut d = 0;
+            while let Some(p) = skeleton.parent(b) {
+                b = p;
+                d += 1;
+                if d > skeleton.bone_count() {
+                    break;
+                }
+            }
+            d
+        };
+        keyed.sort_by_key(|&b| depth(b));
         let mut rig_of = vec![None; skeleton.bone_count()];
-        let mut bones = Vec::with_capacity(keyed.len());
         for (r, &b) in keyed.iter().enumerate() {
             rig_of[b] = Some(r);
         }
+        let mut bones = Vec::with_capacity(keyed.len());
         for &b in &keyed {
             let parent = keyed_ancestor(skeleton, &rig_of, skeleton.parent(b));
-            bones.push(RigBone { skel: b, parent, rest: skeleton.rest_position(b).as_dvec3() });
+            let append = skeleton.bones[b]
+                .append
+                .as_ref()
+                .filter(|a| a.rotation)
+                .and_then(|a| Some((rig_of[a.source as usize]?, a.ratio, a.local)));
+            bones.push(RigBone {
+                skel: b,
+                parent,
+                rest: skeleton.rest_position(b).as_dvec3(),
+                append,
+            });
         }
         let ancestors = ancestor_masks(&bones);
         let r = |b: usize| rig_of[b].expect("keyed");
@@ -186,6 +213,15 @@ impl Rig {
             .map(|&role| Some(rig.source(skeleton, &rig_of, role, rig.anchor(role)?)))
             .collect();
         Ok(rig)
+    }
+
+    /// Rig bones that follow a trunk bone through an append (上半身3): solved with the trunk.
+    pub fn trunk_followers(&self) -> impl Iterator<Item = usize> + '_ {
+        let trunk =
+            [Some(self.root), Some(self.lower_body), Some(self.upper_body), self.upper_body2];
+        (0..self.bones.len()).filter(move |&b| {
+            self.bones[b].append.is_some() && trunk.contains(&self.bones[b].parent)
+        })
     }
 
     /// The rig bone's rest head.
@@ -391,6 +427,36 @@ fn keyed_ancestor(
         }
     }
     None
+}
+
+/// Adds to `keyed` the unkeyed bones between keyed ones that follow a keyed bone's rotation
+/// through an append (上半身3 takes 0.4 of 上半身2 in semi-standard models): they do not stay
+/// at rest, so the solver must see them, and their keys cancel the append.
+fn add_append_followers(skeleton: &Skeleton, keyed: &mut Vec<usize>) {
+    loop {
+        let mut added = false;
+        for i in 0..keyed.len() {
+            let mut b = skeleton.parent(keyed[i]);
+            let mut steps = 0;
+            while let Some(p) = b {
+                if keyed.contains(&p) || steps > skeleton.bone_count() {
+                    break;
+                }
+                let follows = (skeleton.bones[p].append.as_ref())
+                    .is_some_and(|a| a.rotation && keyed.contains(&(a.source as usize)));
+                if follows {
+                    keyed.push(p);
+                    added = true;
+                    break;
+                }
+                b = skeleton.parent(p);
+                steps += 1;
+            }
+        }
+        if !added || keyed.len() > 60 {
+            return;
+        }
+    }
 }
 
 /// Each bone's ancestors as a bit set. The chain of keyed ancestors is acyclic because the

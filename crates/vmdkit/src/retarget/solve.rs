@@ -48,8 +48,12 @@ impl<'r> Solver<'r> {
         if self.previous.is_none() {
             self.initial_torso(obs);
         }
-        self.torso(obs, &prior);
-        self.head(obs, &prior);
+        // Without a neck base the trunk's top is only fixed through the head: one fit for both.
+        let with_head = obs[Role::Thorax as usize].1 <= 0.0;
+        self.torso(obs, &prior, with_head);
+        if !with_head {
+            self.head(obs, &prior);
+        }
         for s in 0..2 {
             let arm = rig.arms[s];
             if let Some(c) = arm.clavicle {
@@ -111,13 +115,22 @@ impl<'r> Solver<'r> {
         self.state.place(rig);
     }
 
-    fn torso(&mut self, obs: &Observed, prior: &[DQuat]) {
+    fn torso(&mut self, obs: &Observed, prior: &[DQuat], with_head: bool) {
         let rig = self.rig;
         let mut group = vec![rig.root, rig.lower_body, rig.upper_body];
         group.extend(rig.upper_body2);
-        let mut terms = Vec::with_capacity(12);
+        group.extend(rig.trunk_followers());
+        if with_head {
+            group.extend(rig.neck);
+            group.extend(rig.head);
+        }
+        let mut terms = Vec::with_capacity(16);
         use Role::*;
-        for role in [Pelvis, LeftHip, RightHip, Spine, Chest, Thorax, LeftCollar, RightCollar] {
+        const HEAD: [Role; 9] = [
+            HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight,
+        ];
+        let torso = [Pelvis, LeftHip, RightHip, Spine, Chest, Thorax, LeftCollar, RightCollar];
+        for role in torso.into_iter().chain(HEAD.into_iter().filter(|_| with_head)) {
             let (target, weight) = obs[role as usize];
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
                 if group.contains(&anchor.bone) {

@@ -104,6 +104,7 @@ mod rig;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use append::scale_rotation;
 pub use binding::{Binding, BindingReport};
 pub use export::{bake_world, sample_count, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
 pub use ik::IkVariant;
