@@ -12,7 +12,7 @@ use super::solve::Observed;
 use super::RetargetOptions;
 use crate::format::Motion;
 use crate::keypoints::{Layout, Role};
-use crate::skeleton::{Skeleton, METRES_PER_UNIT};
+use crate::skeleton::Skeleton;
 use glam::DVec3;
 use serde::Serialize;
 
@@ -242,9 +242,4 @@ fn jitter(frames: &[Observed], roles: &[Role]) -> f64 {
     } else {
         sum / n as f64
     }
-}
-
-/// Model units as centimetres, at [`METRES_PER_UNIT`].
-pub(crate) fn centimetres(units: f64) -> f64 {
-    units * METRES_PER_UNIT * 100.0
 }

@@ -217,6 +217,8 @@ fn validate(k: Keypoints, format: KeypointFormat) -> Result<Keypoints, KeypointE
 /// times.
 fn fps_from_times(times: &[f64]) -> Option<f64> {
     let (first, last) = (*times.first()?, *times.last()?);
+    // Written so that NaN times fail too.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     if times.len() < 2 || !(last > first) {
         return None;
     }

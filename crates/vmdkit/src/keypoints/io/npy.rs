@@ -137,7 +137,7 @@ fn read_array(
     };
     let count = npy.len();
     let size = ty.num_bytes().unwrap_or(0) as u64;
-    let needed = count.checked_mul(size).unwrap_or(u64::MAX);
+    let needed = count.saturating_mul(size);
     if needed > available {
         let kind = Kind::Truncated { needed, available };
         return Err(fail(kind, data_start));

@@ -82,6 +82,8 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
             let kind = Kind::Ragged { expected: markers * 3 + 2, found: used + 2 };
             return Err(error(kind, n));
         }
+        // `m` also picks the columns, not only the name.
+        #[allow(clippy::needless_range_loop)]
         for m in 0..markers {
             let mut p = Vec3::NAN;
             for a in 0..3 {
