@@ -13,7 +13,9 @@ pub mod dump;
 pub mod edit;
 pub mod example;
 pub mod info;
+pub mod keypoints;
 pub mod pose;
+pub mod retarget;
 pub mod sample;
 
 #[derive(Subcommand)]
@@ -32,6 +34,10 @@ pub enum Command {
     Bake(BakeCommand),
     /// Pose a model's skeleton: every bone's model-space position and rotation at a frame
     Pose(pose::PoseArgs),
+    /// Retarget 3D keypoints, or a motion made for another model, onto a model as a VMD
+    Retarget(retarget::Args),
+    /// Play a motion on a model and write a keypoint layout's joints (.npy, .csv, .json)
+    Keypoints(keypoints::Args),
     #[command(flatten)]
     Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
@@ -50,6 +56,8 @@ impl Command {
             Command::Sample(args) => sample::run(&args).map(|()| Outcome::Success),
             Command::Bake(cmd) => cmd.run().map(|()| Outcome::Success),
             Command::Pose(args) => pose::run(&args).map(|()| Outcome::Success),
+            Command::Retarget(args) => retarget::run(&args).map(|()| Outcome::Success),
+            Command::Keypoints(args) => keypoints::run(&args).map(|()| Outcome::Success),
             Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),

@@ -321,6 +321,7 @@ fn skew(v: DVec3) -> DMat3 {
 /// Solves `m x = b` for a symmetric positive definite `m` (n ≤ 15) in place. A dense Cholesky
 /// of this size is a few hundred operations, well below what a linear-algebra crate's
 /// dispatch would cost per frame.
+#[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
 fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_N]) -> bool {
     for j in 0..n {
         let mut d = m[j][j];

@@ -1,0 +1,383 @@
+//! `vmdkit retarget`: 3D keypoints, or a motion made for another model, onto a model's
+//! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured.
+
+use crate::eval_args::read_model;
+use crate::io;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use vmdkit::edit::Tolerance;
+use vmdkit::keypoints::{
+    KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
+};
+use vmdkit::model::Model;
+use vmdkit::retarget::{
+    keypoints_from_motion, retarget, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
+    RetargetOptions, RetargetReport, ScaleMode,
+};
+use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
+
+const AFTER_HELP: &str = "\
+INPUT is a keypoint file (.npy, .npz, wide .csv, .json, OpenSim .trc or pose-format .pose,
+told apart by their bytes), or, with --source-model, a motion (.vmd, or vmdkit's .json/.csv):
+the motion is played on the source model by vmdkit's FK (IK and appends included), read off
+as every joint vmdkit can place, in metres at 30 fps, then retargeted like keypoints.
+
+The output is 30 fps whatever the input's rate. The scale comes from the input's segment
+lengths against the model's, so --units only matters for the report's metres. Positions are
+placed on the model's floor and feet held still while in contact. The summary's
+self-consistency error is measured by playing the written motion back on the model.
+
+Examples:
+  vmdkit retarget joints.npy -o dance.vmd --model miku.pmx --layout h36m --fps 50 --up z
+  vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --units mm --smooth strong
+  vmdkit retarget capture.pose -o sign.vmd --json > report.json
+  vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd";
+
+/// `--smooth`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SmoothArg {
+    /// No filtering
+    None,
+    /// 8 Hz: removes frame-to-frame jitter only
+    Light,
+    /// 5 Hz: for typical pose-estimator output
+    #[default]
+    Normal,
+    /// 3 Hz: for noisy monocular estimates
+    Strong,
+}
+
+impl SmoothArg {
+    fn smoothing(self) -> Smoothing {
+        match self {
+            SmoothArg::None => Smoothing::None,
+            SmoothArg::Light => Smoothing::Light,
+            SmoothArg::Normal => Smoothing::Normal,
+            SmoothArg::Strong => Smoothing::Strong,
+        }
+    }
+}
+
+/// `--ik`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// Legs through 足ＩＫ/つま先ＩＫ keys
+    #[default]
+    On,
+    /// Leg rotations keyed directly, IK switched off in the property section
+    Off,
+}
+
+pub fn parse_units(text: &str) -> Result<Units, String> {
+    Units::parse(text).ok_or_else(|| format!("expected mm, cm, m or metres per unit, not `{text}`"))
+}
+
+pub fn parse_up(text: &str) -> Result<UpAxis, String> {
+    UpAxis::parse(text).ok_or_else(|| format!("expected y, -y, z or -z, not `{text}`"))
+}
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Keypoints, or a motion with --source-model
+    #[arg(value_name = "INPUT")]
+    input: PathBuf,
+    /// Output VMD, or - for stdout
+    #[arg(short, long, value_name = "OUT.vmd")]
+    output: PathBuf,
+    /// Target model, .pmx or .pmd (default: vmdkit's built-in standard model)
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
+    /// The keypoints' joint order: auto (from joint names or count), a built-in name, or a
+    /// mapping file
+    #[arg(long, value_name = "NAME|auto|FILE", default_value = "auto")]
+    layout: String,
+    /// INPUT is a motion for this model (.pmx or .pmd)
+    #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed"])]
+    source_model: Option<PathBuf>,
+    /// Input frames per second (default: the file's, else 30)
+    #[arg(long, value_name = "N")]
+    fps: Option<f64>,
+    /// Input units: mm, cm, m, or metres per unit (default: the file's, else unknown)
+    #[arg(long, value_name = "U", value_parser = parse_units)]
+    units: Option<Units>,
+    /// Input up axis: y, -y, z or -z (default: the file's, else y)
+    #[arg(long, value_name = "AXIS", value_parser = parse_up, allow_hyphen_values = true)]
+    up: Option<UpAxis>,
+    /// The input is left-handed, as MMD is (default: right-handed, as estimators write)
+    #[arg(long)]
+    left_handed: bool,
+    /// Smoothing of the joint positions before solving
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t)]
+    smooth: SmoothArg,
+    /// Leg IK keys
+    #[arg(long, value_enum, value_name = "on|off", default_value_t)]
+    ik: OnOff,
+    /// One key per frame and bone, no thinning
+    #[arg(long, conflicts_with_all = ["max_position_error", "max_angle_error"])]
+    dense: bool,
+    /// Thinning: largest bone translation error at any frame, model units
+    #[arg(long, value_name = "E", default_value_t = Tolerance::default().position)]
+    max_position_error: f64,
+    /// Thinning: largest bone rotation error at any frame, degrees
+    #[arg(long, value_name = "DEG", default_value_t = Tolerance::default().angle_degrees)]
+    max_angle_error: f64,
+    /// Print the report as one JSON object on stdout instead of the summary
+    #[arg(long)]
+    json: bool,
+    /// Read a damaged VMD leniently, keeping every complete record
+    #[arg(long)]
+    lenient: bool,
+}
+
+/// What the summary says of where an input setting came from.
+struct Sourced<T> {
+    value: T,
+    from: &'static str,
+}
+
+/// The retargeting's input, whichever kind INPUT was.
+struct Input {
+    keypoints: Keypoints,
+    layout: Layout,
+    /// How the layout was chosen.
+    layout_from: &'static str,
+    fps: Sourced<f64>,
+    units: Option<Units>,
+    axes: InputAxes,
+    /// The source model's label, for a motion.
+    source: Option<String>,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    if args.json && io::is_stdio(&args.output) {
+        return Err(crate::error::usage("--json and -o - would both write stdout"));
+    }
+    let keys = key_mode(args)?;
+    let (model, model_label) = target_model(args.model.as_deref())?;
+    let input = match &args.source_model {
+        Some(source) => from_motion(args, source)?,
+        None => from_keypoints(args)?,
+    };
+    let skeleton = Skeleton::new(&model);
+    let options = RetargetOptions {
+        fps: input.fps.value,
+        axes: input.axes,
+        units: input.units,
+        scale: ScaleMode::Estimate,
+        smoothing: args.smooth.smoothing(),
+        ik: args.ik == OnOff::On,
+        keys,
+        floor: FloorMode::Estimate,
+        model_name: model.name.clone(),
+        ..RetargetOptions::default()
+    };
+    let out = retarget(&input.keypoints, &input.layout, &skeleton, &options)
+        .map_err(|e| explain(e, &model_label, &input.layout))?;
+    io::write_output(&args.output, |w| out.motion.write_to(w))?;
+    if args.json {
+        let stdout = std::io::stdout();
+        let mut lock = stdout.lock();
+        io::write_json_line(&mut lock, &out.report)?;
+    } else {
+        eprint!("{}", summary(args, &input, &model_label, &options, &out.report));
+    }
+    Ok(())
+}
+
+fn key_mode(args: &Args) -> anyhow::Result<KeyMode> {
+    if args.dense {
+        return Ok(KeyMode::Dense);
+    }
+    for (v, flag) in [
+        (args.max_position_error, "--max-position-error"),
+        (args.max_angle_error, "--max-angle-error"),
+    ] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(crate::error::usage(format!("{flag} must be a number ≥ 0, not {v}")));
+        }
+    }
+    Ok(KeyMode::Thinned(Tolerance {
+        position: args.max_position_error,
+        angle_degrees: args.max_angle_error,
+        ..Tolerance::default()
+    }))
+}
+
+/// The model at `path`, or the built-in standard model; with a label for messages.
+pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
+    match path {
+        Some(path) => Ok((read_model(path)?, path.display().to_string())),
+        None => Ok((vmdkit::example::standard_model(), "the built-in standard model".to_string())),
+    }
+}
+
+/// A layout by name or mapping file (the `auto` choice is the caller's).
+pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
+    let path = Path::new(text);
+    if path.is_file() {
+        return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+    }
+    Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
+}
+
+fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
+    let bytes = std::fs::read(&args.input)
+        .with_context(|| format!("cannot read {}", args.input.display()))?;
+    if bytes.starts_with(b"Vocaloid Motion Data") {
+        return Err(crate::error::usage(format!(
+            "{} is a VMD motion: pass --source-model MODEL, the model it was made for, to \
+             retarget it",
+            args.input.display()
+        )));
+    }
+    let format = KeypointFormat::guess(&bytes, Some(&args.input));
+    let keypoints = Keypoints::parse(&bytes, format)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
+    drop(bytes);
+    let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
+        let layout = Layout::detect(keypoints.names.as_deref(), keypoints.joint_count)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
+        let from = if keypoints.names.is_some() { "detected" } else { "by joint count" };
+        (layout, from)
+    } else {
+        (named_layout(&args.layout)?, "given")
+    };
+    let fps = match (args.fps, keypoints.fps) {
+        (Some(fps), _) => Sourced { value: fps, from: "given" },
+        (None, Some(fps)) => Sourced { value: fps, from: "from the file" },
+        (None, None) => Sourced { value: 30.0, from: "default" },
+    };
+    crate::eval_args::check_fps(fps.value)?;
+    let axes = InputAxes {
+        up: args.up.or(keypoints.up).unwrap_or(UpAxis::Y),
+        left_handed: args.left_handed,
+    };
+    let units = args.units.or(keypoints.units);
+    Ok(Input { keypoints, layout, layout_from, fps, units, axes, source: None })
+}
+
+/// A layout of every role the retargeting knows, one joint each: what a motion played on a
+/// model gives, so nothing the source skeleton can place is thrown away.
+fn every_role() -> Layout {
+    let joints = Role::ALL
+        .iter()
+        .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
+        .collect();
+    Layout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
+}
+
+fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
+    if !args.layout.eq_ignore_ascii_case("auto") {
+        return Err(crate::error::usage(
+            "--layout is for keypoints; a motion is read off as every joint vmdkit can place",
+        ));
+    }
+    let model = read_model(source)?;
+    let loaded = io::load_motion(&args.input, args.lenient)?;
+    let layout = every_role();
+    let options = KeypointOptions::default();
+    let keypoints =
+        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
+            .map_err(|e| explain(e, &source.display().to_string(), &layout))?;
+    Ok(Input {
+        keypoints,
+        layout,
+        layout_from: "played on the source model",
+        fps: Sourced { value: options.fps, from: "played" },
+        units: Some(options.units),
+        axes: options.axes,
+        source: Some(source.display().to_string()),
+    })
+}
+
+/// The library's error, with the model or layout it is about.
+pub fn explain(err: RetargetError, model: &str, layout: &Layout) -> anyhow::Error {
+    match &err {
+        RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),
+        RetargetError::JointCount { .. } | RetargetError::LayoutTooSparse { .. } => {
+            crate::error::usage(format!("{err}; pass --layout to choose another"))
+        }
+        RetargetError::Option(_) => crate::error::usage(err.to_string()),
+        _ => anyhow::anyhow!("cannot retarget with layout {}: {err}", layout.name),
+    }
+}
+
+/// Model units as centimetres, at MMD's 8 cm per unit.
+fn cm(units: f64) -> f64 {
+    units * METRES_PER_UNIT * 100.0
+}
+
+fn summary(
+    args: &Args,
+    input: &Input,
+    model: &str,
+    options: &RetargetOptions,
+    r: &RetargetReport,
+) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}: {} frames at 30 fps onto {model}, {} bones keyed, {} keys ({} dense)",
+        args.output.display(),
+        r.frames,
+        r.bones.len(),
+        r.keys,
+        r.dense_keys
+    );
+    let _ = match &input.source {
+        Some(source) => writeln!(
+            s,
+            "input: {} played on {source}, {} frames",
+            args.input.display(),
+            input.keypoints.frame_count
+        ),
+        None => writeln!(
+            s,
+            "input: {} frames of {} joints at {} fps ({}), layout {} ({}), up {}{}",
+            input.keypoints.frame_count,
+            input.keypoints.joint_count,
+            input.fps.value,
+            input.fps.from,
+            input.layout.name,
+            input.layout_from,
+            options.axes.up.label(),
+            if options.axes.left_handed { ", left-handed" } else { "" }
+        ),
+    };
+    let per_metre = match r.units_per_metre {
+        Some(u) => format!(", {u:.3} per metre"),
+        None => ", input units unknown".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "scale: {:.6} model units per input unit{per_metre} (from {} segments, spread {:.2})",
+        r.scale, r.scale_segments, r.scale_spread
+    );
+    let _ = writeln!(
+        s,
+        "floor: input floor at {:.3} units moved to the model's; {} frames raised, {} contact \
+         foot-frames, deepest penetration {:.4} units",
+        r.floor, r.raised_frames, r.contact_frames, r.penetration
+    );
+    let _ = writeln!(
+        s,
+        "self-consistency: mean residual {:.4} units ({:.2} cm), mean direction error {:.2}°",
+        r.mean_residual,
+        cm(r.mean_residual),
+        r.mean_direction_degrees
+    );
+    let _ = match (options.keys, r.thinning_error) {
+        (KeyMode::Thinned(t), Some(e)) => writeln!(
+            s,
+            "thinning: keys within {} units / {}°; largest joint drift {:.4} units ({:.2} cm)",
+            t.position,
+            t.angle_degrees,
+            e,
+            cm(e)
+        ),
+        _ => writeln!(s, "thinning: none (dense keys)"),
+    };
+    s
+}

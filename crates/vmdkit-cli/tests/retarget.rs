@@ -1,0 +1,246 @@
+//! `vmdkit retarget` and `vmdkit keypoints`: round trips through every writable keypoint
+//! format, real keypoint files from ../shared/pose onto a real model, a motion onto another
+//! model, and the errors.
+
+mod common;
+
+use common::{assert_no_panic, example_dir, vmdkit};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use test_corpus::{corpus_or_skip, pose_file_or_skip};
+use vmdkit::Motion;
+
+const TRACE_MODEL: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx";
+
+/// Runs the binary, asserting success; gives stdout and stderr.
+fn run_ok(args: &[&std::ffi::OsStr]) -> (String, String) {
+    let output = vmdkit().args(args).output().unwrap();
+    assert_no_panic(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    (String::from_utf8(output.stdout).unwrap(), stderr)
+}
+
+/// Runs the binary, asserting it fails with `status`; gives stderr.
+fn run_err(args: &[&std::ffi::OsStr], status: i32) -> String {
+    let output = vmdkit().args(args).output().unwrap();
+    assert_no_panic(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(status), "{args:?}: {stderr}");
+    stderr
+}
+
+macro_rules! args {
+    ($($a:expr),* $(,)?) => { &[$(std::ffi::OsStr::new(&$a)),*] };
+}
+
+fn report(stdout: &str) -> Value {
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one JSON object: {stdout}");
+    serde_json::from_str(lines[0]).unwrap()
+}
+
+fn keyed_bones(path: &Path) -> Vec<String> {
+    let motion = Motion::read_file(path).unwrap();
+    let mut names: Vec<String> = motion.bones.iter().map(|k| k.name.to_string_lossy()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A corpus file by its local path, or `None` when the corpus is missing outside CI.
+fn corpus_file(test: &str, local: &str) -> Option<PathBuf> {
+    let manifest = corpus_or_skip(test)?;
+    let path = manifest.dir.join(local);
+    assert!(path.is_file(), "{test}: {} is missing from the corpus", path.display());
+    Some(path)
+}
+
+#[test]
+fn keypoints_round_trip_through_npy_csv_and_json() {
+    let (dir, example) = example_dir();
+    for ext in ["npy", "csv", "json"] {
+        let kp = dir.path().join(format!("joints.{ext}"));
+        let (_, stderr) = run_ok(args!["keypoints", example, "--layout", "h36m", "-o", kp]);
+        assert!(stderr.contains("17 joints"), "{stderr}");
+        let out = dir.path().join(format!("back_{ext}.vmd"));
+        let (stdout, _) = run_ok(args![
+            "retarget", kp, "-o", out, "--layout", "h36m", "--dense", "--smooth", "none", "--json"
+        ]);
+        let r = report(&stdout);
+        let residual = r["mean_residual"].as_f64().unwrap();
+        assert!(residual < 0.01, "{ext}: mean residual {residual}");
+        assert_eq!(r["keys"], r["dense_keys"], "{ext}: dense");
+        assert!(keyed_bones(&out).contains(&"右腕".to_string()), "{ext}");
+
+        // Thinned, the summary says the fit is still within a few millimetres.
+        let (_, summary) =
+            run_ok(args!["retarget", kp, "-o", out, "--layout", "h36m", "--smooth", "none"]);
+        assert!(summary.contains("onto the built-in standard model"), "{summary}");
+        assert!(summary.contains("self-consistency: mean residual 0.0"), "{summary}");
+        assert!(summary.contains("thinning: keys within 0.05 units"), "{summary}");
+    }
+}
+
+#[test]
+fn lifting_csv_onto_the_trace_model() {
+    let Some(csv) =
+        pose_file_or_skip("cli retarget lftd17", "wayne931121__VMD-Lifting__posfile.csv")
+    else {
+        return;
+    };
+    let Some(model) = corpus_file("cli retarget lftd17", TRACE_MODEL) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lifting.vmd");
+    let (stdout, _) =
+        run_ok(args!["retarget", csv, "--layout", "lftd17", "--json", "--model", model, "-o", out]);
+    let r = report(&stdout);
+    let frames = r["frames"].as_u64().unwrap();
+    assert!(frames.abs_diff(1561) <= 1, "{frames} frames");
+    assert!(r["mean_direction_degrees"].as_f64().unwrap().is_finite());
+    assert_eq!(r["layout"], "lftd17");
+    let bones = keyed_bones(&out);
+    for bone in ["センター", "上半身", "左ひざ", "右ひじ", "左足ＩＫ"] {
+        assert!(bones.contains(&bone.to_string()), "{bone} not keyed: {bones:?}");
+    }
+}
+
+#[test]
+fn pose_file_detects_blazepose() {
+    let Some(pose) =
+        pose_file_or_skip("cli retarget .pose", "sign-language-processing__pose__example.pose")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sign.vmd");
+    let (_, summary) = run_ok(args!["retarget", pose, "-o", out]);
+    assert!(summary.contains("layout blazepose33 (detected)"), "{summary}");
+    assert!(summary.contains("at 25 fps (from the file)"), "{summary}");
+    Motion::read_file(&out).unwrap();
+}
+
+#[test]
+fn motion_onto_another_model() {
+    let (dir, example) = example_dir();
+    let out = dir.path().join("other.vmd");
+    let Some(model) = corpus_file("cli retarget vmd", TRACE_MODEL) else {
+        return;
+    };
+    let (stdout, _) =
+        run_ok(args!["retarget", example, "--source-model", model, "-o", out, "--json"]);
+    let r = report(&stdout);
+    assert_eq!(r["frames"], 61);
+    assert!(r["mean_direction_degrees"].as_f64().unwrap() < 5.0, "{r}");
+    assert!(keyed_bones(&out).contains(&"右腕".to_string()));
+
+    // And back onto the source model itself.
+    let (_, summary) =
+        run_ok(args!["retarget", example, "--source-model", model, "--model", model, "-o", out]);
+    assert!(summary.contains("played on"), "{summary}");
+}
+
+#[test]
+fn a_vmd_without_a_source_model_is_refused() {
+    let (dir, example) = example_dir();
+    let out = dir.path().join("x.vmd");
+    let stderr = run_err(args!["retarget", example, "-o", out], 2);
+    assert!(stderr.contains("--source-model"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn unknown_layout_lists_the_choices() {
+    let (dir, example) = example_dir();
+    let kp = dir.path().join("joints.npy");
+    run_ok(args!["keypoints", example, "--layout", "coco17", "-o", kp]);
+    let out = dir.path().join("x.vmd");
+    let stderr = run_err(args!["retarget", kp, "--layout", "nosuch", "-o", out], 2);
+    for name in ["h36m", "lftd17", "coco17", "blazepose33", "body25", "smpl24"] {
+        assert!(stderr.contains(name), "{name}: {stderr}");
+    }
+    let stderr = run_err(args!["keypoints", example, "--layout", "nosuch", "-o", kp], 2);
+    assert!(stderr.contains("blazepose33"), "{stderr}");
+}
+
+#[test]
+fn five_joints_fit_no_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::new();
+    let names = ["a", "b", "c", "d", "e"];
+    let header: Vec<String> =
+        names.iter().flat_map(|n| ["x", "y", "z"].map(|c| format!("{n}_{c}"))).collect();
+    csv.push_str(&header.join(","));
+    csv.push('\n');
+    for f in 0..3 {
+        let row: Vec<String> = (0..15).map(|i| format!("{}", (i + f) as f32 * 0.1)).collect();
+        csv.push_str(&row.join(","));
+        csv.push('\n');
+    }
+    let input = common::write(dir.path(), "five.csv", csv.as_bytes());
+    let out = dir.path().join("x.vmd");
+    let stderr = run_err(args!["retarget", input, "-o", out], 1);
+    assert!(stderr.contains("5 joints fit no built-in layout"), "{stderr}");
+    // Named, the layout's own count is what the error gives.
+    let stderr = run_err(args!["retarget", input, "--layout", "h36m", "-o", out], 2);
+    assert!(stderr.contains("has 17 joints but the keypoints have 5"), "{stderr}");
+}
+
+#[test]
+fn a_model_without_a_body_names_the_bones() {
+    let (dir, example) = example_dir();
+    let kp = dir.path().join("joints.npy");
+    run_ok(args!["keypoints", example, "--layout", "h36m", "-o", kp]);
+    let Some(drone) = corpus_file(
+        "cli retarget missing bones",
+        "hashi4__vmdgadgets/sample__projectile__model__drone.pmx",
+    ) else {
+        return;
+    };
+    let out = dir.path().join("x.vmd");
+    let stderr = run_err(args!["retarget", kp, "--layout", "h36m", "--model", drone, "-o", out], 1);
+    assert!(stderr.contains("has no bone named") && stderr.contains("上半身"), "{stderr}");
+    let stderr =
+        run_err(args!["keypoints", example, "--layout", "h36m", "--model", drone, "-o", kp], 1);
+    assert!(stderr.contains("上半身"), "{stderr}");
+}
+
+#[test]
+fn keypoints_output_format_comes_from_the_extension() {
+    let (dir, example) = example_dir();
+    let out = dir.path().join("joints.trc");
+    let stderr = run_err(args!["keypoints", example, "--layout", "h36m", "-o", out], 2);
+    assert!(stderr.contains(".npy, .csv or .json"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn units_and_axes_round_trip() {
+    let (dir, example) = example_dir();
+    let kp = dir.path().join("joints.json");
+    run_ok(args![
+        "keypoints",
+        example,
+        "--layout",
+        "smpl24",
+        "--units",
+        "mm",
+        "--up",
+        "-z",
+        "--fps",
+        "60",
+        "-o",
+        kp
+    ]);
+    let out = dir.path().join("back.vmd");
+    let (stdout, _) =
+        run_ok(args!["retarget", kp, "--dense", "--smooth", "none", "--json", "-o", out]);
+    let r = report(&stdout);
+    // JSON keypoints carry their fps, units and axis: the file's are used.
+    assert_eq!(r["frames"], 61);
+    let per_metre = r["units_per_metre"].as_f64().unwrap();
+    assert!((per_metre - 12.5).abs() < 1e-3, "{per_metre}");
+    assert!(r["mean_residual"].as_f64().unwrap() < 0.01, "{r}");
+}
