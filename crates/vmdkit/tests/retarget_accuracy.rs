@@ -119,8 +119,7 @@ const DANCES: [&str; 2] = [
 fn corpus_dances_round_trip_on_their_models() {
     let Some(trace) = corpus(TRACE) else { return };
     println!("model | dance | layout | max joint (units) | max direction (°)");
-    let _ = trace; // see semi_standard_trunk_follower_round_trip below
-    for model in [corpus(MIKU).unwrap()] {
+    for model in [trace, corpus(MIKU).unwrap()] {
         let skeleton = Skeleton::new(&Model::read_file(&model).unwrap());
         for path in DANCES {
             let motion = dance(path, 240).unwrap();
@@ -157,8 +156,7 @@ fn dances_move_across_skeletons_with_directions_kept_and_feet_on_the_floor() {
     println!("from → to | dance | mean direction (°) | penetration (units) | contact frames");
     for (from, source) in &models {
         for (to, target) in &models {
-            // The trace model as a target is the open 上半身3 defect (test below).
-            if from == to || *to == "trace" {
+            if from == to {
                 continue;
             }
             for path in DANCES {
@@ -249,18 +247,4 @@ fn smoothing_lowers_the_error_of_noisy_keypoints() {
         println!("{sigma_cm} | {raw:.2} | {smoothed:.2} | {input_error:.2}");
         assert!(smoothed < raw, "σ {sigma_cm} cm: smoothing {smoothed} ≥ none {raw}");
     }
-}
-
-/// Open defect: on the semi-standard trace model, whose 上半身3 follows 上半身2 through an
-/// append, the trunk's top (and so the arms) does not come back: 0.97 units at the neck base,
-/// 7.3 at the wrists on サンプルモーション2. Kept failing on purpose until fixed.
-#[test]
-#[ignore = "open defect: 上半身3 append follower on the trace model"]
-fn semi_standard_trunk_follower_round_trip() {
-    let skeleton = Skeleton::new(&Model::read_file(corpus(TRACE).unwrap()).unwrap());
-    let motion = dance(DANCES[0], 240).unwrap();
-    let layout = Layout::builtin("h36m").unwrap();
-    let kp = keypoints(&motion, &skeleton, &layout);
-    let r = retarget(&kp, &layout, &skeleton, &exact_options(KeyMode::Dense)).unwrap().report;
-    assert!(worst_joint(&r) <= 0.02, "{}", worst_joint(&r));
 }

@@ -48,9 +48,17 @@ pub(crate) fn dense_motion(
             if b == rig.root {
                 continue;
             }
-            let parent = bone.parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
-            let q =
-                continuous(&mut previous[b], (parent.inverse() * s.world[b]).normalize().as_quat());
+            let local = local_rotation(rig, s, b);
+            let keyed = match bone.append {
+                // The model multiplies the key by the append (§9.2): key = local · append⁻¹.
+                Some((source, ratio, world)) => {
+                    let from = if world { s.world[source] } else { local_rotation(rig, s, source) };
+                    let append = crate::skeleton::scale_rotation(from.as_quat(), ratio).as_dquat();
+                    local * append.inverse()
+                }
+                None => local,
+            };
+            let q = continuous(&mut previous[b], keyed.normalize().as_quat());
             let mut key = BoneKey::new(*skeleton.bone_key_name(bone.skel), frame);
             key.rotation = q;
             motion.bones.push(key);
