@@ -60,17 +60,24 @@ impl<'r> Solver<'r> {
                 let shoulder = [Role::LeftShoulder, Role::RightShoulder][s];
                 self.point_at(c, arm.upper, obs[shoulder as usize]);
             }
-            let roles =
-                [[Role::LeftElbow, Role::LeftWrist], [Role::RightElbow, Role::RightWrist]][s];
-            self.limb(arm, obs[roles[0] as usize], obs[roles[1] as usize], DVec3::NEG_Z, &prior);
+            let roles = [
+                [Role::LeftShoulder, Role::LeftElbow, Role::LeftWrist],
+                [Role::RightShoulder, Role::RightElbow, Role::RightWrist],
+            ][s];
+            let [a, b, c] = roles.map(|r| obs[r as usize]);
+            self.limb(arm, a, b, c, DVec3::NEG_Z, &prior);
             let hand = [
                 [Role::LeftHand, Role::LeftIndex, Role::LeftPinky, Role::LeftThumb],
                 [Role::RightHand, Role::RightIndex, Role::RightPinky, Role::RightThumb],
             ][s];
             self.end(arm.end, &hand, obs, &prior);
             let leg = rig.legs[s];
-            let roles = [[Role::LeftKnee, Role::LeftAnkle], [Role::RightKnee, Role::RightAnkle]][s];
-            self.limb(leg, obs[roles[0] as usize], obs[roles[1] as usize], DVec3::Z, &prior);
+            let roles = [
+                [Role::LeftHip, Role::LeftKnee, Role::LeftAnkle],
+                [Role::RightHip, Role::RightKnee, Role::RightAnkle],
+            ][s];
+            let [a, b, c] = roles.map(|r| obs[r as usize]);
+            self.limb(leg, a, b, c, DVec3::Z, &prior);
             let foot = [
                 [Role::LeftToe, Role::LeftHeel, Role::LeftBigToe, Role::LeftSmallToe],
                 [Role::RightToe, Role::RightHeel, Role::RightBigToe, Role::RightSmallToe],
@@ -229,11 +236,13 @@ impl<'r> Solver<'r> {
         self.state.place(rig);
     }
 
-    /// The closed-form limb of the module documentation. `bend` is the direction the lower
+    /// The closed-form limb of the module documentation: `start`, `middle` and `end` are the
+    /// observed joints at the upper bone's head, the lower bone's head and the end bone's head. `bend` is the direction the lower
     /// segment moves at rest when the joint flexes (forward for elbows, backward for knees).
     fn limb(
         &mut self,
         limb: Limb,
+        start: (DVec3, f64),
         middle: (DVec3, f64),
         end: (DVec3, f64),
         bend: DVec3,
@@ -258,8 +267,11 @@ impl<'r> Solver<'r> {
             self.state.world[limb.end] = parent;
             return;
         }
-        let pivot = self.state.pivot[limb.upper];
-        let d1 = (middle.0 - pivot).normalize_or(parent * upper0);
+        // The input's own segment direction where it has the joint the segment starts from:
+        // on a target of other proportions the model's joint is elsewhere, and pointing from
+        // it at the input's next joint would tilt the bone by the difference.
+        let from = if start.1 > 0.0 { start.0 } else { self.state.pivot[limb.upper] };
+        let d1 = (middle.0 - from).normalize_or(parent * upper0);
         let swing = shortest_arc(parent * upper0, d1) * parent;
         // The hinge the previous frame had, carried to this frame's upper direction.
         let predicted = {
