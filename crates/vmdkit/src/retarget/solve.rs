@@ -70,7 +70,7 @@ impl<'r> Solver<'r> {
                 [Role::LeftHand, Role::LeftIndex, Role::LeftPinky, Role::LeftThumb],
                 [Role::RightHand, Role::RightIndex, Role::RightPinky, Role::RightThumb],
             ][s];
-            self.end(arm.end, &hand, obs, &prior);
+            self.end(arm.end, &hand, c, obs, &prior);
             let leg = rig.legs[s];
             let roles = [
                 [Role::LeftHip, Role::LeftKnee, Role::LeftAnkle],
@@ -82,7 +82,7 @@ impl<'r> Solver<'r> {
                 [Role::LeftToe, Role::LeftHeel, Role::LeftBigToe, Role::LeftSmallToe],
                 [Role::RightToe, Role::RightHeel, Role::RightBigToe, Role::RightSmallToe],
             ][s];
-            self.end(leg.end, &foot, obs, &prior);
+            self.end(leg.end, &foot, c, obs, &prior);
         }
         self.state.place(rig);
         self.previous = Some(self.state.world.clone());
@@ -186,10 +186,18 @@ impl<'r> Solver<'r> {
         }
         let mut terms = Vec::new();
         use Role::*;
+        // Relative to the input's neck base, as the limbs are to their first joints.
+        self.state.place(rig);
+        let thorax = obs[Thorax as usize];
+        let shift = match (rig.anchor(Thorax), thorax.1 > 0.0) {
+            (Some(a), true) => self.state.point(rig, a) - thorax.0,
+            _ => DVec3::ZERO,
+        };
         for role in
             [HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight]
         {
             let (target, weight) = obs[role as usize];
+            let target = target + shift;
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
                 terms.push(Term { anchor, target, weight, goal: Goal::At });
             }
@@ -306,11 +314,24 @@ impl<'r> Solver<'r> {
     }
 
     /// A hand or foot from the points rigid with it; without any, it follows its parent.
-    fn end(&mut self, bone: usize, roles: &[Role], obs: &Observed, prior: &[DQuat]) {
+    /// `joint` is the observed head of the bone (the wrist, the ankle): the points are fitted
+    /// relative to it, so that where the model's joint sits elsewhere (other proportions, a
+    /// limb that could not reach) the hand or foot still turns as the input's does.
+    fn end(
+        &mut self,
+        bone: usize,
+        roles: &[Role],
+        joint: (DVec3, f64),
+        obs: &Observed,
+        prior: &[DQuat],
+    ) {
         let rig = self.rig;
         let mut terms = Vec::new();
+        self.state.place(rig);
+        let shift = if joint.1 > 0.0 { self.state.pivot[bone] - joint.0 } else { DVec3::ZERO };
         for &role in roles {
             let (target, weight) = obs[role as usize];
+            let target = target + shift;
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
                 if anchor.bone == bone {
                     terms.push(Term { anchor, target, weight, goal: Goal::At });
