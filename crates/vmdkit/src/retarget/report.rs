@@ -245,6 +245,7 @@ fn jitter(frames: &[Observed], roles: &[Role]) -> f64 {
 }
 
 /// Model units as centimetres, at [`METRES_PER_UNIT`].
+#[allow(dead_code)] // nothing calls it yet
 pub(crate) fn centimetres(units: f64) -> f64 {
     units * METRES_PER_UNIT * 100.0
 }
