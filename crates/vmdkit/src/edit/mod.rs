@@ -53,6 +53,7 @@ pub use names::{
     decode_clean, encode_name, encoded_len, mirror_name, standard_bones, to_english, to_japanese,
     BoneName, EnglishStyle, NameFit,
 };
+pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
     measure, measure_with, reduce, KeyCounts, MeasuredErrors, ReduceMethod, ReduceOptions,
     ReduceReport, Tolerance,

@@ -10,7 +10,7 @@ use super::lm::State;
 use super::options::KeyMode;
 use super::rig::Rig;
 use super::RetargetOptions;
-use crate::edit::{reduce, ReduceOptions};
+use crate::edit::{reduce_unmeasured, ReduceOptions};
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
 use crate::skeleton::Skeleton;
 use crate::text::LongName;
@@ -136,7 +136,8 @@ pub(crate) fn thin(dense: &Motion, options: &RetargetOptions) -> Motion {
         KeyMode::Dense => dense.clone(),
         KeyMode::Thinned(tolerance) => {
             let reduce_options = ReduceOptions { tolerance, threads: 1, ..Default::default() };
-            reduce(dense, &reduce_options).0
+            // The report measures the result by playing it back, joint by joint.
+            reduce_unmeasured(dense, &reduce_options, &mut Vec::new())
         }
     }
 }

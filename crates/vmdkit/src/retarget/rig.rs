@@ -224,6 +224,11 @@ impl Rig {
         })
     }
 
+    /// Whether 上半身 and 下半身 have different rest heads (by more than 1e-4 units).
+    pub fn trunk_heads_differ(&self) -> bool {
+        self.rest(self.upper_body).distance(self.rest(self.lower_body)) > 1e-4
+    }
+
     /// The rig bone's rest head.
     pub fn rest(&self, bone: usize) -> DVec3 {
         self.bones[bone].rest

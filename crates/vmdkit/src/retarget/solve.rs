@@ -32,13 +32,16 @@ pub(crate) struct Solver<'r> {
     pub state: State,
 }
 
+/// The prior weight holding センター's turn at rest (units per radian).
+const CENTRE_PRIOR: f64 = 1e-2;
+
 /// Below this bend (sin of the angle), a limb's bend plane is blended toward the previous
 /// frame's: 15°.
 const PLANE_CONFIDENT: f64 = 0.2588;
 
 impl<'r> Solver<'r> {
     pub fn new(rig: &'r Rig) -> Solver<'r> {
-        Solver { rig, previous: None, prior_weight: 1e-3, state: State::rest(rig) }
+        Solver { rig, previous: None, prior_weight: 1e-2, state: State::rest(rig) }
     }
 
     /// Solves one frame into [`Solver::state`].
@@ -124,7 +127,13 @@ impl<'r> Solver<'r> {
 
     fn torso(&mut self, obs: &Observed, prior: &[DQuat], with_head: bool) {
         let rig = self.rig;
-        let mut group = vec![rig.root, rig.lower_body, rig.upper_body];
+        // センター's turn matters only where 上半身 and 下半身 have different heads; where they
+        // share one it is exactly redundant with the translation, and leaving it out keeps the
+        // fit well conditioned.
+        let mut group = vec![rig.lower_body, rig.upper_body];
+        if rig.trunk_heads_differ() {
+            group.insert(0, rig.root);
+        }
         group.extend(rig.upper_body2);
         group.extend(rig.trunk_followers());
         if with_head {
@@ -170,10 +179,13 @@ impl<'r> Solver<'r> {
             }
         }
         // センター turns only where the others cannot do without it.
-        let priors: Vec<DQuat> =
-            group.iter().map(|&b| if b == rig.root { DQuat::IDENTITY } else { prior[b] }).collect();
-        let weight = self.prior_weight;
-        lm::solve(rig, &mut self.state, &group, true, &terms, &priors, weight);
+        // The turn is nearly redundant where 上半身 and 下半身 share a head: a firm pull to rest
+        // keeps the fit well conditioned, and the second pass still takes what is needed.
+        let w = self.prior_weight;
+        let priors: Vec<(DQuat, f64)> = (group.iter())
+            .map(|&b| if b == rig.root { (DQuat::IDENTITY, CENTRE_PRIOR) } else { (prior[b], w) })
+            .collect();
+        lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
         // Bones the group did not move follow their parents until solved.
         self.carry_children(&group);
     }
@@ -205,9 +217,9 @@ impl<'r> Solver<'r> {
         if terms.is_empty() {
             return;
         }
-        let priors: Vec<DQuat> = group.iter().map(|&b| prior[b]).collect();
-        // Start from the previous frame's head relative to the trunk, carried by the trunk.
-        lm::solve(rig, &mut self.state, &group, false, &terms, &priors, self.prior_weight);
+        let priors: Vec<(DQuat, f64)> =
+            group.iter().map(|&b| (prior[b], self.prior_weight)).collect();
+        lm::solve(rig, &mut self.state, &group, false, &terms, &priors);
     }
 
     /// World rotations of bones that follow a solved group: their parents'.
@@ -342,7 +354,7 @@ impl<'r> Solver<'r> {
             return;
         }
         let group = [bone];
-        lm::solve(rig, &mut self.state, &group, false, &terms, &[prior[bone]], self.prior_weight);
+        lm::solve(rig, &mut self.state, &group, false, &terms, &[(prior[bone], self.prior_weight)]);
     }
 }
 

@@ -140,6 +140,24 @@ pub struct ReduceReport {
 
 /// Reduces `motion` (see the module documentation).
 pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport) {
+    let mut kept = Vec::new();
+    let out = reduce_unmeasured(motion, options, &mut kept);
+    let report = ReduceReport {
+        before: KeyCounts::of(motion),
+        after: KeyCounts::of(&out),
+        errors: measure(motion, &out),
+        kept_original: kept,
+    };
+    (out, report)
+}
+
+/// [`reduce`] without measuring the result, for callers that measure it their own way;
+/// tracks that kept their original keys are added to `kept`.
+pub(crate) fn reduce_unmeasured(
+    motion: &Motion,
+    options: &ReduceOptions,
+    kept: &mut Vec<String>,
+) -> Motion {
     let sampler = MotionSampler::new(motion);
     let tol = options.tolerance.internal();
     let threads = if options.threads == 0 {
@@ -148,17 +166,16 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
         options.threads
     };
     let method = options.method;
-    let mut kept = Vec::new();
     let tracks = sampler.bone_tracks();
-    let bones = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+    let bones = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
         reduce_bone_track(track, keys, tol, method)
     });
     let tracks = sampler.morph_tracks();
-    let morphs = reduce_tracks(motion, &sampler, tracks, threads, &mut kept, |track, keys| {
+    let morphs = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
         reduce_morph_track(track, keys, tol, method)
     });
-    let cameras = reduce_camera(motion, &sampler, method, tol, &mut kept);
-    let out = Motion {
+    let cameras = reduce_camera(motion, &sampler, method, tol, kept);
+    Motion {
         bones,
         morphs,
         cameras,
@@ -166,16 +183,7 @@ pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport
         shadows: motion.shadows.clone(),
         properties: motion.properties.clone(),
         ..motion.without_keys()
-    };
-
-    let errors = measure(motion, &out);
-    let report = ReduceReport {
-        before: KeyCounts::of(motion),
-        after: KeyCounts::of(&out),
-        errors,
-        kept_original: kept,
-    };
-    (out, report)
+    }
 }
 
 /// Every track of a bone or morph section reduced by `reduce_track` (given the track and its
