@@ -70,7 +70,7 @@ impl Command {
 pub struct BakeCommand {
     #[command(flatten)]
     keys: bake::BakeArgs,
-    /// Pose this PMX/PMD model and bake world positions and rotations (.npz, .csv or .json)
+    /// Pose this PMX/PMD model (or PmxEditor bone CSV) and bake world positions and rotations (.npz, .csv or .json)
     #[arg(long, value_name = "MODEL")]
     model: Option<std::path::PathBuf>,
     #[command(flatten)]

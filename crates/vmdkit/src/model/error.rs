@@ -4,7 +4,8 @@ use crate::error::{Categorize, Category, InRecord};
 use std::fmt;
 
 /// The part of a PMX or PMD file being read when an error occurred, in file order (the two
-/// formats' orders agree on the sections they share).
+/// formats' orders agree on the sections they share). A bone CSV's errors name
+/// [`ModelSection::Bones`] or [`ModelSection::Ik`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum ModelSection {
@@ -20,7 +21,7 @@ pub enum ModelSection {
     Materials,
     /// The bone table.
     Bones,
-    /// PMD's separate IK chain list.
+    /// PMD's separate IK chain list; a bone CSV's `IKLink` rows.
     Ik,
     /// The morph list.
     Morphs,
@@ -70,8 +71,8 @@ impl fmt::Display for ModelSection {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModelErrorKind {
-    /// The magic bytes are neither PMX's nor PMD's.
-    #[error("not a PMX or PMD file: {what}")]
+    /// The magic bytes are neither PMX's nor PMD's, and the text is not a bone CSV.
+    #[error("not a PMX, PMD or bone CSV file: {what}")]
     NotAModel {
         /// What the bytes look like instead.
         what: String,
@@ -140,6 +141,70 @@ pub enum ModelErrorKind {
         /// The value as stored.
         value: u8,
     },
+    /// A bone CSV field cannot be used.
+    #[error("line {line}, column {column} ({field}): {problem}")]
+    CsvField {
+        /// The line the row starts on, from 1.
+        line: usize,
+        /// The field's column in its row, from 1 (the row kind is column 1).
+        column: usize,
+        /// The column's name, e.g. `"parent name"`.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: CsvProblem,
+    },
+    /// A bone CSV that is neither UTF-8 nor Shift-JIS text; the error's offset is that of the
+    /// first byte that is not UTF-8.
+    #[error("the bone CSV is neither UTF-8 nor Shift-JIS text")]
+    CsvNotText,
+    /// A bone CSV row has fewer fields than its kind needs.
+    #[error("line {line}: a {row} row needs {needed} fields but has {found}")]
+    CsvRowTooShort {
+        /// The line the row starts on, from 1.
+        line: usize,
+        /// The row kind, `"Bone"` or `"IKLink"`.
+        row: &'static str,
+        /// The fields the kind has.
+        needed: usize,
+        /// The fields the row has.
+        found: usize,
+    },
+}
+
+/// What is wrong with one field of a bone CSV ([`ModelErrorKind::CsvField`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CsvProblem {
+    /// A number field that does not parse.
+    #[error("{value:?} is not a number")]
+    NotANumber {
+        /// The field as written.
+        value: String,
+    },
+    /// A 0/1 field with another value.
+    #[error("{value:?} is not 0 or 1")]
+    NotAFlag {
+        /// The field as written.
+        value: String,
+    },
+    /// A bone name that no `Bone` row has.
+    #[error("no bone is named {name:?}")]
+    UnknownBone {
+        /// The name as written.
+        name: String,
+    },
+    /// An `IKLink` row's IK bone is a bone whose IK column is 0.
+    #[error("bone {name:?} is not an IK bone")]
+    NotAnIkBone {
+        /// The name as written.
+        name: String,
+    },
+    /// A field that must name something is empty (an IK bone's target).
+    #[error("empty, but required")]
+    Empty,
+    /// A quoted field whose closing quote never comes.
+    #[error("the quote is never closed")]
+    UnclosedQuote,
 }
 
 /// A model-reading error with its location. Reading a file adds the path
@@ -169,7 +234,12 @@ impl Categorize for ModelError {
             | ModelErrorKind::NegativeCount { .. }
             | ModelErrorKind::NegativeLength { .. }
             | ModelErrorKind::BadIndex { .. }
-            | ModelErrorKind::UnknownKind { .. } => Category::Invalid,
+            | ModelErrorKind::UnknownKind { .. }
+            | ModelErrorKind::CsvField { .. }
+            | ModelErrorKind::CsvNotText => Category::Invalid,
+            // A row cut short is more often a damaged or hand-edited row than a file that
+            // ends early, but the fields it lacks are missing all the same.
+            ModelErrorKind::CsvRowTooShort { .. } => Category::Truncated,
         }
     }
 }

@@ -6,6 +6,10 @@
 //! and byte offset; every count is checked against the bytes left before anything is
 //! allocated, so no input can cause a large allocation or a panic.
 //!
+//! [`Model::parse_bone_csv`] reads PmxEditor's bone-table CSV export as a model with bones only;
+//! [`Model::parse`] and [`Model::read_file`] recognise it too, so a CSV serves wherever a model
+//! is asked for. Its errors name the line and column.
+//!
 //! [`VpdPose`] reads and writes VPD pose files.
 //!
 //! ```
@@ -18,6 +22,7 @@
 //! assert_eq!(vmdkit::model::VpdPose::parse(&pose.to_bytes()).unwrap(), pose);
 //! ```
 
+mod bone_csv;
 mod error;
 mod pmd;
 mod pmx;
@@ -28,19 +33,24 @@ mod vpd;
 #[cfg(test)]
 mod tests;
 
-pub use error::{ModelError, ModelErrorKind, ModelSection};
+pub use error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
 pub use types::*;
 pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
 
 use crate::error::{read_and_parse, FileError};
 
 impl Model {
-    /// Reads a PMX or PMD file's bytes; the format is chosen by the magic bytes.
+    /// Reads a PMX or PMD file's bytes, or a bone CSV's ([`Model::parse_bone_csv`]); the format
+    /// is chosen by the magic bytes, or for the CSV by a first non-empty line that starts with
+    /// `;Bone` or `Bone,`. A CSV may be UTF-8 (with or without a byte order mark) or
+    /// Shift-JIS; error offsets in a Shift-JIS CSV count bytes of its UTF-8 decoding.
     pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
         if pmx::is_pmx(data) {
             pmx::parse(data)
         } else if pmd::is_pmd(data) {
             pmd::parse(data)
+        } else if bone_csv::is_bone_csv(data) {
+            bone_csv::parse_bytes(data)
         } else {
             let start = &data[..data.len().min(8)];
             let what = if data.starts_with(b"Vocaloid Motion Data") {
@@ -59,9 +69,32 @@ impl Model {
         }
     }
 
-    /// Reads a PMX or PMD file.
+    /// Reads a PMX, PMD or bone CSV file ([`Model::parse`]).
     pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Model, FileError<ModelError>> {
         read_and_parse(path.as_ref(), Model::parse)
+    }
+}
+
+impl Model {
+    /// Reads a PmxEditor bone-table CSV export: `Bone` rows (the 40 columns of the export's
+    /// `;Bone` header) and `IKLink` rows (IK bone, link bone, limit flag, then min and max
+    /// per axis in degrees); `;` lines are comments and rows of other kinds are skipped.
+    ///
+    /// The model has the bones and IK chains only, as [`ModelFormat::BoneCsv`]: no name,
+    /// comment or morphs. Names are resolved after all rows are read, so a row may name a
+    /// later bone; an empty name means none, and a name no bone has is an error, except as a
+    /// display tail, which is left unset. Angles (IK unit angle, link limits) are converted
+    /// from degrees to radians. Errors say the line, column and field name, with the bone's
+    /// index as [`ModelError::record`] (for `IKLink` rows, the link row's).
+    ///
+    /// ```
+    /// let csv = "Bone,センター,center,0,0,0,8,0,1,1,0,1,1,,1,,0,0,0,0,0,0,1,,0,0,0,0,0,1,0,0,0,0,1,0,0,,0,57.29578\n\
+    ///            Bone,上半身,upper body,0,0,0,13,0,1,0,0,1,1,センター,1,,0,0,0,0,0,0,1,,0,0,0,0,0,1,0,0,0,0,1,0,0,,0,57.29578\n";
+    /// let model = vmdkit::model::Model::parse_bone_csv(csv).unwrap();
+    /// assert_eq!(model.bones[1].parent, Some(0));
+    /// ```
+    pub fn parse_bone_csv(text: &str) -> Result<Model, ModelError> {
+        bone_csv::parse(text)
     }
 }
 

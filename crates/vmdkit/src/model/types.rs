@@ -26,6 +26,8 @@ pub enum ModelFormat {
         /// Whether the file had the optional block of English names.
         english: bool,
     },
+    /// A PmxEditor bone-table CSV export: bones and IK links only, no model name or morphs.
+    BoneCsv,
 }
 
 /// How many records the sections that are skipped had (they were walked and checked).
