@@ -56,6 +56,16 @@ pub(crate) fn condition(
         notes.outliers_removed = keypoints::reject_outliers(&mut kp, OUTLIER_THRESHOLD);
     }
     let gaps = keypoints::fill_gaps(&mut kp, options.min_confidence, MAX_GAP);
+    // Filled and held samples are positions the solver should use, at a low weight: otherwise
+    // a hand that drops below the threshold for a few frames would vanish and snap the arm.
+    if let Some(confidence) = kp.confidence.as_mut() {
+        let usable = options.min_confidence + 0.05;
+        for (c, p) in confidence.iter_mut().zip(&kp.positions) {
+            if p.is_finite() && *c <= options.min_confidence {
+                *c = usable;
+            }
+        }
+    }
     notes.samples_filled = gaps.total_filled();
     notes.samples_held = gaps.total_held();
     if smoothing {

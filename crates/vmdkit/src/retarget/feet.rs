@@ -88,12 +88,18 @@ pub(crate) fn ground(
     lows.sort_by(f64::total_cmp);
     floor.height = lows[(lows.len() - 1) / 10];
     let lift = rest_floor - floor.height;
+    let mut deficit = Vec::with_capacity(states.len());
     for s in states.iter_mut() {
         s.translation.y += lift;
         s.place(rig);
-        let low = lowest_foot(rig, s);
-        if low < rest_floor - 1e-9 {
-            s.translation.y += rest_floor - low;
+        deficit.push((rest_floor - lowest_foot(rig, s)).max(0.0));
+    }
+    // Raised smoothly: a step up on one frame would be a jolt of the whole body. A running
+    // maximum over ±R frames, then a triangular mean over ±R, is never below the deficit
+    // (every value the mean takes at a frame is a maximum over a window containing it).
+    for (s, raise) in states.iter_mut().zip(smooth_envelope(&deficit, RAISE_RADIUS)) {
+        if raise > 0.0 {
+            s.translation.y += raise;
             s.place(rig);
             floor.raised_frames += 1;
         }
@@ -104,6 +110,32 @@ pub(crate) fn ground(
     floor.penetration =
         states.iter().map(|s| (rest_floor - lowest_foot(rig, s)).max(0.0)).fold(0.0, f64::max);
     floor
+}
+
+/// Frames over which a raise is spread: a sixth of a second each way.
+const RAISE_RADIUS: usize = 5;
+
+/// A smooth curve never below `values`: the running maximum over ±`r`, then a triangular mean
+/// over ±`r`.
+fn smooth_envelope(values: &[f64], r: usize) -> Vec<f64> {
+    let n = values.len();
+    let max: Vec<f64> = (0..n)
+        .map(|i| {
+            values[i.saturating_sub(r)..(i + r + 1).min(n)].iter().copied().fold(0.0, f64::max)
+        })
+        .collect();
+    (0..n)
+        .map(|i| {
+            let start = i.saturating_sub(r);
+            let (mut sum, mut weights) = (0.0, 0.0);
+            for (j, m) in max.iter().enumerate().take((i + r + 1).min(n)).skip(start) {
+                let w = (r + 1 - i.abs_diff(j)) as f64;
+                sum += w * m;
+                weights += w;
+            }
+            sum / weights
+        })
+        .collect()
 }
 
 /// Finds one foot's contact spans and holds its ankle still over each; returns the frames held.

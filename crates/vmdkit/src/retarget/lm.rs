@@ -60,6 +60,10 @@ pub(crate) enum Goal {
     /// Be at this distance from the target (a child bone's head whose own rotation will point
     /// it at the target, so only the distance is the group's business).
     Reach(f64),
+    /// Lie from `from` in the direction `target` (a unit vector), at whatever distance the
+    /// skeleton has: a segment's direction, free of the input's lengths. The residual is the
+    /// difference of unit vectors times `length`, so it weighs like a position error there.
+    Along { from: Anchor, length: f64 },
 }
 
 /// One weighted observation of a group.
@@ -166,12 +170,19 @@ fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N
     }
 }
 
+/// A term's residual: a vector for `At` and `Along`, a scalar (in `.1`) for `Reach`.
 fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
     let x = state.point(rig, t.anchor);
-    let d = x - t.target;
     match t.goal {
-        Goal::At => (d, 0.0),
-        Goal::Reach(length) => (d, d.length() - length),
+        Goal::At => (x - t.target, 0.0),
+        Goal::Reach(length) => {
+            let d = x - t.target;
+            (d, d.length() - length)
+        }
+        Goal::Along { from, length } => {
+            let v = x - state.point(rig, from);
+            ((v.normalize_or_zero() - t.target) * length, 0.0)
+        }
     }
 }
 
@@ -181,7 +192,7 @@ fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
         .map(|t| {
             let (d, r) = residual(state, rig, t);
             let e = match t.goal {
-                Goal::At => d.length_squared(),
+                Goal::At | Goal::Along { .. } => d.length_squared(),
                 Goal::Reach(_) => r * r,
             };
             t.weight * t.weight * e
@@ -229,57 +240,30 @@ fn normal_equations(
     let offset = if translate { 3 } else { 0 };
     let mut a = [[0.0; MAX_N]; MAX_N];
     let mut g = [0.0; MAX_N];
-    // Per term: the 3×n Jacobian of its point, as column blocks.
+    let count = translate as usize + group.len();
+    let cols: [usize; MAX_BONES + 1] = std::array::from_fn(|i| {
+        if translate {
+            if i == 0 {
+                0
+            } else {
+                offset + 3 * (i - 1)
+            }
+        } else {
+            3 * i
+        }
+    });
     let mut blocks = [DMat3::ZERO; MAX_BONES + 1];
-    let mut cols = [usize::MAX; MAX_BONES + 1];
+    let mut from_blocks = [DMat3::ZERO; MAX_BONES + 1];
     for t in terms {
         let x = state.point(rig, t.anchor);
-        let mut count = 0;
-        if translate {
-            blocks[count] = DMat3::IDENTITY;
-            cols[count] = 0;
-            count += 1;
-        }
-        for (k, &b) in group.iter().enumerate() {
-            // Turning bone b's world rotation by ω moves what hangs from it by ω × lever: the
-            // point itself when it is b's, else only b's segment toward the point (the bones
-            // below keep their world rotations), so the lever ends at that child's pivot.
-            let lever = if b == t.anchor.bone {
-                x - state.pivot[b]
-            } else if rig.is_ancestor(b, t.anchor.bone) {
-                let child = (0..rig.bones.len())
-                    .find(|&c| rig.bones[c].parent == Some(b) && rig.is_ancestor(c, t.anchor.bone));
-                match child {
-                    Some(c) => state.pivot[c] - state.pivot[b],
-                    None => continue,
-                }
-            } else {
-                continue;
-            };
-            // ω × lever = −[lever]× ω.
-            blocks[count] = skew(-lever);
-            cols[count] = offset + 3 * k;
-            count += 1;
-        }
+        point_blocks(rig, state, group, translate, t.anchor, x, &mut blocks);
         let (d, r) = residual(state, rig, t);
         let w2 = t.weight * t.weight;
         match t.goal {
-            Goal::At => {
-                for i in 0..count {
-                    let ji = blocks[i];
-                    let gi = ji.transpose() * d * w2;
-                    for c in 0..3 {
-                        g[cols[i] + c] += gi[c];
-                    }
-                    for j in 0..count {
-                        let m = ji.transpose() * blocks[j] * w2;
-                        add_block(&mut a, cols[i], cols[j], m);
-                    }
-                }
-            }
             Goal::Reach(_) => {
                 let dir = d.normalize_or_zero();
-                let rows: Vec<DVec3> = (0..count).map(|i| blocks[i].transpose() * dir).collect();
+                let rows: [DVec3; MAX_BONES + 1] =
+                    std::array::from_fn(|i| blocks[i].transpose() * dir);
                 for i in 0..count {
                     for c in 0..3 {
                         g[cols[i] + c] += rows[i][c] * r * w2;
@@ -292,6 +276,31 @@ fn normal_equations(
                         }
                     }
                 }
+                continue;
+            }
+            Goal::Along { from, length } => {
+                let y = state.point(rig, from);
+                point_blocks(rig, state, group, translate, from, y, &mut from_blocks);
+                let v = x - y;
+                let len = v.length().max(1e-12);
+                let u = v / len;
+                // d(v/|v|)/dv = (I − u uᵀ)/|v|.
+                let project = (DMat3::IDENTITY - outer(u, u)) * (length / len);
+                for i in 0..count {
+                    blocks[i] = project * (blocks[i] - from_blocks[i]);
+                }
+            }
+            Goal::At => {}
+        }
+        for i in 0..count {
+            let ji = blocks[i];
+            let gi = ji.transpose() * d * w2;
+            for c in 0..3 {
+                g[cols[i] + c] += gi[c];
+            }
+            for j in 0..count {
+                let m = ji.transpose() * blocks[j] * w2;
+                add_block(&mut a, cols[i], cols[j], m);
             }
         }
     }
@@ -305,6 +314,43 @@ fn normal_equations(
         }
     }
     (a, g)
+}
+
+/// The Jacobian of point `x` (rigid with `anchor.bone`) by column block: the translation's
+/// first when solved, then each group bone's; zero where the bone does not move the point.
+fn point_blocks(
+    rig: &Rig,
+    state: &State,
+    group: &[usize],
+    translate: bool,
+    anchor: Anchor,
+    x: DVec3,
+    out: &mut [DMat3; MAX_BONES + 1],
+) {
+    let mut i = 0;
+    if translate {
+        out[0] = DMat3::IDENTITY;
+        i = 1;
+    }
+    for &b in group {
+        // Turning bone b's world rotation by ω moves what hangs from it by ω × lever: the
+        // point itself when it is b's, else only b's segment toward the point (the bones
+        // below keep their world rotations), so the lever ends at that child's pivot.
+        let lever = if b == anchor.bone {
+            Some(x - state.pivot[b])
+        } else if rig.is_ancestor(b, anchor.bone) {
+            rig.child_toward(b, anchor.bone).map(|c| state.pivot[c] - state.pivot[b])
+        } else {
+            None
+        };
+        // ω × lever = −[lever]× ω.
+        out[i] = lever.map_or(DMat3::ZERO, |l| skew(-l));
+        i += 1;
+    }
+}
+
+fn outer(a: DVec3, b: DVec3) -> DMat3 {
+    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
 }
 
 fn add_block(a: &mut Matrix, row: usize, col: usize, m: DMat3) {

@@ -181,8 +181,8 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         residuals,
         mean_direction_degrees: mean(&mut directions.iter().map(|d| d.mean_degrees)),
         directions,
-        jitter: jitter(&played, &role_list),
-        input_jitter: jitter(observed, &role_list),
+        jitter: jitter(&played, observed, &role_list),
+        input_jitter: jitter(observed, observed, &role_list),
         thinning_error,
     }
 }
@@ -225,13 +225,15 @@ pub(crate) fn angle_degrees(u: DVec3, v: DVec3) -> Option<f64> {
     Some(u.cross(v).length().atan2(u.dot(v)).to_degrees())
 }
 
-fn jitter(frames: &[Observed], roles: &[Role]) -> f64 {
+/// Mean second difference of `frames`' joints, counting a joint only over three frames where
+/// the input (`mask`) has it, so that output and input are measured on the same samples.
+fn jitter(frames: &[Observed], mask: &[Observed], roles: &[Role]) -> f64 {
     let mut sum = 0.0;
     let mut n = 0usize;
-    for w in frames.windows(3) {
+    for (w, m) in frames.windows(3).zip(mask.windows(3)) {
         for &r in roles {
             let i = r as usize;
-            if w.iter().all(|f| f[i].1 > 0.0) {
+            if m.iter().all(|f| f[i].1 > 0.0) && w.iter().all(|f| f[i].1 > 0.0) {
                 sum += (w[2][i].0 - 2.0 * w[1][i].0 + w[0][i].0).length();
                 n += 1;
             }

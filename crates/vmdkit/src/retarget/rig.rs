@@ -70,6 +70,8 @@ pub(crate) struct Rig {
     pub bones: Vec<RigBone>,
     /// `ancestors[b]`: bit `a` set when rig bone `a` is `b` or above it.
     pub ancestors: Vec<u64>,
+    /// `child_toward[a · n + b]`: the child of `a` that is `b` or above it.
+    child_toward: Vec<Option<usize>>,
     pub anchors: Vec<Option<Anchor>>,
     /// Per role, how to read its anchor off a posed skeleton.
     pub sources: Vec<Option<Source>>,
@@ -178,6 +180,13 @@ impl Rig {
             });
         }
         let ancestors = ancestor_masks(&bones);
+        let n = bones.len();
+        let child_toward = (0..n * n)
+            .map(|i| {
+                let (a, b) = (i / n, i % n);
+                (0..n).find(|&c| bones[c].parent == Some(a) && ancestors[b] & (1 << c) != 0)
+            })
+            .collect();
         let r = |b: usize| rig_of[b].expect("keyed");
         let limb = |s: usize, arm: bool| {
             let k = if arm { 0 } else { 3 };
@@ -205,6 +214,7 @@ impl Rig {
             anchors: vec![None; Role::ALL.len()],
             sources: vec![None; Role::ALL.len()],
             ancestors,
+            child_toward,
             bones,
         };
         rig.height = rig.model_height(skeleton);
@@ -232,6 +242,11 @@ impl Rig {
     /// The rig bone's rest head.
     pub fn rest(&self, bone: usize) -> DVec3 {
         self.bones[bone].rest
+    }
+
+    /// The child of `a` on the way down to `b` (a strict descendant of `a`).
+    pub fn child_toward(&self, a: usize, b: usize) -> Option<usize> {
+        self.child_toward[a * self.bones.len() + b]
     }
 
     /// Whether rig bone `a` is `b` or one of its ancestors.

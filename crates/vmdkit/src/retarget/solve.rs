@@ -32,6 +32,16 @@ pub(crate) struct Solver<'r> {
     pub state: State,
 }
 
+/// The weight of spine and chest points relative to the pelvis, hips and neck base: estimators
+/// place them least reliably, and they only bend the trunk.
+const SPINE_WEIGHT: f64 = 0.3;
+
+/// The weight of face points relative to the top of the head in the head fit.
+const FACE_WEIGHT: f64 = 0.5;
+
+/// The weight of the shoulders' distance terms in the trunk fit.
+const SHOULDER_WEIGHT: f64 = 0.3;
+
 /// The prior weight holding センター's turn at rest (units per radian).
 const CENTRE_PRIOR: f64 = 1e-2;
 
@@ -148,6 +158,8 @@ impl<'r> Solver<'r> {
         let torso = [Pelvis, LeftHip, RightHip, Spine, Chest, Thorax, LeftCollar, RightCollar];
         for role in torso.into_iter().chain(HEAD.into_iter().filter(|_| with_head)) {
             let (target, weight) = obs[role as usize];
+            // The direction terms below carry the trunk's shape; its points only place it.
+            let weight = if matches!(role, Spine | Chest | Thorax) { weight * 0.3 } else { weight };
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
                 if group.contains(&anchor.bone) {
                     terms.push(Term { anchor, target, weight, goal: Goal::At });
@@ -164,10 +176,12 @@ impl<'r> Solver<'r> {
                     let Some(chest) = rig.bones[c].parent else { continue };
                     let pivot = super::rig::Anchor { bone: chest, rest: rig.rest(c) };
                     if group.contains(&chest) {
+                        // Enough to settle the trunk's roll, which nothing else fixes in most
+                        // layouts; not so much that noisy shoulders tilt its lean.
                         terms.push(Term {
                             anchor: pivot,
                             target,
-                            weight,
+                            weight: weight * SHOULDER_WEIGHT,
                             goal: Goal::Reach(length),
                         });
                     }
@@ -179,8 +193,17 @@ impl<'r> Solver<'r> {
             }
         }
         // センター turns only where the others cannot do without it.
-        // The turn is nearly redundant where 上半身 and 下半身 share a head: a firm pull to rest
-        // keeps the fit well conditioned, and the second pass still takes what is needed.
+        // The trunk's lean and bend as directions from the pelvis: on a trunk of other
+        // proportions the points cannot all be reached, and then the directions are what
+        // should match (on the same skeleton both are met exactly).
+        for to in [Spine, Chest, Thorax] {
+            let weight = if to == Thorax { 1.0 } else { SPINE_WEIGHT };
+            if let Some(term) = along(rig, obs, Pelvis, to, weight) {
+                if group.contains(&term.anchor.bone) {
+                    terms.push(term);
+                }
+            }
+        }
         let w = self.prior_weight;
         let priors: Vec<(DQuat, f64)> = (group.iter())
             .map(|&b| if b == rig.root { (DQuat::IDENTITY, CENTRE_PRIOR) } else { (prior[b], w) })
@@ -198,20 +221,28 @@ impl<'r> Solver<'r> {
         }
         let mut terms = Vec::new();
         use Role::*;
-        // Relative to the input's neck base, as the limbs are to their first joints.
+        // Along the input's own directions from its neck base, at the model's distances, as
+        // the trunk is: a head of other proportions then turns as the input's does instead of
+        // sharing out the differences. The top of the head, which estimators place best and
+        // which shows the head's lean, counts most.
         self.state.place(rig);
         let thorax = obs[Thorax as usize];
-        let shift = match (rig.anchor(Thorax), thorax.1 > 0.0) {
-            (Some(a), true) => self.state.point(rig, a) - thorax.0,
-            _ => DVec3::ZERO,
-        };
+        let base = rig.anchor(Thorax).filter(|_| thorax.1 > 0.0);
         for role in
             [HeadCentre, HeadTop, Nose, LeftEye, RightEye, LeftEar, RightEar, MouthLeft, MouthRight]
         {
             let (target, weight) = obs[role as usize];
-            let target = target + shift;
-            if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
-                terms.push(Term { anchor, target, weight, goal: Goal::At });
+            let Some(anchor) = rig.anchor(role).filter(|_| weight > 0.0) else { continue };
+            // Relative to the input's neck base, as the limbs are to their first joints.
+            let target = match base {
+                Some(b) => target - thorax.0 + self.state.point(rig, b),
+                None => target,
+            };
+            let weight = if role == HeadTop { weight } else { weight * FACE_WEIGHT };
+            terms.push(Term { anchor, target, weight: weight * 0.3, goal: Goal::At });
+            // As for the trunk, the direction from the neck base counts most.
+            if let Some(term) = along(rig, obs, Thorax, role, weight) {
+                terms.push(term);
             }
         }
         if terms.is_empty() {
@@ -256,6 +287,19 @@ impl<'r> Solver<'r> {
         self.state.place(rig);
     }
 
+    /// Keeps a bone's previous local rotation under its parent's current one (the rest pose on
+    /// the first frame): what an unseen bone does.
+    fn hold(&mut self, bone: usize, prior: &[DQuat]) {
+        let parent = self.rig.bones[bone].parent;
+        let now = parent.map_or(DQuat::IDENTITY, |p| self.state.world[p]);
+        self.state.world[bone] = match (&self.previous, parent) {
+            (Some(_), Some(p)) => now * (prior[p].inverse() * prior[bone]),
+            (Some(_), None) => prior[bone],
+            (None, _) => now,
+        };
+        self.state.place(self.rig);
+    }
+
     /// The closed-form limb of the module documentation: `start`, `middle` and `end` are the
     /// observed joints at the upper bone's head, the lower bone's head and the end bone's head. `bend` is the direction the lower
     /// segment moves at rest when the joint flexes (forward for elbows, backward for knees).
@@ -282,9 +326,10 @@ impl<'r> Solver<'r> {
             upper0.cross(bend - upper0 * bend.dot(upper0)).normalize_or(DVec3::X)
         };
         if middle.1 <= 0.0 {
-            self.state.world[limb.upper] = parent;
-            self.state.world[limb.lower] = parent;
-            self.state.world[limb.end] = parent;
+            // Nothing seen: the limb keeps its last pose relative to the body.
+            for b in [limb.upper, limb.lower, limb.end] {
+                self.hold(b, prior);
+            }
             return;
         }
         // The input's own segment direction where it has the joint the segment starts from:
@@ -351,11 +396,30 @@ impl<'r> Solver<'r> {
             }
         }
         if terms.is_empty() {
+            self.hold(bone, prior);
             return;
         }
         let group = [bone];
         lm::solve(rig, &mut self.state, &group, false, &terms, &[(prior[bone], self.prior_weight)]);
     }
+}
+
+/// A direction term: `to`'s anchor should lie from `from`'s in the input's direction between
+/// them, weighted by `weight` times the smaller confidence.
+fn along(rig: &Rig, obs: &Observed, from: Role, to: Role, weight: f64) -> Option<Term> {
+    let (a, b) = (rig.anchor(from)?, rig.anchor(to)?);
+    let ((pa, wa), (pb, wb)) = (obs[from as usize], obs[to as usize]);
+    if wa <= 0.0 || wb <= 0.0 {
+        return None;
+    }
+    let target = (pb - pa).try_normalize()?;
+    let length = (b.rest - a.rest).length();
+    Some(Term {
+        anchor: b,
+        target,
+        weight: weight * wa.min(wb),
+        goal: Goal::Along { from: a, length },
+    })
 }
 
 fn smoothstep(x: f64) -> f64 {
