@@ -18,6 +18,10 @@ use glam::{DMat3, DQuat, DVec3};
 const MAX_BONES: usize = 8;
 const MAX_N: usize = MAX_BONES * 3 + 3;
 
+/// The squared residual under which the second, nearly prior-free pass runs: 1e-3 units
+/// root-mean-square over a handful of points.
+const POLISH_BELOW: f64 = 1e-5;
+
 /// The pose being solved: root translation, every rig bone's world rotation, and the pivots
 /// (bone heads) they place.
 #[derive(Clone, Debug)]
@@ -88,7 +92,12 @@ pub(crate) fn solve(
 ) -> f64 {
     // The prior settles the free degrees of freedom; a second pass with a thousandth of it,
     // from there, takes the determined ones the rest of the way without moving the free ones.
-    solve_once(rig, state, group, translate, terms, prior);
+    let cost = solve_once(rig, state, group, translate, terms, prior);
+    // Only a fit that nearly reaches its points (clean input) has digits left for the second
+    // pass to take; on noisy input the prior's pull is far below the residual.
+    if cost > POLISH_BELOW {
+        return cost;
+    }
     let mut settled = [(DQuat::IDENTITY, 0.0); MAX_BONES];
     for (k, &b) in group.iter().enumerate() {
         settled[k] = (state.world[b], prior[k].1 * 1e-3);
@@ -268,12 +277,8 @@ fn normal_equations(
                     for c in 0..3 {
                         g[cols[i] + c] += rows[i][c] * r * w2;
                     }
-                    for j in 0..count {
-                        for (ci, vi) in rows[i].to_array().into_iter().enumerate() {
-                            for (cj, vj) in rows[j].to_array().into_iter().enumerate() {
-                                a[cols[i] + ci][cols[j] + cj] += vi * vj * w2;
-                            }
-                        }
+                    for j in i..count {
+                        add_block(&mut a, cols[i], cols[j], outer(rows[i], rows[j]) * w2);
                     }
                 }
                 continue;
@@ -292,16 +297,25 @@ fn normal_equations(
             }
             Goal::At => {}
         }
-        for i in 0..count {
-            let ji = blocks[i];
-            let gi = ji.transpose() * d * w2;
+        // Blocks of bones that do not move the point are zero: skip them, and fill only the
+        // upper triangle (mirrored below once at the end).
+        let live: [bool; MAX_BONES + 1] =
+            std::array::from_fn(|i| i < count && blocks[i] != DMat3::ZERO);
+        for i in (0..count).filter(|&i| live[i]) {
+            let ji = blocks[i].transpose();
+            let gi = ji * d * w2;
             for c in 0..3 {
                 g[cols[i] + c] += gi[c];
             }
-            for j in 0..count {
-                let m = ji.transpose() * blocks[j] * w2;
-                add_block(&mut a, cols[i], cols[j], m);
+            for j in (i..count).filter(|&j| live[j]) {
+                add_block(&mut a, cols[i], cols[j], ji * blocks[j] * w2);
             }
+        }
+    }
+    // Every term filled the upper triangle of blocks (diagonal blocks whole); mirror it.
+    for i in 0..MAX_N {
+        for j in 0..i {
+            a[i][j] = a[j][i];
         }
     }
     for (k, (&b, &(q, w))) in group.iter().zip(prior).enumerate() {
