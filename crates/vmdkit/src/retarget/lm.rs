@@ -313,6 +313,7 @@ fn normal_equations(
         }
     }
     // Every term filled the upper triangle of blocks (diagonal blocks whole); mirror it.
+    #[allow(clippy::needless_range_loop)] // a[i][j] from a[j][i]: both indices are needed
     for i in 0..MAX_N {
         for j in 0..i {
             a[i][j] = a[j][i];
