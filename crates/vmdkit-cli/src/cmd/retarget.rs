@@ -379,5 +379,15 @@ fn summary(
         ),
         _ => writeln!(s, "thinning: none (dense keys)"),
     };
+    let h = r.handedness;
+    if h.corrected {
+        let _ = writeln!(
+            s,
+            "warning: the input looked mirrored in {} of {} frames (its face, knees and toes \
+             point the other way than its left and right imply), so it was mirrored back: pass \
+             --left-handed (or drop it) to say how the file is written",
+            h.mirrored, h.frames
+        );
+    }
     s
 }

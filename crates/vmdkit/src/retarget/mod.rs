@@ -16,7 +16,8 @@
 //! ```
 //!
 //! The pipeline, each step in its own file:
-//! 1. `axes.rs`: input axes and handedness to MMD's (left-handed, Y up, facing −Z).
+//! 1. `axes.rs`: input axes and handedness to MMD's (left-handed, Y up, facing −Z);
+//!    `handedness.rs` notices an input that is still mirrored and mirrors it back.
 //! 2. Conditioning (`crate::keypoints` filters): resampling by time to 30 fps, gaps, outliers,
 //!    left/right swaps, zero-phase smoothing of positions (never of Euler angles).
 //! 3. Scale (`scale.rs`): the median, over the clip and over segments, of the target's segment
@@ -33,6 +34,7 @@
 mod axes;
 mod conditioning;
 mod feet;
+mod handedness;
 mod inverse;
 mod keys;
 mod lm;
@@ -47,6 +49,7 @@ mod tests;
 
 pub use axes::InputAxes;
 pub use conditioning::ConditioningNotes;
+pub use handedness::HandednessCheck;
 pub use inverse::{keypoints_from_motion, KeypointOptions};
 pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
@@ -117,7 +120,8 @@ pub fn retarget(
     let rig = rig::Rig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
-    let frames = roles_per_frame(&conditioned.keypoints, layout, options);
+    let mut frames = roles_per_frame(&conditioned.keypoints, layout, options);
+    let handedness = handedness::check_and_correct(&mut frames, options.detect_handedness);
     if frames.is_empty() || frames.iter().all(|f| f.iter().all(|o| o.1 <= 0.0)) {
         return Err(RetargetError::Empty);
     }
@@ -160,6 +164,7 @@ pub fn retarget(
         scale,
         floor,
         conditioning: conditioned.notes,
+        handedness,
         options,
     });
     Ok(Retargeted { motion, report })

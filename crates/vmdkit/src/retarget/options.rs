@@ -61,6 +61,9 @@ pub struct RetargetOptions {
     pub min_confidence: f32,
     /// The model name the motion's header carries.
     pub model_name: String,
+    /// Mirror the input back when its anatomy (face, knees, toes) clearly faces the other way
+    /// than its left/right labels imply: the sign of a wrong handedness. Reported either way.
+    pub detect_handedness: bool,
 }
 
 impl Default for RetargetOptions {
@@ -76,6 +79,7 @@ impl Default for RetargetOptions {
             floor: FloorMode::Estimate,
             min_confidence: 0.3,
             model_name: String::new(),
+            detect_handedness: true,
         }
     }
 }

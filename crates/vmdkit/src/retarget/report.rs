@@ -3,6 +3,7 @@
 //! trusting the solver's own chain.
 
 use super::conditioning::ConditioningNotes;
+use super::handedness::HandednessCheck;
 use super::feet::Floor;
 use super::inverse::role_positions;
 use super::options::KeyMode;
@@ -75,6 +76,8 @@ pub struct RetargetReport {
     pub ik: bool,
     /// What conditioning repaired.
     pub conditioning: ConditioningNotes,
+    /// Whether the input looked mirrored (wrong handedness), and whether it was corrected.
+    pub handedness: HandednessCheck,
     /// Per layout joint with a role, its residual.
     pub residuals: Vec<JointResidual>,
     /// Mean of the joint residuals' RMS, model units: the self-consistency error.
@@ -106,6 +109,7 @@ pub(crate) struct Inputs<'a> {
     pub floor: Floor,
     pub options: &'a RetargetOptions,
     pub conditioning: ConditioningNotes,
+    pub handedness: HandednessCheck,
 }
 
 const TRUNK: [(Role, Role); 3] =
@@ -177,6 +181,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         penetration: floor.penetration,
         ik: options.ik,
         conditioning: inputs.conditioning,
+        handedness: inputs.handedness,
         mean_residual: mean(&mut residuals.iter().map(|r| r.rms)),
         residuals,
         mean_direction_degrees: mean(&mut directions.iter().map(|d| d.mean_degrees)),

@@ -44,3 +44,33 @@ fn h36m_round_trip_on_the_same_skeleton_is_exact() {
     assert!(worst < 0.02, "{worst}");
     let _ = Tolerance::default();
 }
+
+#[test]
+fn a_mirrored_input_is_noticed_and_mirrored_back() {
+    let skeleton = Skeleton::new(&standard_model());
+    let layout = Layout::builtin("h36m").unwrap();
+    let motion = crate::example::exercise_motion(120);
+    let axes = InputAxes { up: UpAxis::Y, left_handed: false };
+    let kp_options = KeypointOptions { fps: 30.0, axes, units: Units::Metres };
+    let kp = keypoints_from_motion(&motion, &skeleton, &layout, &kp_options).unwrap();
+    let options = |left_handed: bool| RetargetOptions {
+        smoothing: Smoothing::None,
+        floor: FloorMode::Keep,
+        keys: KeyMode::Dense,
+        axes: InputAxes { up: UpAxis::Y, left_handed },
+        ..RetargetOptions::default()
+    };
+    let right = retarget(&kp, &layout, &skeleton, &options(false)).unwrap().report;
+    assert!(!right.handedness.corrected, "{:?}", right.handedness);
+    assert!(right.handedness.frames > 100 && right.handedness.mirrored == 0);
+    // Read with the wrong handedness, then mirrored back: the same motion.
+    let wrong = retarget(&kp, &layout, &skeleton, &options(true)).unwrap();
+    assert!(wrong.report.handedness.corrected, "{:?}", wrong.report.handedness);
+    let worst = wrong.report.residuals.iter().map(|r| r.max).fold(0.0, f64::max);
+    assert!(worst < 0.02, "{worst}");
+    let back = keypoints_from_motion(&wrong.motion, &skeleton, &layout, &kp_options).unwrap();
+    let err = (back.positions.iter().zip(&kp.positions))
+        .map(|(a, b)| (*a - *b).length())
+        .fold(0.0f32, f32::max);
+    assert!(err < 0.02 * 0.08, "{err} m");
+}
