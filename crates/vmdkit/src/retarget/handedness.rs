@@ -33,8 +33,8 @@ pub(crate) fn check_and_correct(frames: &mut [Observed], correct: bool) -> Hande
             check.mirrored += (sign < 0.0) as usize;
         }
     }
-    let clear = check.frames >= MIN_FRAMES
-        && check.mirrored as f64 >= MIN_SHARE * check.frames as f64;
+    let clear =
+        check.frames >= MIN_FRAMES && check.mirrored as f64 >= MIN_SHARE * check.frames as f64;
     if clear && correct {
         for f in frames.iter_mut() {
             for (p, _) in f.iter_mut() {

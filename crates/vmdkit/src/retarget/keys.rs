@@ -27,6 +27,7 @@ pub(crate) fn dense_motion(
     let tracks = 2 + rig.bones.len() + 4;
     motion.bones.reserve(states.len() * tracks);
     let mut previous: Vec<Option<Quat>> = vec![None; rig.bones.len()];
+    let mut previous_twist: [Option<Quat>; 2] = [None, None];
     let ik_targets = ik_targets(rig, skeleton);
     for (f, s) in states.iter().enumerate() {
         let frame = f as u32;
@@ -57,6 +58,21 @@ pub(crate) fn dense_motion(
                     local * append.inverse()
                 }
                 None => local,
+            };
+            let side = (0..2).find(|&s| rig.arms[s].end == b && rig.forearm_twist[s].is_some());
+            let keyed = match side {
+                // The twist about the forearm goes to 手捩 (about its fixed axis), the rest
+                // stays in the wrist; the hand ends where it was.
+                Some(s) => {
+                    let (twist_bone, axis) = rig.forearm_twist[s].unwrap();
+                    let twist = twist_about(keyed, axis);
+                    let q = continuous(&mut previous_twist[s], twist.as_quat());
+                    let mut key = BoneKey::new(*skeleton.bone_key_name(twist_bone), frame);
+                    key.rotation = q;
+                    motion.bones.push(key);
+                    twist.inverse() * keyed
+                }
+                None => keyed,
             };
             let q = continuous(&mut previous[b], keyed.normalize().as_quat());
             let mut key = BoneKey::new(*skeleton.bone_key_name(bone.skel), frame);
@@ -90,6 +106,20 @@ pub(crate) fn dense_motion(
             .collect(),
     });
     motion
+}
+
+/// The twist part of `q` about the unit `axis` (swing–twist decomposition): the rotation about
+/// the axis that leaves a swing perpendicular to it.
+fn twist_about(q: DQuat, axis: DVec3) -> DQuat {
+    let v = DVec3::new(q.x, q.y, q.z);
+    let along = axis * v.dot(axis);
+    let t = DQuat::from_xyzw(along.x, along.y, along.z, q.w);
+    // A half-turn swing leaves no twist to speak of (the decomposition is singular there).
+    if t.length_squared() < 1e-12 {
+        DQuat::IDENTITY
+    } else {
+        t.normalize()
+    }
 }
 
 /// A rig bone's rotation in its parent's frame.

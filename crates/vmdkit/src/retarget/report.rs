@@ -3,8 +3,8 @@
 //! trusting the solver's own chain.
 
 use super::conditioning::ConditioningNotes;
-use super::handedness::HandednessCheck;
 use super::feet::Floor;
+use super::handedness::HandednessCheck;
 use super::inverse::role_positions;
 use super::options::KeyMode;
 use super::rig::Rig;

@@ -94,6 +94,9 @@ pub(crate) struct Rig {
     pub toe_ik: [Option<usize>; 2],
     /// The model's height to the top of the head, units: the scale of synthetic anchors.
     pub height: f64,
+    /// Per arm, 手捩 (skeleton index) and its fixed axis, when the model has one between ひじ
+    /// and 手首: the forearm's twist goes there, as animators put it, not into the wrist.
+    pub forearm_twist: [Option<(usize, DVec3)>; 2],
 }
 
 /// A bone the retargeting needs and the target lacks.
@@ -211,6 +214,7 @@ impl Rig {
             leg_ik: [find("左足ＩＫ"), find("右足ＩＫ")],
             toe_ik: [find("左つま先ＩＫ"), find("右つま先ＩＫ")],
             height: 0.0,
+            forearm_twist: [None, None],
             anchors: vec![None; Role::ALL.len()],
             sources: vec![None; Role::ALL.len()],
             ancestors,
@@ -218,6 +222,17 @@ impl Rig {
             bones,
         };
         rig.height = rig.model_height(skeleton);
+        for (s, side) in SIDES.iter().enumerate() {
+            let (elbow, wrist) =
+                (rig.bones[rig.arms[s].lower].skel, rig.bones[rig.arms[s].end].skel);
+            rig.forearm_twist[s] = skeleton.bone_index(&format!("{side}手捩")).and_then(|t| {
+                let axis = skeleton.bones[t].fixed_axis.filter(|a| a.length() > 0.5)?;
+                // Only the plain chain ひじ → 手捩 → 手首, with no append of its own.
+                let between =
+                    skeleton.parent(t) == Some(elbow) && skeleton.parent(wrist) == Some(t);
+                (between && skeleton.bones[t].append.is_none()).then(|| (t, axis.as_dvec3()))
+            });
+        }
         rig.place_anchors(skeleton, &rig_of);
         rig.sources = (Role::ALL.iter())
             .map(|&role| Some(rig.source(skeleton, &rig_of, role, rig.anchor(role)?)))
