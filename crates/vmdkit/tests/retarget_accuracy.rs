@@ -1,6 +1,6 @@
 //! Retargeting accuracy against references with known answers: motions played by vmdkit's full
 //! evaluator, turned into keypoints of each layout, retargeted, and played back. Every test
-//! prints its figures; BENCHMARKS.md ("Retargeting accuracy") tables a run of
+//! prints its figures; docs/retargeting.md ("Accuracy") tables a run of
 //! `cargo test --release -p vmdkit --test retarget_accuracy -- --nocapture --test-threads 1`.
 
 use glam::Vec3;

@@ -1,7 +1,7 @@
 //! Retargeting real estimator output (`../shared/pose`), where there is no ground truth:
 //! self-consistency (the written motion played back against its input), jitter and feet, and
 //! the VMD that an existing converter (VMD-Lifting) made from the same input, played on the same
-//! skeletons. BENCHMARKS.md ("Retargeting accuracy") tables a run of
+//! skeletons. docs/retargeting.md ("Accuracy") tables a run of
 //! `cargo test --release -p vmdkit --test retarget_real -- --nocapture --test-threads 1`.
 
 use glam::{DVec3, Vec3};
