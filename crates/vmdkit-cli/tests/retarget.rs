@@ -105,6 +105,39 @@ fn lifting_csv_onto_the_trace_model() {
     for bone in ["センター", "上半身", "左ひざ", "右ひじ", "左足ＩＫ"] {
         assert!(bones.contains(&bone.to_string()), "{bone} not keyed: {bones:?}");
     }
+    // The file is in MMD's own (left-handed) convention: read as right-handed it is noticed
+    // as mirrored and mirrored back, and --left-handed gives the same motion without a word.
+    assert_eq!(r["handedness"]["corrected"], true, "{}", r["handedness"]);
+    let (_, summary) =
+        run_ok(args!["retarget", csv, "--layout", "lftd17", "--model", model, "-o", out]);
+    assert!(summary.contains("looked mirrored"), "{summary}");
+    let mirrored_back = std::fs::read(&out).unwrap();
+    let (_, summary) = run_ok(args![
+        "retarget",
+        csv,
+        "--layout",
+        "lftd17",
+        "--left-handed",
+        "--model",
+        model,
+        "-o",
+        out
+    ]);
+    assert!(!summary.contains("mirrored"), "{summary}");
+    assert_eq!(std::fs::read(&out).unwrap(), mirrored_back);
+    let (_, summary) = run_ok(args![
+        "retarget",
+        csv,
+        "--layout",
+        "lftd17",
+        "--keep-handedness",
+        "--model",
+        model,
+        "-o",
+        out
+    ]);
+    assert!(!summary.contains("mirrored"), "{summary}");
+    assert_ne!(std::fs::read(&out).unwrap(), mirrored_back);
 }
 
 #[test]

@@ -107,6 +107,10 @@ pub struct Args {
     /// The input is left-handed, as MMD is (default: right-handed, as estimators write)
     #[arg(long)]
     left_handed: bool,
+    /// Take the handedness as given even when the input's anatomy says it is mirrored (by
+    /// default such an input is mirrored back, with a warning)
+    #[arg(long)]
+    keep_handedness: bool,
     /// Smoothing of the joint positions before solving
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t)]
     smooth: SmoothArg,
@@ -170,6 +174,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         keys,
         floor: FloorMode::Estimate,
         model_name: model.name.clone(),
+        detect_handedness: !args.keep_handedness,
         ..RetargetOptions::default()
     };
     let out = retarget(&input.keypoints, &input.layout, &skeleton, &options)
