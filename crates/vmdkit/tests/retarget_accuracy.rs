@@ -156,10 +156,22 @@ fn corpus_dances_round_trip_on_their_models() {
 #[test]
 fn dances_move_across_skeletons_with_directions_kept_and_feet_on_the_floor() {
     let Some(trace) = corpus(TRACE) else { return };
+    let bone_table = |name: &str| {
+        let path = test_corpus::pose_file_or_skip("retarget across skeletons", name)?;
+        Some(Skeleton::new(&Model::read_file(path).unwrap()))
+    };
+    let (Some(animasa), Some(animasa_semi)) = (
+        bone_table("miu200521358__VMD-3d-pose-baseline-multi__animasa_miku_born.csv"),
+        bone_table("miu200521358__VMD-3d-pose-baseline-multi__animasa_miku_semi_standard_born.csv"),
+    ) else {
+        return;
+    };
     let models = [
         ("trace", Skeleton::new(&Model::read_file(&trace).unwrap())),
         ("miku", Skeleton::new(&Model::read_file(corpus(MIKU).unwrap()).unwrap())),
         ("standard", Skeleton::new(&standard_model())),
+        ("animasa bone table", animasa),
+        ("animasa semi-standard bone table", animasa_semi),
     ];
     println!("from → to | dance | mean direction (°) | penetration (units) | contact frames");
     for (from, source) in &models {
