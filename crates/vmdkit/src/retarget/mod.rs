@@ -31,6 +31,7 @@
 //! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
 //!    off as any layout's joints.
 
+mod anchors;
 mod axes;
 mod conditioning;
 mod feet;
