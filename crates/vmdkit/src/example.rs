@@ -67,7 +67,8 @@ pub fn example_motion() -> Motion {
 /// センター travels and turns past 180°; then held poses that break naive keypoint
 /// constructions, each for a second: arms straight up, straight arms out front, arms crossed
 /// over the chest, a deep squat. Knees bend only backward and elbows only forward, as bodies
-/// do. For tests, benchmarks and synthetic training data.
+/// do; leg IK is switched off, so the legs play as keyed. For tests, benchmarks and synthetic
+/// training data.
 pub fn exercise_motion(frames: u32) -> Motion {
     let mut m = Motion::new(LongName::encode("vmdkit exercise").0);
     let half = frames / 2;
@@ -103,6 +104,14 @@ pub fn exercise_motion(frames: u32) -> Motion {
         centre.rotation = Quat::from_rotation_y(2.5 * t);
         m.bones.push(centre);
     }
+    // The legs are keyed bone by bone: leg IK, whose goals would stay where they rest while
+    // the body travels, is switched off.
+    let off = |text: &str| IkState { name: LongName::encode(text).0, enabled_byte: 0 };
+    m.properties.push(PropertyKey {
+        frame: 0,
+        visible_byte: 1,
+        ik: ["左足ＩＫ", "右足ＩＫ", "左つま先ＩＫ", "右つま先ＩＫ"].map(off).to_vec(),
+    });
     m
 }
 

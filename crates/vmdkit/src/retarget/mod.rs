@@ -139,6 +139,7 @@ pub fn retarget(
         .collect();
     feet::place_origin(&rig, &mut observed, options);
     let mut solver = solve::Solver::new(&rig);
+    solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
     let mut states = Vec::with_capacity(observed.len());
     for obs in &observed {
         solver.frame(obs);

@@ -30,7 +30,16 @@ pub(crate) struct Solver<'r> {
     /// Prior weight, in units of position (units per radian).
     pub prior_weight: f64,
     pub state: State,
+    /// Whether the motion will play with leg IK, which cannot hold an overextended knee.
+    pub leg_ik: bool,
 }
+
+/// The least a knee bends back from its rest pose, radians: MMD's knee limit (0.5°).
+const KNEE_MIN_BEND: f64 = 0.5 * std::f64::consts::PI / 180.0;
+
+/// How far past its rest pose a knee may bend forward before it is set back (a degree): the
+/// noise of a straight leg is let through, a clear overextension is not.
+const KNEE_OVEREXTENDED: f64 = std::f64::consts::PI / 180.0;
 
 /// The weight of spine and chest points relative to the pelvis, hips and neck base: estimators
 /// place them least reliably, and they only bend the trunk.
@@ -51,7 +60,7 @@ const PLANE_CONFIDENT: f64 = 0.2588;
 
 impl<'r> Solver<'r> {
     pub fn new(rig: &'r Rig) -> Solver<'r> {
-        Solver { rig, previous: None, prior_weight: 1e-2, state: State::rest(rig) }
+        Solver { rig, previous: None, prior_weight: 1e-2, state: State::rest(rig), leg_ik: false }
     }
 
     /// Solves one frame into [`Solver::state`].
@@ -364,7 +373,20 @@ impl<'r> Solver<'r> {
         };
         let upper = frame_rotation(upper0, hinge0, d1, hinge);
         self.state.world[limb.upper] = upper;
-        let lower = shortest_arc(upper * lower0, d2) * upper;
+        let mut lower = shortest_arc(upper * lower0, d2) * upper;
+        if bend == DVec3::Z && self.leg_ik {
+            // With leg IK a knee must not bend forward of its rest pose: MMD's leg IK limits
+            // it to bending back by at least 0.5° (§9.3), and a knee keyed past that swings the
+            // leg the moment IK touches it (a unit and more on a raised leg). An input that
+            // clearly overextends it gets the straightest knee the limit allows.
+            let local = upper.inverse() * d2;
+            let flat = |v: DVec3| v - hinge0 * v.dot(hinge0);
+            let (from, to) = (flat(lower0), flat(local));
+            let angle = from.cross(to).dot(hinge0).atan2(from.dot(to));
+            if angle < -KNEE_OVEREXTENDED {
+                lower = upper * DQuat::from_axis_angle(hinge0, KNEE_MIN_BEND);
+            }
+        }
         self.state.world[limb.lower] = lower;
         self.state.world[limb.end] = lower;
         self.state.place(rig);
