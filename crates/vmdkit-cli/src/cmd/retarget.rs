@@ -385,6 +385,15 @@ fn summary(
         _ => writeln!(s, "thinning: none (dense keys)"),
     };
     let h = r.handedness;
+    if h.turned_upright {
+        let _ = writeln!(
+            s,
+            "warning: the input's trunk pointed down in {} frames, so it was turned upright: \
+             pass --up with the axis that points up in the file (MediaPipe's y points down: \
+             --up=-y)",
+            h.upside_down
+        );
+    }
     if h.corrected {
         let _ = writeln!(
             s,

@@ -88,12 +88,17 @@ pub(crate) fn ground(
     lows.sort_by(f64::total_cmp);
     floor.height = lows[(lows.len() - 1) / 10];
     let lift = rest_floor - floor.height;
-    let mut deficit = Vec::with_capacity(states.len());
     for s in states.iter_mut() {
         s.translation.y += lift;
         s.place(rig);
-        deficit.push((rest_floor - lowest_foot(rig, s)).max(0.0));
     }
+    // Contacts first: holding a foot turns the leg, which can lower the foot a little, and the
+    // raise below then covers that too.
+    for side in 0..2 {
+        floor.contact_frames += hold_contacts(rig, states, side, rest_floor);
+    }
+    let deficit: Vec<f64> =
+        states.iter().map(|s| (rest_floor - lowest_foot(rig, s)).max(0.0)).collect();
     // Raised smoothly: a step up on one frame would be a jolt of the whole body. A running
     // maximum over ±R frames, then a triangular mean over ±R, is never below the deficit
     // (every value the mean takes at a frame is a maximum over a window containing it).
@@ -103,9 +108,6 @@ pub(crate) fn ground(
             s.place(rig);
             floor.raised_frames += 1;
         }
-    }
-    for side in 0..2 {
-        floor.contact_frames += hold_contacts(rig, states, side, rest_floor);
     }
     floor.penetration =
         states.iter().map(|s| (rest_floor - lowest_foot(rig, s)).max(0.0)).fold(0.0, f64::max);

@@ -4,6 +4,10 @@
 //! bent knees and toes point forward. Per frame, the forward direction that the labels imply
 //! (up × (left − right), MMD's axes) is compared with the one the anatomy shows; a clear
 //! majority against the labels means the input is mirrored.
+//!
+//! Before that, the same kind of check for the up axis: a trunk that points down in nearly
+//! every frame means the input's up axis was given the wrong way round (MediaPipe's y points
+//! down), and the input is turned upright (half a turn about X) before anything else.
 
 use super::solve::Observed;
 use crate::keypoints::Role;
@@ -18,6 +22,10 @@ pub struct HandednessCheck {
     pub mirrored: usize,
     /// Whether the input was mirrored back (Z negated) before solving.
     pub corrected: bool,
+    /// Frames whose trunk (pelvis → neck base) points down along the up axis given.
+    pub upside_down: usize,
+    /// Whether the input was turned upright (Y and Z negated) before solving.
+    pub turned_upright: bool,
 }
 
 /// At least this many frames of evidence, and this share of them mirrored, to correct.
@@ -27,6 +35,21 @@ const MIN_SHARE: f64 = 0.8;
 /// Checks `frames` and, when they are clearly mirrored and `correct` is set, negates Z.
 pub(crate) fn check_and_correct(frames: &mut [Observed], correct: bool) -> HandednessCheck {
     let mut check = HandednessCheck::default();
+    let mut trunks = 0;
+    for f in frames.iter() {
+        if let Some(up) = trunk(f).map(|t| t.y) {
+            trunks += 1;
+            check.upside_down += (up < 0.0) as usize;
+        }
+    }
+    if correct && trunks >= MIN_FRAMES && check.upside_down as f64 >= MIN_SHARE * trunks as f64 {
+        for f in frames.iter_mut() {
+            for (p, _) in f.iter_mut() {
+                *p = DVec3::new(p.x, -p.y, -p.z);
+            }
+        }
+        check.turned_upright = true;
+    }
     for f in frames.iter() {
         if let Some(sign) = frame_evidence(f) {
             check.frames += 1;
@@ -44,6 +67,15 @@ pub(crate) fn check_and_correct(frames: &mut [Observed], correct: bool) -> Hande
         check.corrected = true;
     }
     check
+}
+
+/// The trunk's direction (pelvis or the hips' mean → neck base or the shoulders' mean), unit.
+fn trunk(f: &Observed) -> Option<DVec3> {
+    let get = |r: Role| Some(f[r as usize]).filter(|o| o.1 > 0.0).map(|o| o.0);
+    let mid = |a: Role, b: Role| Some((get(a)? + get(b)?) / 2.0);
+    let pelvis = get(Role::Pelvis).or_else(|| mid(Role::LeftHip, Role::RightHip))?;
+    let top = get(Role::Thorax).or_else(|| mid(Role::LeftShoulder, Role::RightShoulder))?;
+    (top - pelvis).try_normalize()
 }
 
 /// The sign of (label forward) · (anatomical forward) in one frame, when both are clear.

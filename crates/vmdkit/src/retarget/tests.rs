@@ -74,3 +74,31 @@ fn a_mirrored_input_is_noticed_and_mirrored_back() {
         .fold(0.0f32, f32::max);
     assert!(err < 0.02 * 0.08, "{err} m");
 }
+
+#[test]
+fn an_input_read_upside_down_is_turned_upright() {
+    let skeleton = Skeleton::new(&standard_model());
+    let layout = Layout::builtin("blazepose33").unwrap();
+    let motion = crate::example::exercise_motion(90);
+    let kp_options =
+        KeypointOptions { fps: 30.0, axes: InputAxes::default(), units: Units::Metres };
+    let kp = keypoints_from_motion(&motion, &skeleton, &layout, &kp_options).unwrap();
+    let options = |up| RetargetOptions {
+        smoothing: Smoothing::None,
+        floor: FloorMode::Keep,
+        keys: KeyMode::Dense,
+        axes: InputAxes { up, left_handed: false },
+        ..RetargetOptions::default()
+    };
+    let right = retarget(&kp, &layout, &skeleton, &options(UpAxis::Y)).unwrap().report;
+    assert!(!right.handedness.turned_upright && right.handedness.upside_down == 0);
+    let wrong = retarget(&kp, &layout, &skeleton, &options(UpAxis::NegY)).unwrap();
+    let h = wrong.report.handedness;
+    assert!(h.turned_upright && !h.corrected, "{h:?}");
+    let back = keypoints_from_motion(&wrong.motion, &skeleton, &layout, &kp_options).unwrap();
+    let err = (back.positions.iter().zip(&kp.positions))
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(a, b)| (*a - *b).length())
+        .fold(0.0f32, f32::max);
+    assert!(err < 0.02 * 0.08, "{err} m");
+}

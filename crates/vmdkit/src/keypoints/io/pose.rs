@@ -152,7 +152,8 @@ pub(super) fn parse(bytes: &[u8], wanted: &str) -> Result<Keypoints, KeypointErr
     let component = &components[index];
     let joints = component.points.len();
     // World landmarks were multiplied by the frame size; image landmarks are pixels as is.
-    let scale = if wanted.ends_with("WORLD_LANDMARKS") {
+    let world = wanted.ends_with("WORLD_LANDMARKS");
+    let scale = if world {
         Vec3::new(f32::from(width).max(1.0), f32::from(height).max(1.0), 1.0)
     } else {
         Vec3::ONE
@@ -180,7 +181,9 @@ pub(super) fn parse(bytes: &[u8], wanted: &str) -> Result<Keypoints, KeypointErr
         confidence: Some(confidence),
         names: Some(component.points.clone()),
         fps: Some(fps).filter(|f| f.is_finite() && *f > 0.0),
-        units: None,
-        up: None,
+        // MediaPipe defines its world landmarks: metres, origin between the hips, y down.
+        // Image-space components say nothing of the kind.
+        units: world.then_some(crate::keypoints::Units::Metres),
+        up: world.then_some(crate::keypoints::UpAxis::NegY),
     })
 }
