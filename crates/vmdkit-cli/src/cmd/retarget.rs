@@ -107,8 +107,8 @@ pub struct Args {
     /// The input is left-handed, as MMD is (default: right-handed, as estimators write)
     #[arg(long)]
     left_handed: bool,
-    /// Take the handedness as given even when the input's anatomy says it is mirrored (by
-    /// default such an input is mirrored back, with a warning)
+    /// Take the handedness and up axis as given even when the input's anatomy says it is
+    /// mirrored or upside down (by default such an input is corrected, with a warning)
     #[arg(long)]
     keep_handedness: bool,
     /// Smoothing of the joint positions before solving

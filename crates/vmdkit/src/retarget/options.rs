@@ -62,7 +62,8 @@ pub struct RetargetOptions {
     /// The model name the motion's header carries.
     pub model_name: String,
     /// Mirror the input back when its anatomy (face, knees, toes) clearly faces the other way
-    /// than its left/right labels imply: the sign of a wrong handedness. Reported either way.
+    /// than its left/right labels imply (the sign of a wrong handedness), and turn it upright
+    /// when its trunk points down (a wrong up axis). Reported either way.
     pub detect_handedness: bool,
 }
 
