@@ -102,3 +102,41 @@ fn an_input_read_upside_down_is_turned_upright() {
         .fold(0.0f32, f32::max);
     assert!(err < 0.02 * 0.08, "{err} m");
 }
+
+/// Hostile keypoints: every joint at one point, huge and tiny coordinates, NaN frames, joints
+/// that jump: the retargeting returns a motion with finite keys or a clean error, never a
+/// panic or a NaN in the file.
+#[test]
+fn hostile_keypoints_give_finite_keys_or_an_error() {
+    let skeleton = Skeleton::new(&standard_model());
+    let layout = Layout::builtin("h36m").unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for case in 0..24 {
+        let frames = 1 + case % 7 * 5;
+        let mut kp = Keypoints::missing(frames, 17);
+        let scale = [0.0, 1e-9, 1.0, 1e3, 1e30][case % 5];
+        for p in &mut kp.positions {
+            let v = glam::Vec3::new(next() as f32, next() as f32, next() as f32);
+            *p = match case % 4 {
+                0 => glam::Vec3::splat(0.5),
+                1 => v * scale as f32,
+                2 if next() < 0.5 => glam::Vec3::NAN,
+                _ => (v - 0.5) * scale as f32,
+            };
+        }
+        for floor in [FloorMode::Keep, FloorMode::Estimate] {
+            let options = RetargetOptions { floor, ..RetargetOptions::default() };
+            if let Ok(out) = retarget(&kp, &layout, &skeleton, &options) {
+                for key in &out.motion.bones {
+                    assert!(key.translation.is_finite() && key.rotation.is_finite(), "case {case}");
+                }
+            }
+        }
+    }
+}
