@@ -135,12 +135,13 @@ for target in "${targets[@]}"; do
         -artifact_prefix="$root/fuzz/artifacts/$target/" "$@")
     log=$logs/$target.log
     status=0
+    start=$SECONDS
     "$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release/$target" "$root/fuzz/corpus/$target" \
         "${args[@]}" >"$log" 2>&1 || status=$?
     # With -jobs=1 libFuzzer runs a child that logs to fuzz-0.log.
     [ -f "$logs/fuzz-0.log" ] && mv "$logs/fuzz-0.log" "$log"
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-    summary+=("$target: ${runs:-?} executions in ${seconds}s, exit $status (log $log)")
+    summary+=("$target: ${runs:-?} executions in $((SECONDS - start))s, exit $status (log $log)")
     tail -n 3 "$log" >&2
 done
 printf '%s\n' "${summary[@]}"

@@ -22,8 +22,7 @@ fn check_shape(k: &Keypoints) {
 fn check_error(err: &KeypointError, format: KeypointFormat, data: &[u8]) {
     assert!(!err.to_string().is_empty());
     // NPZ offsets count from the start of the (decompressed) archive member, not the input.
-    if let (Some(Location::Offset(offset)), false) = (err.location, format == KeypointFormat::Npz)
-    {
+    if let (Some(Location::Offset(offset)), false) = (err.location, format == KeypointFormat::Npz) {
         assert!(offset <= data.len() as u64, "{err}: offset past the end ({})", data.len());
     }
 }
@@ -36,9 +35,10 @@ fn same_f32(a: f32, b: f32) -> bool {
 fn same_positions(a: &Keypoints, b: &Keypoints) -> bool {
     a.frame_count == b.frame_count
         && a.joint_count == b.joint_count
-        && a.positions.iter().zip(&b.positions).all(|(p, q)| {
-            p.to_array().iter().zip(q.to_array()).all(|(&x, y)| same_f32(x, y))
-        })
+        && a.positions
+            .iter()
+            .zip(&b.positions)
+            .all(|(p, q)| p.to_array().iter().zip(q.to_array()).all(|(&x, y)| same_f32(x, y)))
 }
 
 /// The same through a text format, which has no infinities: a joint with every coordinate

@@ -13,8 +13,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = (&joint.name, joint.role);
         }
     }
-    let names: Vec<String> =
-        text.split(['\n', ',', '\t']).map(|s| s.to_string()).collect();
+    let names: Vec<String> = text.split(['\n', ',', '\t']).map(|s| s.to_string()).collect();
     for count in [names.len(), names.len().saturating_sub(1), 17, 25, 33] {
         let _ = Layout::detect(Some(&names), count);
     }
