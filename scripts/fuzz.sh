@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Fuzzes vmdkit's reader with cargo-fuzz (target fuzz/fuzz_targets/read.rs).
+# Fuzzes vmdkit's readers with cargo-fuzz (targets in fuzz/fuzz_targets/): `read` (VMD),
+# `keypoints` (every keypoint format, with write/read round trips), `model` (PMX, PMD, bone
+# CSV, then skeleton, posing and the retargeting rig) and `layout` (joint mappings, layout
+# detection).
 #
-# Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer args...]   (default 660 seconds)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...] [-- extra libFuzzer args...]
+# (default 660 seconds; every target in turn, each for SECONDS, when none is named). At the
+# end it prints the executions per target (libFuzzer's stat::number_of_executed_units).
 #
-# The seed corpus fuzz/corpus/read/ is filled at run time from the small VMDs of the shared
-# corpus (../shared/corpus, or $VMDKIT_CORPUS). It, fuzz/artifacts/ and fuzz/target/ are
-# git-ignored and must stay untracked: they hold other people's files and bytes derived from
-# them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
+# Seed corpora fuzz/corpus/<target>/ are filled at run time: `read` from the small VMDs of the
+# shared corpus (../shared/corpus, or $VMDKIT_CORPUS), `keypoints` from the small CSV, TRC and
+# .pose files of ../shared/pose ($VMDKIT_POSE) plus tiny NPY, NPZ and JSON files written here,
+# `model` from the small PMX and PMD files of the corpus and the bone CSVs of ../shared/pose,
+# `layout` from mapping texts written here. The seed folders, fuzz/artifacts/ and fuzz/target/
+# are git-ignored and must stay untracked: they hold other people's files and bytes derived
+# from them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
 #
 # cargo-fuzz needs a nightly compiler for -Zsanitizer; the nightly toolchain is used when
 # installed, otherwise the stable one with RUSTC_BOOTSTRAP=1.
 #
-# FUZZ_NO_BUILD=1 runs the binary the last build left in $CARGO_TARGET_DIR without rebuilding
-# (for when the library is mid-edit and does not compile).
+# FUZZ_NO_BUILD=1 runs the binaries the last build left in $CARGO_TARGET_DIR without
+# rebuilding (for when the library is mid-edit and does not compile).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-660}
 shift || true
+all_targets=(read keypoints model layout)
+targets=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    case " ${all_targets[*]} " in
+    *" $1 "*) targets+=("$1") ;;
+    *) break ;;  # the old usage: libFuzzer arguments straight after SECONDS
+    esac
+    shift
+done
+[ "${1:-}" = -- ] && shift
+[ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 corpus_src=${VMDKIT_CORPUS:-$root/../shared/corpus}
+pose_src=${VMDKIT_POSE:-$root/../shared/pose}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/target-fuzz}
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
@@ -32,27 +52,96 @@ else
     cargo=(cargo)
 fi
 
-seeds=$root/fuzz/corpus/read
-mkdir -p "$seeds" "$root/fuzz/artifacts/read"
-if [ -d "$corpus_src" ]; then
-    # Named by content, so reruns add nothing twice. Files up to 16 KiB keep runs fast.
-    find "$corpus_src" -type f -iname '*.vmd' -size -16k -print0 |
-        while IFS= read -r -d '' file; do
-            cp "$file" "$seeds/seed-$(sha256sum "$file" | cut -c1-16)"
-        done
-else
-    echo "no shared corpus at $corpus_src: fuzzing from what is in $seeds" >&2
-fi
-echo "seed corpus: $(find "$seeds" -type f | wc -l) files in $seeds" >&2
+# Copies the files `find` lists (NUL-separated on stdin) into $1, named by content so that
+# reruns add nothing twice.
+copy_seeds() {
+    while IFS= read -r -d '' file; do
+        cp "$file" "$1/seed-$(sha256sum "$file" | cut -c1-16)"
+    done
+}
+
+seed() {
+    local target=$1 seeds=$root/fuzz/corpus/$1
+    mkdir -p "$seeds" "$root/fuzz/artifacts/$target"
+    case $target in
+    read)
+        # Files up to 16 KiB keep runs fast.
+        [ -d "$corpus_src" ] && find "$corpus_src" -type f -iname '*.vmd' -size -16k -print0 |
+            copy_seeds "$seeds"
+        ;;
+    keypoints)
+        [ -d "$pose_src" ] && find "$pose_src" -type f \( -iname '*.csv' -o -iname '*.trc' \
+            -o -iname '*.pose' \) ! -iname '*_born.csv' -size -64k -print0 | copy_seeds "$seeds"
+        # Small NPY (F x J x 3 f4, J x 3 f8, F x J x 4 f4), a stored-only NPZ and JSON forms.
+        python3 - "$seeds" <<'PY'
+import struct, sys, zipfile, io, os
+out = sys.argv[1]
+def npy(descr, shape, values, fmt):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+            + struct.pack("<%d%s" % (len(values), fmt), *values))
+files = {
+    "gen-fj3.npy": npy("<f4", "(2, 3, 3)", [float(i) for i in range(18)], "f"),
+    "gen-j3.npy": npy("<f8", "(2, 3)", [0.5, float("nan"), 1, 2, 3, 4], "d"),
+    "gen-fj4.npy": npy("<f4", "(1, 2, 4)", [1, 2, 3, 0.9, 4, 5, 6, 0.1], "f"),
+    "gen-obj.json": b'{"fps": 30, "names": ["a", "b"], "frames": [[[0, 1, 2], null]]}',
+    "gen-nested.json": b"[[[0, 1, 2], [3, 4, 5]], [[6, 7, 8], [9, 10, 11]]]",
+    "gen-perframe.json": b'[{"a": [0, 1, 2], "b": [3, 4, 5]}, {"a": [1, 1, 1], "b": null}]',
+}
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+    z.writestr("positions.npy", files["gen-fj3.npy"])
+files["gen-stored.npz"] = buf.getvalue()
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("keypoints.npy", files["gen-fj4.npy"])
+files["gen-deflated.npz"] = buf.getvalue()
+for name, data in files.items():
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+PY
+        ;;
+    model)
+        [ -d "$corpus_src" ] && find "$corpus_src" -type f \( -iname '*.pmx' -o -iname '*.pmd' \) \
+            -size -64k -print0 | copy_seeds "$seeds"
+        [ -d "$pose_src" ] && find "$pose_src" -type f -iname '*_born.csv' -print0 |
+            copy_seeds "$seeds"
+        ;;
+    layout)
+        printf 'Hips pelvis\nLeftUpLeg left_hip\nRightUpLeg right_hip\nSpine spine\n# c\nHead head\n' \
+            >"$seeds/gen-text"
+        printf '{"name": "m", "joints": [["Hips", "pelvis"], ["Neck", null], ["L", "left_knee"]]}' \
+            >"$seeds/gen-joints.json"
+        printf '{"Hips": "pelvis", "LeftArm": "left_shoulder", "x": null}' >"$seeds/gen-object.json"
+        printf 'nose\nleft_eye\nright_eye\nleft_ear\nright_ear\nleft_shoulder\nright_shoulder\nleft_elbow\nright_elbow\nleft_wrist\nright_wrist\nleft_hip\nright_hip\nleft_knee\nright_knee\nleft_ankle\nright_ankle\n' \
+            >"$seeds/gen-coco-names"
+        ;;
+    esac
+    echo "$target seed corpus: $(find "$seeds" -type f | wc -l) files in $seeds" >&2
+}
 
 logs=$CARGO_TARGET_DIR/fuzz-logs
 mkdir -p "$logs"
 cd "$logs"  # libFuzzer writes fuzz-0.log (with -jobs) to the working directory
-args=(-max_total_time="$seconds" -jobs=1 -workers=1 -print_final_stats=1
-    -artifact_prefix="$root/fuzz/artifacts/read/" "$@")
-if [ "${FUZZ_NO_BUILD:-0}" = 1 ]; then
-    "$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release/read" "$seeds" "${args[@]}"
-else
-    "${cargo[@]}" fuzz run --fuzz-dir "$root/fuzz" read "$seeds" -- "${args[@]}"
+if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+    for t in "${targets[@]}"; do "${cargo[@]}" fuzz build --fuzz-dir "$root/fuzz" "$t"; done
 fi
-echo "log: $logs/fuzz-0.log" >&2
+summary=()
+for target in "${targets[@]}"; do
+    seed "$target"
+    args=(-max_total_time="$seconds" -jobs=1 -workers=1 -print_final_stats=1 -timeout=10
+        -rss_limit_mb=2048 -malloc_limit_mb=1024
+        -artifact_prefix="$root/fuzz/artifacts/$target/" "$@")
+    log=$logs/$target.log
+    status=0
+    start=$SECONDS
+    "$CARGO_TARGET_DIR/x86_64-unknown-linux-gnu/release/$target" "$root/fuzz/corpus/$target" \
+        "${args[@]}" >"$log" 2>&1 || status=$?
+    # With -jobs=1 libFuzzer runs a child that logs to fuzz-0.log.
+    [ -f "$logs/fuzz-0.log" ] && mv "$logs/fuzz-0.log" "$log"
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    summary+=("$target: ${runs:-?} executions in $((SECONDS - start))s, exit $status (log $log)")
+    tail -n 3 "$log" >&2
+done
+printf '%s\n' "${summary[@]}"

@@ -198,6 +198,14 @@ fn precheck(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
         return Err((truncated(text_start.saturating_add(header_len)), text_start));
     };
     let text = String::from_utf8_lossy(text);
+    // npyz parses the dict with a backtracking grammar that takes exponential time in the
+    // bracket nesting (33 levels: seconds); a real header nests three deep at most.
+    if nesting(&text) > MAX_HEADER_NESTING {
+        return Err((
+            Kind::Syntax(format!("NPY header nests brackets over {MAX_HEADER_NESTING} deep")),
+            text_start,
+        ));
+    }
     if let Some(dims) = shape_of(&text) {
         if dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d)).is_none() {
             return Err((
@@ -207,6 +215,29 @@ fn precheck(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
         }
     }
     Ok(text_start + header_len)
+}
+
+/// The deepest bracket nesting an NPY header may have: a structured dtype's list of field
+/// tuples with sub-array shapes reaches four inside the dict, a nested one six.
+const MAX_HEADER_NESTING: usize = 8;
+
+/// The deepest nesting of `(`, `[` and `{` in a header, outside quoted strings.
+pub(super) fn nesting(header: &str) -> usize {
+    let (mut depth, mut deepest, mut quote) = (0usize, 0, None);
+    for c in header.chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// The numbers of the header's `'shape': (…)` tuple, when it can be found.

@@ -47,6 +47,20 @@ fn kind(result: Result<Keypoints, KeypointError>) -> KeypointErrorKind {
     result.expect_err("the input must be refused").kind
 }
 
+/// Found by the `keypoints` fuzz target: brackets nested in the header made npyz's
+/// backtracking dict grammar take seconds (33 levels: 11 s, each level doubling it).
+#[test]
+fn keypoints_npy_refuses_deeply_nested_headers_quickly() {
+    let shape = format!("(2,{} 3)", "[".repeat(60));
+    let bytes = npy("<f8", &shape, false, &[0; 48]);
+    let err = Keypoints::parse(&bytes, KeypointFormat::Npy).unwrap_err();
+    assert!(matches!(err.kind, KeypointErrorKind::Syntax(_)), "{err}");
+    assert!(err.to_string().contains("nests"), "{err}");
+    // Real headers, structured dtypes included, stay well inside the limit.
+    let dtype = "[('a', '<f4', (3,)), ('b', [('c', '<f8', (2, 2))])]";
+    assert!(npy::nesting(&format!("{{'descr': {dtype}, 'shape': (2, 3), }}")) == 6);
+}
+
 #[test]
 fn keypoints_formats_are_detected_by_signature_then_extension() {
     let path = |p: &str| Some(std::path::Path::new(p).to_owned());
