@@ -65,8 +65,8 @@ pub fn example_motion() -> Motion {
 /// A synthetic motion for [`standard_model`] that exercises every major bone, `frames` + 1
 /// frames long: a first half of smooth, unrelated swings of the trunk, head, arms and legs while
 /// センター travels and turns past 180°; then held poses that break naive keypoint
-/// constructions, each for a second: arms straight up, straight arms out front, arms crossed
-/// over the chest, a deep squat. Knees bend only backward and elbows only forward, as bodies
+/// constructions, each for a second and eased into over its first third: arms straight up,
+/// straight arms out front, arms crossed over the chest, a deep squat. Knees bend only backward and elbows only forward, as bodies
 /// do; leg IK is switched off, so the legs play as keyed. For tests, benchmarks and synthetic
 /// training data.
 pub fn exercise_motion(frames: u32) -> Motion {
@@ -75,6 +75,14 @@ pub fn exercise_motion(frames: u32) -> Motion {
     for f in 0..=frames {
         let t = f as f32 / 30.0;
         let held = (f > half).then(|| ((f - half - 1) / 30) % 4);
+        // Each held pose is eased into over its first third of a second, from the previous
+        // one (or the swings), as a body would move: no pose changes in a single frame.
+        let into = (f > half).then(|| {
+            let x = ((f - half - 1) % 30) as f32 / 10.0;
+            let x = x.min(1.0);
+            x * x * (3.0 - 2.0 * x)
+        });
+        let previous = held.filter(|_| f > half + 30).map(|p| (p + 3) % 4);
         for (i, (bone, amp)) in EXERCISE_BONES.iter().enumerate() {
             let phase = i as f32 * 0.7;
             let mut e = Vec3::new(
@@ -90,15 +98,23 @@ pub fn exercise_motion(frames: u32) -> Motion {
             if bone.contains("ひじ") {
                 e.y = (e.y.abs() + 0.05) * side;
             }
-            if let Some(pose) = held {
-                e = held_pose(bone, pose, side).unwrap_or(e * 0.2);
+            if let (Some(pose), Some(w)) = (held, into) {
+                let from = match previous {
+                    Some(p) => held_pose(bone, p, side).unwrap_or(e * 0.2),
+                    None => e,
+                };
+                e = from.lerp(held_pose(bone, pose, side).unwrap_or(e * 0.2), w);
             }
             let mut key = BoneKey::new(name(bone), f);
             key.rotation = Quat::from_euler(glam::EulerRot::YXZ, e.y, e.x, e.z);
             m.bones.push(key);
         }
         let mut centre = BoneKey::new(name("センター"), f);
-        let squat = if held == Some(3) { -4.0 } else { 0.0 };
+        let squat = match (held, into) {
+            (Some(3), Some(w)) => -4.0 * w,
+            (Some(0), Some(w)) if previous == Some(3) => -4.0 * (1.0 - w),
+            _ => 0.0,
+        };
         centre.translation =
             Vec3::new(2.0 * (0.5 * t).sin(), -1.5 * (0.8 * t).sin().abs() + squat, t);
         centre.rotation = Quat::from_rotation_y(2.5 * t);

@@ -69,8 +69,12 @@ fn foot_points(rig: &Rig) -> Vec<super::rig::Anchor> {
 
 /// A contact is within 0.5 % of the model's height of the floor…
 const CONTACT_HEIGHT: f64 = 0.005;
-/// …moving less than 1.5 % of the height per frame (about 0.75 m/s at 30 fps).
-const CONTACT_SPEED: f64 = 0.015;
+/// …moving less than 0.4 % of the height per frame (about 0.2 m/s at 30 fps: estimator noise
+/// on a planted foot, not a step).
+const CONTACT_SPEED: f64 = 0.004;
+/// A held foot is moved at most 2 % of the height from where the solve put it: beyond that the
+/// span was not a contact after all, and holding would drag the leg.
+const MAX_HOLD: f64 = 0.02;
 
 pub(crate) fn ground(
     rig: &Rig,
@@ -174,8 +178,10 @@ fn hold_contacts(rig: &Rig, states: &mut [State], side: usize, floor: f64) -> us
         let mean = states[start..f].iter().map(ankle).sum::<DVec3>() / (f - start) as f64;
         for s in &mut states[start..f] {
             let goal = DVec3::new(mean.x, s.pivot[leg.end].y, mean.z);
-            reach(rig, s, leg, goal);
-            held += 1;
+            if (goal - s.pivot[leg.end]).length() <= MAX_HOLD * h {
+                reach(rig, s, leg, goal);
+                held += 1;
+            }
         }
     }
     held
