@@ -3,159 +3,129 @@
 
 use serde::{Deserialize, Serialize};
 
-/// An anatomical point a keypoint layout can give. "Left" is the subject's own left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Role {
+/// Declares [`Role`] with each variant's snake-case name once, so that the enum, its
+/// [`Role::ALL`] list and its names cannot drift apart.
+macro_rules! roles {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// An anatomical point a keypoint layout can give. "Left" is the subject's own left.
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+        )]
+        #[serde(rename_all = "snake_case")]
+        #[non_exhaustive]
+        pub enum Role {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Role {
+            /// Every role, in declaration order.
+            pub const ALL: &'static [Role] = &[$(Role::$variant,)*];
+
+            /// The name in snake case, as user layout files and reports write it
+            /// (`left_knee`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Role::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+roles! {
     /// Midpoint of the hip joints (H36M "hip", BODY_25 "MidHip", SMPL "pelvis").
-    Pelvis,
+    Pelvis => "pelvis",
     /// Lower and middle spine, about a third of the way from the pelvis to the neck base
     /// (H36M "spine", SMPL "spine1").
-    Spine,
+    Spine => "spine",
     /// Upper spine, between the spine and the neck base (SMPL "spine2"/"spine3").
-    Chest,
+    Chest => "chest",
     /// Base of the neck, between the shoulders (H36M "thorax", BODY_25 "Neck", SMPL "neck").
-    Thorax,
+    Thorax => "thorax",
     /// Centre of the head (SMPL "head").
-    HeadCentre,
+    HeadCentre => "head_centre",
     /// Top of the head (H36M "Head", BODY_25B "HeadTop", which Pose2Sim writes as "Head").
-    HeadTop,
+    HeadTop => "head_top",
     /// Nose, or H36M's "neck/nose" point in front of the chin.
-    Nose,
+    Nose => "nose",
     /// Left eye.
-    LeftEye,
+    LeftEye => "left_eye",
     /// Right eye.
-    RightEye,
+    RightEye => "right_eye",
     /// Left ear.
-    LeftEar,
+    LeftEar => "left_ear",
     /// Right ear.
-    RightEar,
+    RightEar => "right_ear",
     /// Left corner of the mouth.
-    MouthLeft,
+    MouthLeft => "mouth_left",
     /// Right corner of the mouth.
-    MouthRight,
+    MouthRight => "mouth_right",
     /// Inner end of the left collarbone (SMPL "left_collar").
-    LeftCollar,
+    LeftCollar => "left_collar",
     /// Inner end of the right collarbone.
-    RightCollar,
+    RightCollar => "right_collar",
     /// Left shoulder joint.
-    LeftShoulder,
+    LeftShoulder => "left_shoulder",
     /// Right shoulder joint.
-    RightShoulder,
+    RightShoulder => "right_shoulder",
     /// Left elbow.
-    LeftElbow,
+    LeftElbow => "left_elbow",
     /// Right elbow.
-    RightElbow,
+    RightElbow => "right_elbow",
     /// Left wrist.
-    LeftWrist,
+    LeftWrist => "left_wrist",
     /// Right wrist.
-    RightWrist,
+    RightWrist => "right_wrist",
     /// Centre of the left hand, at the knuckles of the middle finger (SMPL "left_hand").
-    LeftHand,
+    LeftHand => "left_hand",
     /// Centre of the right hand.
-    RightHand,
+    RightHand => "right_hand",
     /// Base of the left index finger (BlazePose "left_index").
-    LeftIndex,
+    LeftIndex => "left_index",
     /// Base of the right index finger.
-    RightIndex,
+    RightIndex => "right_index",
     /// Base of the left little finger (BlazePose "left_pinky").
-    LeftPinky,
+    LeftPinky => "left_pinky",
     /// Base of the right little finger.
-    RightPinky,
+    RightPinky => "right_pinky",
     /// Left thumb (BlazePose "left_thumb").
-    LeftThumb,
+    LeftThumb => "left_thumb",
     /// Right thumb.
-    RightThumb,
+    RightThumb => "right_thumb",
     /// Left hip joint.
-    LeftHip,
+    LeftHip => "left_hip",
     /// Right hip joint.
-    RightHip,
+    RightHip => "right_hip",
     /// Left knee.
-    LeftKnee,
+    LeftKnee => "left_knee",
     /// Right knee.
-    RightKnee,
+    RightKnee => "right_knee",
     /// Left ankle.
-    LeftAnkle,
+    LeftAnkle => "left_ankle",
     /// Right ankle.
-    RightAnkle,
+    RightAnkle => "right_ankle",
     /// Left heel.
-    LeftHeel,
+    LeftHeel => "left_heel",
     /// Right heel.
-    RightHeel,
+    RightHeel => "right_heel",
     /// Tip of the left foot (BlazePose "left_foot_index", SMPL "left_foot").
-    LeftToe,
+    LeftToe => "left_toe",
     /// Tip of the right foot.
-    RightToe,
+    RightToe => "right_toe",
     /// Left big toe (BODY_25 "LBigToe").
-    LeftBigToe,
+    LeftBigToe => "left_big_toe",
     /// Right big toe.
-    RightBigToe,
+    RightBigToe => "right_big_toe",
     /// Left small toe (BODY_25 "LSmallToe").
-    LeftSmallToe,
+    LeftSmallToe => "left_small_toe",
     /// Right small toe.
-    RightSmallToe,
+    RightSmallToe => "right_small_toe",
 }
 
 impl Role {
-    /// Every role, in declaration order.
-    pub const ALL: [Role; 43] = {
-        use Role::*;
-        [
-            Pelvis,
-            Spine,
-            Chest,
-            Thorax,
-            HeadCentre,
-            HeadTop,
-            Nose,
-            LeftEye,
-            RightEye,
-            LeftEar,
-            RightEar,
-            MouthLeft,
-            MouthRight,
-            LeftCollar,
-            RightCollar,
-            LeftShoulder,
-            RightShoulder,
-            LeftElbow,
-            RightElbow,
-            LeftWrist,
-            RightWrist,
-            LeftHand,
-            RightHand,
-            LeftIndex,
-            RightIndex,
-            LeftPinky,
-            RightPinky,
-            LeftThumb,
-            RightThumb,
-            LeftHip,
-            RightHip,
-            LeftKnee,
-            RightKnee,
-            LeftAnkle,
-            RightAnkle,
-            LeftHeel,
-            RightHeel,
-            LeftToe,
-            RightToe,
-            LeftBigToe,
-            RightBigToe,
-            LeftSmallToe,
-            RightSmallToe,
-        ]
-    };
-
-    /// The name in snake case, as user layout files and reports write it (`left_knee`).
-    pub fn name(self) -> &'static str {
-        ROLE_NAMES[self as usize]
-    }
-
     /// The role a snake-case name stands for ([`Role::name`]).
     pub fn from_name(name: &str) -> Option<Role> {
-        ROLE_NAMES.iter().position(|n| *n == name).map(|i| Role::ALL[i])
+        Role::ALL.iter().copied().find(|r| r.name() == name)
     }
 
     /// The same point on the other side (`LeftKnee` ↔ `RightKnee`); central points are their own.
@@ -175,52 +145,6 @@ impl Role {
         Role::from_name(&other).unwrap_or(self)
     }
 }
-
-const ROLE_NAMES: [&str; 43] = [
-    "pelvis",
-    "spine",
-    "chest",
-    "thorax",
-    "head_centre",
-    "head_top",
-    "nose",
-    "left_eye",
-    "right_eye",
-    "left_ear",
-    "right_ear",
-    "mouth_left",
-    "mouth_right",
-    "left_collar",
-    "right_collar",
-    "left_shoulder",
-    "right_shoulder",
-    "left_elbow",
-    "right_elbow",
-    "left_wrist",
-    "right_wrist",
-    "left_hand",
-    "right_hand",
-    "left_index",
-    "right_index",
-    "left_pinky",
-    "right_pinky",
-    "left_thumb",
-    "right_thumb",
-    "left_hip",
-    "right_hip",
-    "left_knee",
-    "right_knee",
-    "left_ankle",
-    "right_ankle",
-    "left_heel",
-    "right_heel",
-    "left_toe",
-    "right_toe",
-    "left_big_toe",
-    "right_big_toe",
-    "left_small_toe",
-    "right_small_toe",
-];
 
 impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -20,7 +20,7 @@ fn every_builtin_has_unique_names_a_body_and_both_sides() {
         let unique: HashSet<Role> = roles.iter().copied().collect();
         assert_eq!(unique.len(), roles.len(), "{}: a role on two joints", layout.name);
         assert!(layout.missing_body_roles().is_empty(), "{}", layout.name);
-        for role in Role::ALL.into_iter().filter(|r| layout.has(*r)) {
+        for role in Role::ALL.iter().copied().filter(|r| layout.has(*r)) {
             assert!(layout.has(role.mirrored()), "{}: {role} without its mirror", layout.name);
         }
         for point in &layout.synthetic {
