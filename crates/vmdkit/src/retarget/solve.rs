@@ -25,8 +25,11 @@ pub(crate) type Observed = [(DVec3, f64); Role::ALL.len()];
 /// Continuity between frames and the solver's settings.
 pub(crate) struct Solver<'r> {
     pub rig: &'r Rig,
-    /// The previous frame's world rotations, the prior of free degrees of freedom.
-    previous: Option<Vec<DQuat>>,
+    /// The previous frame's world rotations, the prior of free degrees of freedom (rest
+    /// before the first frame).
+    previous: Vec<DQuat>,
+    /// Whether a frame has been solved, so that `previous` holds one.
+    solved: bool,
     /// Prior weight, in units of position (units per radian).
     pub prior_weight: f64,
     pub state: State,
@@ -54,20 +57,47 @@ const SHOULDER_WEIGHT: f64 = 0.3;
 /// The prior weight holding センター's turn at rest (units per radian).
 const CENTRE_PRIOR: f64 = 1e-2;
 
+/// Per side (left, right): the arm's joints (shoulder, elbow, wrist) and hand points.
+const ARMS: [([Role; 3], [Role; 4]); 2] = {
+    use Role::*;
+    [
+        ([LeftShoulder, LeftElbow, LeftWrist], [LeftHand, LeftIndex, LeftPinky, LeftThumb]),
+        ([RightShoulder, RightElbow, RightWrist], [RightHand, RightIndex, RightPinky, RightThumb]),
+    ]
+};
+
+/// Per side: the leg's joints (hip, knee, ankle) and foot points.
+const LEGS: [([Role; 3], [Role; 4]); 2] = {
+    use Role::*;
+    [
+        ([LeftHip, LeftKnee, LeftAnkle], [LeftToe, LeftHeel, LeftBigToe, LeftSmallToe]),
+        ([RightHip, RightKnee, RightAnkle], [RightToe, RightHeel, RightBigToe, RightSmallToe]),
+    ]
+};
+
 /// Below this bend (sin of the angle), a limb's bend plane is blended toward the previous
 /// frame's: 15°.
 const PLANE_CONFIDENT: f64 = 0.2588;
 
 impl<'r> Solver<'r> {
     pub fn new(rig: &'r Rig) -> Solver<'r> {
-        Solver { rig, previous: None, prior_weight: 1e-2, state: State::rest(rig), leg_ik: false }
+        Solver {
+            rig,
+            previous: vec![DQuat::IDENTITY; rig.bones.len()],
+            solved: false,
+            prior_weight: 1e-2,
+            state: State::rest(rig),
+            leg_ik: false,
+        }
     }
 
     /// Solves one frame into [`Solver::state`].
     pub fn frame(&mut self, obs: &Observed) {
         let rig = self.rig;
-        let prior = self.previous.clone().unwrap_or_else(|| vec![DQuat::IDENTITY; rig.bones.len()]);
-        if self.previous.is_none() {
+        // The previous frame's rotations are read while this one is solved; the buffer then
+        // takes this frame's, so nothing is allocated per frame.
+        let mut prior = std::mem::take(&mut self.previous);
+        if !self.solved {
             self.initial_torso(obs);
         }
         // Without a neck base the trunk's top is only fixed through the head: one fit for both.
@@ -82,32 +112,19 @@ impl<'r> Solver<'r> {
                 let shoulder = [Role::LeftShoulder, Role::RightShoulder][s];
                 self.point_at(c, arm.upper, obs[shoulder as usize]);
             }
-            let roles = [
-                [Role::LeftShoulder, Role::LeftElbow, Role::LeftWrist],
-                [Role::RightShoulder, Role::RightElbow, Role::RightWrist],
-            ][s];
-            let [a, b, c] = roles.map(|r| obs[r as usize]);
-            self.limb(arm, a, b, c, DVec3::NEG_Z, &prior);
-            let hand = [
-                [Role::LeftHand, Role::LeftIndex, Role::LeftPinky, Role::LeftThumb],
-                [Role::RightHand, Role::RightIndex, Role::RightPinky, Role::RightThumb],
-            ][s];
-            self.end(arm.end, &hand, c, obs, &prior);
-            let leg = rig.legs[s];
-            let roles = [
-                [Role::LeftHip, Role::LeftKnee, Role::LeftAnkle],
-                [Role::RightHip, Role::RightKnee, Role::RightAnkle],
-            ][s];
-            let [a, b, c] = roles.map(|r| obs[r as usize]);
-            self.limb(leg, a, b, c, DVec3::Z, &prior);
-            let foot = [
-                [Role::LeftToe, Role::LeftHeel, Role::LeftBigToe, Role::LeftSmallToe],
-                [Role::RightToe, Role::RightHeel, Role::RightBigToe, Role::RightSmallToe],
-            ][s];
-            self.end(leg.end, &foot, c, obs, &prior);
+            // Arm then leg: the joints from the upper bone's head down, the points of the hand
+            // or foot, and the way the middle joint bends.
+            let limbs = [(arm, ARMS[s], DVec3::NEG_Z), (rig.legs[s], LEGS[s], DVec3::Z)];
+            for (limb, (joints, ends), bend) in limbs {
+                let [a, b, c] = joints.map(|r| obs[r as usize]);
+                self.limb(limb, a, b, c, bend, &prior);
+                self.end(limb.end, &ends, c, obs, &prior);
+            }
         }
         self.state.place(rig);
-        self.previous = Some(self.state.world.clone());
+        prior.copy_from_slice(&self.state.world);
+        self.previous = prior;
+        self.solved = true;
     }
 
     /// A starting point far from nothing: the translation that puts the pelvis (or the hips'
@@ -301,10 +318,10 @@ impl<'r> Solver<'r> {
     fn hold(&mut self, bone: usize, prior: &[DQuat]) {
         let parent = self.rig.bones[bone].parent;
         let now = parent.map_or(DQuat::IDENTITY, |p| self.state.world[p]);
-        self.state.world[bone] = match (&self.previous, parent) {
-            (Some(_), Some(p)) => now * (prior[p].inverse() * prior[bone]),
-            (Some(_), None) => prior[bone],
-            (None, _) => now,
+        self.state.world[bone] = match (self.solved, parent) {
+            (true, Some(p)) => now * (prior[p].inverse() * prior[bone]),
+            (true, None) => prior[bone],
+            (false, _) => now,
         };
         self.state.place(self.rig);
     }
@@ -349,7 +366,7 @@ impl<'r> Solver<'r> {
         let swing = shortest_arc(parent * upper0, d1) * parent;
         // The hinge the previous frame had, carried to this frame's upper direction.
         let predicted = {
-            let previous = self.previous.as_ref().map_or(swing, |_| prior[limb.upper]);
+            let previous = if self.solved { prior[limb.upper] } else { swing };
             let h = previous * hinge0;
             (h - d1 * h.dot(d1)).normalize_or(swing * hinge0)
         };
