@@ -15,7 +15,6 @@ use super::rig::{Limb, Rig};
 use super::solve::Observed;
 use super::RetargetOptions;
 use crate::keypoints::Role;
-use crate::skeleton::Skeleton;
 use glam::{DQuat, DVec3};
 
 /// Where the motion was put.
@@ -31,18 +30,13 @@ pub(crate) struct Floor {
     pub penetration: f64,
 }
 
-/// Moves the first frame's pelvis over the origin (horizontally); returns the shift.
-pub(crate) fn place_origin(
-    rig: &Rig,
-    observed: &mut [Observed],
-    options: &RetargetOptions,
-) -> DVec3 {
-    let _ = rig;
+/// Moves the first frame's pelvis over the origin (horizontally).
+pub(crate) fn place_origin(observed: &mut [Observed], options: &RetargetOptions) {
     if options.floor == FloorMode::Keep {
-        return DVec3::ZERO;
+        return;
     }
     let Some(first) = observed.iter().find(|o| o[Role::Pelvis as usize].1 > 0.0) else {
-        return DVec3::ZERO;
+        return;
     };
     let p = first[Role::Pelvis as usize].0;
     let shift = DVec3::new(-p.x, 0.0, -p.z);
@@ -51,7 +45,6 @@ pub(crate) fn place_origin(
             *p += shift;
         }
     }
-    shift
 }
 
 /// The lowest foot point of a solved frame.
@@ -76,13 +69,7 @@ const CONTACT_SPEED: f64 = 0.004;
 /// span was not a contact after all, and holding would drag the leg.
 const MAX_HOLD: f64 = 0.02;
 
-pub(crate) fn ground(
-    rig: &Rig,
-    skeleton: &Skeleton,
-    states: &mut [State],
-    options: &RetargetOptions,
-) -> Floor {
-    let _ = skeleton;
+pub(crate) fn ground(rig: &Rig, states: &mut [State], options: &RetargetOptions) -> Floor {
     let rest_floor = foot_points(rig).iter().map(|a| a.rest.y).fold(f64::INFINITY, f64::min);
     let mut floor = Floor::default();
     if options.floor == FloorMode::Keep || states.is_empty() || !rest_floor.is_finite() {

@@ -452,22 +452,10 @@ mod jacobian_tests {
                     s2.world[b] = DQuat::from_scaled_axis(w) * s2.world[b];
                     s2.place(&rig);
                     let numeric = (s2.point(&rig, anchor) - x) / 1e-6;
-                    let terms = [Term { anchor, target: x, weight: 1.0, goal: Goal::At }];
-                    let _ = terms;
-                    // Analytic: as normal_equations builds it.
-                    let lever = if b == anchor.bone {
-                        x - state.pivot[b]
-                    } else if rig.is_ancestor(b, anchor.bone) {
-                        let c = (0..rig.bones.len())
-                            .find(|&c| {
-                                rig.bones[c].parent == Some(b) && rig.is_ancestor(c, anchor.bone)
-                            })
-                            .unwrap();
-                        state.pivot[c] - state.pivot[b]
-                    } else {
-                        DVec3::ZERO
-                    };
-                    let analytic = w.normalize().cross(lever);
+                    // Analytic: the block normal_equations uses (no translation block here).
+                    let mut blocks = [DMat3::ZERO; MAX_BONES + 1];
+                    point_blocks(&rig, &state, &group, false, anchor, x, &mut blocks);
+                    let analytic = blocks[k] * w.normalize();
                     assert!(
                         (numeric - analytic).length() < 1e-4,
                         "{role} bone {k} axis {axis}: {numeric} vs {analytic}"

@@ -137,7 +137,7 @@ pub fn retarget(
             o
         })
         .collect();
-    feet::place_origin(&rig, &mut observed, options);
+    feet::place_origin(&mut observed, options);
     let mut solver = solve::Solver::new(&rig);
     solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
     let mut states = Vec::with_capacity(observed.len());
@@ -146,7 +146,7 @@ pub fn retarget(
         states.push(solver.state.clone());
     }
     let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
-    let floor = feet::ground(&rig, skeleton, &mut states, options);
+    let floor = feet::ground(&rig, &mut states, options);
     // Measure against the input as placed: moved with each frame's lift.
     for ((obs, s), t) in observed.iter_mut().zip(&states).zip(&before) {
         let lift = s.translation - *t;
