@@ -9,6 +9,7 @@ mod read_checks;
 
 use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use read_checks::same;
@@ -247,15 +248,29 @@ struct PrefixStats {
     /// Cuts in a section after the bone section that lenient reading took for an undercounted
     /// earlier section (see `check_prefix`).
     reinterpreted: usize,
+    /// Explanations considered and rejected (reported as [`Repair::Rejected`]).
+    rejected: usize,
 }
 
 /// Checks the prefix `full[..len]` of a valid file against what the full file's layout says
 /// about where the cut falls.
-fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mut PrefixStats) {
+fn check_prefix(name: &str, full: &Full, len: usize, stats: &mut PrefixStats) {
+    let (layout, keys, full) = (&full.layout, &full.keys, &full.bytes[..]);
     let data = &full[..len];
     let what = format!("{name} cut at {len}");
     let (strict, lenient) = check_any(&what, data);
     stats.prefixes += 1;
+    if let Ok(parsed) = &lenient {
+        assert_no_invented_keys(&what, keys, &parsed.motion);
+        stats.rejected +=
+            parsed.repairs.iter().filter(|r| matches!(r, Repair::Rejected { .. })).count();
+    }
+    let lenient = lenient.map(|mut parsed| {
+        // What was considered and rejected is reported first; the checks below are of the
+        // repair chosen.
+        parsed.repairs.retain(|r| !matches!(r, Repair::Rejected { .. }));
+        parsed
+    });
     let header_len = layout.version.header_len();
     if len < header_len {
         let err = strict.expect_err(&what);
@@ -366,10 +381,11 @@ fn check_prefix(name: &str, full: &[u8], layout: &Layout, len: usize, stats: &mu
 
 /// The only outcome other than keeping the complete records that lenient reading of a cut
 /// file may give: the cut makes an *earlier* section look undercounted, because the rest of
-/// the prefix happens to parse exactly with a larger count there (e.g. camera records read as
-/// morph records, followed by zero bytes read as empty sections). That is the writer quirk
-/// lenient reading exists for, and a cut file can be indistinguishable from it. A cut inside
-/// the bone section has no earlier section, so there every complete record must be kept.
+/// the prefix happens to parse exactly with a larger count there (e.g. a cut at a record
+/// boundary after a section the writer quirk left at 0). That is the quirk lenient reading
+/// exists for; it is only taken when its records are real, which `assert_no_invented_keys`
+/// checks. A cut inside the bone section has no earlier section, so there every complete
+/// record must be kept.
 fn assert_reinterpreted(what: &str, section: Section, repairs: &[Repair], expected: &Repair) {
     assert_ne!(section, Section::Bone, "{what}: expected {expected:?}, got {repairs:?}");
     assert!(
@@ -378,14 +394,51 @@ fn assert_reinterpreted(what: &str, section: Section, repairs: &[Repair], expect
     );
 }
 
+/// A valid file whose prefixes are checked.
+struct Full {
+    bytes: Vec<u8>,
+    layout: Layout,
+    keys: HashSet<(Section, Vec<u8>)>,
+}
+
 fn check_prefixes(entry: &Entry, lengths: impl Iterator<Item = usize>) -> PrefixStats {
-    let full = entry.bytes();
-    let layout = MotionView::new(&full).unwrap().layout().clone();
+    let bytes = entry.bytes();
+    let layout = MotionView::new(&bytes).unwrap().layout().clone();
+    let keys = key_set(&Motion::parse(&bytes).unwrap());
+    let full = Full { bytes, layout, keys };
     let mut stats = PrefixStats::default();
     for len in lengths {
-        check_prefix(&entry.local_path, &full, &layout, len, &mut stats);
+        check_prefix(&entry.local_path, &full, len, &mut stats);
     }
     stats
+}
+
+/// Every key of `motion`, as its section and encoded bytes.
+fn key_set(motion: &Motion) -> HashSet<(Section, Vec<u8>)> {
+    let mut keys = HashSet::new();
+    keys.extend(motion.bones.iter().map(|k| (Section::Bone, k.encode().to_vec())));
+    keys.extend(motion.morphs.iter().map(|k| (Section::Morph, k.encode().to_vec())));
+    keys.extend(motion.cameras.iter().map(|k| (Section::Camera, k.encode().to_vec())));
+    keys.extend(motion.lights.iter().map(|k| (Section::Light, k.encode().to_vec())));
+    keys.extend(motion.shadows.iter().map(|k| (Section::SelfShadow, k.encode().to_vec())));
+    keys.extend(motion.properties.iter().map(|k| {
+        let mut bytes = Vec::new();
+        k.encode_into(&mut bytes);
+        (Section::Property, bytes)
+    }));
+    keys
+}
+
+/// Lenient reading keeps only what the file holds: every key it gives is a key of the file.
+fn assert_no_invented_keys(what: &str, full: &HashSet<(Section, Vec<u8>)>, read: &Motion) {
+    let invented: Vec<_> = key_set(read).into_iter().filter(|k| !full.contains(k)).collect();
+    assert!(
+        invented.is_empty(),
+        "{what}: {} keys that the full file does not have, e.g. {} {:02x?}",
+        invented.len(),
+        invented[0].0,
+        invented[0].1
+    );
 }
 
 /// The small readable VMDs of the corpus (at most 2 KiB).
@@ -414,6 +467,7 @@ fn every_prefix_of_the_small_corpus_files() {
         total.truncated += stats.truncated;
         total.cut_count += stats.cut_count;
         total.reinterpreted += stats.reinterpreted;
+        total.rejected += stats.rejected;
     }
     println!("{} files: {total:?}", small.len());
     assert!(total.truncated > 1000, "{total:?}");
@@ -593,7 +647,8 @@ fn a_count_of_zero_before_records_is_recovered_exactly() {
                 assert!(strict.is_err(), "{what}");
             }
             if strict.is_err() {
-                let parsed = lenient.unwrap();
+                let mut parsed = lenient.unwrap();
+                parsed.repairs.retain(|r| !matches!(r, Repair::Rejected { .. }));
                 assert!(
                     matches!(parsed.repairs.as_slice(), [Repair::Undercounted { declared: 0, .. }]),
                     "{what}: {:?}",
@@ -650,9 +705,18 @@ fn a_huge_count_is_rejected_before_any_large_allocation() {
         assert_eq!(err.section, Some(Section::ALL[section]), "{what}: {err}");
         assert_eq!(view.err(), Some(err.clone()));
         let parsed = lenient.expect(&what);
-        // The lenient reading keeps the complete records that fit in the rest of the file.
-        let fit = if section == 5 { 0 } else { (46 - 4 * section) / [111, 23, 61, 28, 9][section] };
-        assert_eq!(parsed.motion.count(Section::ALL[section]), fit, "{what}");
+        // The bytes after the count (0x11 repeated) are no records: control characters for
+        // names, 1e-28 for floats, 17 for flags. Lenient reading keeps none of them.
+        assert_eq!(parsed.motion.count(Section::ALL[section]), 0, "{what}");
+        let complete =
+            if section == 5 { 0 } else { (46 - 4 * section) / [111, 23, 61, 28, 9][section] };
+        if complete > 0 {
+            assert!(
+                matches!(&parsed.repairs[..], [Repair::Discarded { declared: u32::MAX, .. }]),
+                "{what}: {:?}",
+                parsed.repairs
+            );
+        }
         if section < 5 {
             assert!(
                 matches!(err.kind, ErrorKind::CountTooLarge { count: u32::MAX, .. }),
@@ -859,4 +923,65 @@ fn regression_a_cut_property_record_is_not_reinterpreted_from_its_frame_number()
     assert_eq!(parsed.motion.sections_present, 6);
     let (_, lenient) = check_any("cut property record", &data);
     assert!(lenient.is_ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lenient reading invents nothing
+
+/// Every prefix of every corpus VMD up to 16 KiB, the damaged ones included (their keys are
+/// those lenient reading recovers from the whole file): no lenient reading of a prefix gives a
+/// key that the file does not hold. Cut files imitate the writer quirk (a count of 0 before
+/// records), and reading that quirk where there is none turned bytes of one section into keys
+/// of another.
+#[test]
+fn no_prefix_reads_leniently_to_a_key_the_file_does_not_hold() {
+    let Some(manifest) = corpus_or_skip("lenient prefixes") else { return };
+    let (mut files, mut prefixes, mut rejected) = (0, 0, 0);
+    for entry in manifest.of_kind("vmd") {
+        if entry.get("bytes").parse::<u64>().map_or(true, |b| b > 16 << 10) {
+            continue;
+        }
+        let full = entry.bytes();
+        let Ok(whole) = Motion::parse_with(&full, ReadOptions::LENIENT) else { continue };
+        let keys = key_set(&whole.motion);
+        files += 1;
+        for len in 0..=full.len() {
+            let Ok(parsed) = Motion::parse_with(&full[..len], ReadOptions::LENIENT) else {
+                continue;
+            };
+            let what = format!("{} cut at {len}", entry.local_path);
+            assert_no_invented_keys(&what, &keys, &parsed.motion);
+            rejected +=
+                parsed.repairs.iter().filter(|r| matches!(r, Repair::Rejected { .. })).count();
+            prefixes += 1;
+        }
+    }
+    println!("{files} files, {prefixes} prefixes read, {rejected} explanations rejected");
+    assert!(files >= 60, "only {files} corpus VMDs up to 16 KiB");
+}
+
+/// The case that showed the fault: the flag motion cut inside its property section read as
+/// six morph keys made of property bytes (frames up to 4,261,281,277, weights up to 4.9e24)
+/// instead of a property section cut inside its first record. The cut reading wins, and the report says why the other lost.
+#[test]
+fn regression_a_cut_flag_motion_keeps_its_properties_and_invents_no_morphs() {
+    let Some(manifest) = corpus_or_skip("cut flag motion") else { return };
+    let Some(entry) = manifest.of_kind("vmd").find(|e| e.local_path.ends_with("flag__flag.vmd"))
+    else {
+        panic!("the corpus has no flag.vmd");
+    };
+    let full = entry.bytes();
+    let parsed = Motion::parse_with(&full[..196], ReadOptions::LENIENT).unwrap();
+    assert!(parsed.motion.morphs.is_empty(), "{:?}", parsed.motion.morphs);
+    // The first property record (with its IK entries) is longer than the 122 bytes left, so
+    // no complete one remains: none is kept, and none is made up.
+    assert!(parsed.motion.properties.is_empty());
+    assert_eq!(parsed.motion.sections_present, 6);
+    let [Repair::Rejected { section: Section::Morph, undercount: Some(6), reason, .. }, Repair::Truncated { section: Section::Property, .. }] =
+        &parsed.repairs[..]
+    else {
+        panic!("{:?}", parsed.repairs);
+    };
+    println!("{}", parsed.repairs[0]);
+    assert!(reason.starts_with("the record at byte"), "{reason}");
 }

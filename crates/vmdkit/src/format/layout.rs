@@ -7,6 +7,7 @@
 //! Lenient scanning repairs the writer quirks seen in real files (a count of 0 followed by
 //! records, a count larger than the records present, a bare signature) and says what it did.
 
+use super::repair::Repair;
 use crate::error::{Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -150,77 +151,6 @@ impl Layout {
     }
 }
 
-/// A repair made by lenient reading.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum Repair {
-    /// The signature is not one of the two known ones but starts like a VMD's; read as v2.
-    UnknownSignature {
-        /// The 30-byte signature field as text (lossy ASCII), trailing NULs removed.
-        signature: String,
-    },
-    /// The count was 0 but records follow (a writer quirk); the rest of the file parses
-    /// exactly only with the larger count.
-    Undercounted {
-        /// The section whose count was wrong.
-        section: Section,
-        /// Byte offset of that section's 4-byte count.
-        offset: u64,
-        /// The count the file states (always 0).
-        declared: u32,
-        /// The number of records that make the rest of the file parse to its last byte.
-        recovered: u32,
-    },
-    /// The count said more records than the file holds: the complete records were kept.
-    Truncated {
-        /// The section that ends early.
-        section: Section,
-        /// Byte offset of that section's 4-byte count.
-        offset: u64,
-        /// The count the file states.
-        declared: u32,
-        /// Complete records present and kept.
-        kept: u32,
-        /// Bytes of the partial record at the end of the file, dropped.
-        dropped_bytes: u64,
-    },
-    /// The file ends inside a section count; the bytes were dropped.
-    CutCount {
-        /// The section whose count is cut.
-        section: Section,
-        /// Byte offset where the count starts.
-        offset: u64,
-        /// The 1–3 bytes of the count that are present, dropped.
-        dropped_bytes: u64,
-    },
-}
-
-impl fmt::Display for Repair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Repair::UnknownSignature { signature } => {
-                write!(f, "unknown signature {signature:?}, read as version 2")
-            }
-            Repair::Undercounted { section, offset, declared, recovered } => write!(
-                f,
-                "{section} section at byte {offset}: count {declared} but {recovered} records \
-                 follow; recovered all {recovered}"
-            ),
-            Repair::Truncated { section, offset, declared, kept, dropped_bytes } => write!(
-                f,
-                "{section} section at byte {offset}: count {declared} but only {kept} complete \
-                 records; kept {kept}, dropped {dropped_bytes} bytes of a cut record"
-            ),
-            Repair::CutCount { section, offset, dropped_bytes } => write!(
-                f,
-                "{section} section at byte {offset}: file ends inside the count; dropped \
-                 {dropped_bytes} bytes"
-            ),
-        }
-    }
-}
-
 /// How strictly to read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
@@ -236,10 +166,6 @@ impl ReadOptions {
     pub const LENIENT: ReadOptions = ReadOptions { lenient: true };
 }
 
-/// How many records lenient reading will believe follow a zero count. The real writer quirk
-/// leaves one or a few; a larger search mostly finds coincidences in cut files.
-const UNDERCOUNT_SEARCH: u32 = 64;
-
 /// Scans `data`'s layout. Strict scanning fails on any damage; lenient scanning repairs it.
 pub fn scan(data: &[u8], options: ReadOptions) -> Result<(Layout, Vec<Repair>), Error> {
     let mut repairs = Vec::new();
@@ -249,7 +175,8 @@ pub fn scan(data: &[u8], options: ReadOptions) -> Result<(Layout, Vec<Repair>), 
         Ok((sections, end)) => Ok((Layout { version, sections, end }, repairs)),
         Err(err) if !options.lenient => Err(err),
         Err(err) => {
-            let (sections, end) = repair_sections(data, header_len, &err, &mut repairs);
+            let (sections, end) =
+                super::repair::repair_sections(data, header_len, &err, &mut repairs);
             Ok((Layout { version, sections, end }, repairs))
         }
     }
@@ -330,7 +257,7 @@ fn describe_non_vmd(data: &[u8]) -> String {
 
 /// Scans sections from `pos`, starting with section number `first`, with `overrides` replacing
 /// the counts of the first sections scanned. Returns the spans and the end of the last section.
-fn scan_sections(
+pub(super) fn scan_sections(
     data: &[u8],
     mut pos: usize,
     first: usize,
@@ -357,7 +284,12 @@ fn scan_sections(
 }
 
 /// The end of a section of `count` records starting at `start`, checked against the file.
-fn section_end(data: &[u8], section: Section, start: usize, count: u32) -> Result<usize, Error> {
+pub(super) fn section_end(
+    data: &[u8],
+    section: Section,
+    start: usize,
+    count: u32,
+) -> Result<usize, Error> {
     let available = (data.len() - start) as u64;
     if let Some(size) = section.record_size() {
         let needed = count as u64 * size as u64;
@@ -391,140 +323,4 @@ pub(crate) fn property_record_len(rest: &[u8]) -> Result<usize, ErrorKind> {
         return Err(truncated(needed));
     }
     Ok(needed as usize)
-}
-
-/// Lenient recovery after the strict scan failed with `err`.
-fn repair_sections(
-    data: &[u8],
-    header_len: usize,
-    err: &Error,
-    repairs: &mut Vec<Repair>,
-) -> (Vec<SectionSpan>, usize) {
-    let failed = err.section.map_or(0, |s| s as usize);
-    let spans = rescan_prefix(data, header_len, failed);
-    // Where the failing section's count is (`err.offset` may point inside its records).
-    let failed_count_offset = spans.last().map_or(header_len, |s| s.end);
-    if let Some(found) = find_undercount(data, &spans, failed, failed_count_offset) {
-        let mut sections = spans[..found.culprit].to_vec();
-        sections.extend(found.rest);
-        repairs.push(Repair::Undercounted {
-            section: Section::ALL[found.culprit],
-            offset: found.count_offset as u64,
-            declared: 0,
-            recovered: found.count,
-        });
-        return (sections, data.len());
-    }
-    keep_complete_records(data, spans, failed, failed_count_offset, err, repairs)
-}
-
-/// The spans of the first `upto` sections, which the strict scan already read without fault.
-fn rescan_prefix(data: &[u8], header_len: usize, upto: usize) -> Vec<SectionSpan> {
-    let mut spans = Vec::new();
-    let mut pos = header_len;
-    for &section in &Section::ALL[..upto] {
-        let count = u32::from_le_bytes(data[pos..pos + 4].try_into().unwrap());
-        let end = section_end(data, section, pos + 4, count).expect("scanned before");
-        spans.push(SectionSpan { count_offset: pos, count, start: pos + 4, end });
-        pos = end;
-    }
-    spans
-}
-
-/// A zero count that, raised to `count`, makes the rest of the file parse exactly.
-struct Undercount {
-    /// The section number whose count was 0.
-    culprit: usize,
-    /// Offset of that section's count.
-    count_offset: usize,
-    /// The fewest records found to make the rest of the file parse.
-    count: u32,
-    /// The spans from the culprit on, with its count raised.
-    rest: Vec<SectionSpan>,
-}
-
-/// The writer quirk seen in real files: a section whose count is 0 yet records follow. If
-/// some count makes every later section parse and end exactly at the end of the file, that
-/// is what the writer meant. A cut file can imitate this by coincidence, so only zero counts
-/// (of the sections up to the `failed` one) are suspected, and the explanation needing the
-/// fewest invented records wins.
-fn find_undercount(
-    data: &[u8],
-    spans: &[SectionSpan],
-    failed: usize,
-    failed_count_offset: usize,
-) -> Option<Undercount> {
-    let mut best: Option<Undercount> = None;
-    for culprit in (0..=failed).rev() {
-        let count_offset = spans.get(culprit).map_or(failed_count_offset, |s| s.count_offset);
-        if count_offset + 4 > data.len() || data[count_offset..count_offset + 4] != [0; 4] {
-            continue;
-        }
-        let limit = best.as_ref().map_or(UNDERCOUNT_SEARCH, |b| b.count - 1);
-        for count in 1..=limit {
-            let Ok((rest, end)) = scan_sections(data, count_offset, culprit, &[count]) else {
-                if section_end(data, Section::ALL[culprit], count_offset + 4, count).is_err() {
-                    break;
-                }
-                continue;
-            };
-            if end == data.len() {
-                best = Some(Undercount { culprit, count_offset, count, rest });
-                break;
-            }
-        }
-    }
-    best
-}
-
-/// The fallback repair: keep every complete record of the `failed` section and stop there.
-fn keep_complete_records(
-    data: &[u8],
-    mut sections: Vec<SectionSpan>,
-    failed: usize,
-    count_offset: usize,
-    err: &Error,
-    repairs: &mut Vec<Repair>,
-) -> (Vec<SectionSpan>, usize) {
-    let section = Section::ALL[failed];
-    if let ErrorKind::TruncatedCount { available } = err.kind {
-        repairs.push(Repair::CutCount {
-            section,
-            offset: count_offset as u64,
-            dropped_bytes: available as u64,
-        });
-        // The cut count's bytes are dropped, not kept as trailing bytes (which would be read
-        // as a count again).
-        return (sections, data.len());
-    }
-    let declared = u32::from_le_bytes(data[count_offset..count_offset + 4].try_into().unwrap());
-    let start = count_offset + 4;
-    let (kept, end) = complete_records(data, section, start, declared);
-    sections.push(SectionSpan { count_offset, count: kept, start, end });
-    repairs.push(Repair::Truncated {
-        section,
-        offset: count_offset as u64,
-        declared,
-        kept,
-        dropped_bytes: (data.len() - end) as u64,
-    });
-    (sections, data.len())
-}
-
-/// How many of `declared` records starting at `start` are complete, and where they end.
-fn complete_records(data: &[u8], section: Section, start: usize, declared: u32) -> (u32, usize) {
-    if let Some(size) = section.record_size() {
-        let fit = ((data.len() - start) / size).min(declared as usize);
-        return (fit as u32, start + fit * size);
-    }
-    let mut pos = start;
-    let mut kept = 0;
-    while kept < declared {
-        match property_record_len(&data[pos..]) {
-            Ok(len) => pos += len,
-            Err(_) => break,
-        }
-        kept += 1;
-    }
-    (kept, pos)
 }

@@ -7,7 +7,9 @@ pub(crate) mod interp;
 mod keyframe;
 pub(crate) mod layout;
 mod motion;
+mod plausible;
 pub(crate) mod records;
+mod repair;
 mod view;
 mod writer;
 
@@ -15,7 +17,7 @@ pub use interp::{BoneCurve, BoneInterpolation, CameraCurve, CameraInterpolation,
 pub use keyframe::{Keyframe, SectionMapper, SectionVisitor};
 pub use layout::scan as scan_layout;
 pub use layout::{
-    Layout, ReadOptions, Repair, Section, SectionSpan, Version, IK_ENTRY_LEN, PROPERTY_HEAD_LEN,
+    Layout, ReadOptions, Section, SectionSpan, Version, IK_ENTRY_LEN, PROPERTY_HEAD_LEN,
     SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
 };
 pub use motion::{Header, Motion, Parsed, CAMERA_MODEL_NAME};
@@ -23,4 +25,5 @@ pub use records::{
     bone_refs, BoneKey, BoneRef, CameraKey, CameraRef, IkState, LightKey, LightRef, MorphKey,
     MorphRef, PropertyKey, PropertyRef, ShadowKey, ShadowRef,
 };
+pub use repair::Repair;
 pub use view::{MotionView, PropertyIter};

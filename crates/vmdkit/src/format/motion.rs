@@ -1,7 +1,8 @@
 //! The owned motion: every keyframe decoded into typed records.
 
-use super::layout::{ReadOptions, Repair, Section, Version, SIGNATURE_LEN, SIGNATURE_V2};
+use super::layout::{ReadOptions, Section, Version, SIGNATURE_LEN, SIGNATURE_V2};
 use super::records::{bone_refs, BoneKey, CameraKey, LightKey, MorphKey, PropertyKey, ShadowKey};
+use super::repair::Repair;
 use super::view::MotionView;
 use crate::error::{Error, ReadError};
 use crate::text::{detect_encoding, LongName, RawName, TextEncoding};

@@ -161,15 +161,9 @@ pub fn lint(motion: &Motion, repairs: &[Repair]) -> Vec<Warning> {
 }
 
 fn repair_warning(repair: &Repair) -> Warning {
-    let section = match repair {
-        Repair::UnknownSignature { .. } => None,
-        Repair::Undercounted { section, .. }
-        | Repair::Truncated { section, .. }
-        | Repair::CutCount { section, .. } => Some(*section),
-    };
     Warning {
         kind: WarningKind::Repaired,
-        section,
+        section: repair.section(),
         count: 1,
         message: format!("lenient reading: {repair}"),
     }
