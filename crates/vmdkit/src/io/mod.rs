@@ -12,9 +12,10 @@
 //!   the content is new. A new file gets the default mode, less the umask.
 //! * A device, FIFO or other special file (`/dev/null`, `/dev/stdout`, a named pipe) is opened
 //!   and written in place, since a rename would put a regular file where it was and its reader
-//!   would get nothing. Nothing is atomic there, and nothing can seek ([`writes_in_place`]
-//!   tells beforehand). Every error is returned, a full device's included: the buffer is
-//!   flushed and checked.
+//!   would get nothing. So is a regular file reached through one of `/proc`'s magic links
+//!   (`/dev/stdout` redirected to a file), which names no folder to rename in. Nothing is
+//!   atomic there, and nothing can seek ([`writes_in_place`] tells beforehand). Every error is
+//!   returned, a full device's included: the buffer is flushed and checked.
 //! * A folder or a socket is an error naming it.
 //!
 //! The temporary files being written are listed process-wide, so that a program stopped by a
@@ -64,8 +65,9 @@ fn write_in_place(
     path: &Path,
     fill: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
 ) -> io::Result<()> {
-    // No truncation: devices and FIFOs have no length, and the caller chose to stream into one.
-    let file = std::fs::OpenOptions::new().write(true).open(path)?;
+    // Truncation as a shell's `>` asks for it: devices and FIFOs ignore it, and a regular file
+    // reached through a magic link (`/dev/stdout > out.json`) must not keep a longer old tail.
+    let file = std::fs::OpenOptions::new().write(true).truncate(true).open(path)?;
     let mut writer = io::BufWriter::new(&file);
     fill(&mut writer)?;
     // Not `sync_all`: pipes and character devices refuse fsync (EINVAL).
