@@ -2,7 +2,8 @@
 //!
 //! 0: success. 1: a file is damaged or unreadable, or an output could not be written.
 //! 2: bad usage (clap's own status for argument errors, and ours for combinations it cannot
-//! check, such as `-` without `--from`).
+//! check, such as `-` without `--from`). 130 and 143: stopped by SIGINT or SIGTERM (see
+//! [`crate::signals`]).
 
 use std::process::ExitCode;
 

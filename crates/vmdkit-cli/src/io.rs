@@ -3,8 +3,13 @@
 //! Inputs: VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is
 //! never held twice; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
 //! library's location (file, section, record, byte offset) and say when `--lenient` would help.
-//! Outputs: files are written through a temporary file and a rename, so a failure never leaves
-//! a partial file and never touches an existing one; `-` writes stdout.
+//! Outputs: files are written through a temporary file and a rename (`vmdkit::io`), so a
+//! failure never leaves a partial file and never touches an existing one. A symlink is written
+//! through (its target replaced or created, the link kept), an existing file keeps its
+//! permissions, and a device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in
+//! place, its errors (a full device) failing the command. Outputs that seek back as they are
+//! written (NPZ) go through memory when written in place. `-` writes stdout. SIGINT and SIGTERM
+//! remove the temporary files in progress (`crate::signals`).
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -206,7 +211,8 @@ pub fn write_motion(
     }
 }
 
-/// Writes to a file atomically (temporary file, then rename) or to stdout for `-`.
+/// Writes to a file atomically (temporary file, then rename), to a device or FIFO in place, or
+/// to stdout for `-`.
 pub fn write_output(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -222,22 +228,20 @@ pub fn write_output(
 }
 
 /// Like [`write_output`], for output that seeks back as it is written (an NPZ's zip fills
-/// each member's sizes in afterwards): files directly, stdout through memory.
+/// each member's sizes in afterwards): files directly; stdout, devices and FIFOs, which cannot
+/// seek, through memory.
 pub fn write_seekable_output(
     path: &Path,
     fill: impl FnOnce(&mut dyn WriteSeek) -> io::Result<()>,
 ) -> anyhow::Result<()> {
-    if is_stdio(path) {
-        let mut buffer = io::Cursor::new(Vec::new());
-        fill(&mut buffer).context("cannot write stdout")?;
-        let mut out = io::stdout().lock();
-        out.write_all(buffer.get_ref())
-            .and_then(|()| out.flush())
-            .context("cannot write stdout")?;
-        return Ok(());
+    if !is_stdio(path) && !vmdkit::io::writes_in_place(path) {
+        return vmdkit::io::write_atomic_with(path, |w| fill(w))
+            .with_context(|| format!("cannot write {}", path.display()));
     }
-    vmdkit::io::write_atomic_with(path, |w| fill(w))
-        .with_context(|| format!("cannot write {}", path.display()))
+    let mut buffer = io::Cursor::new(Vec::new());
+    let label = if is_stdio(path) { "stdout".to_string() } else { path.display().to_string() };
+    fill(&mut buffer).with_context(|| format!("cannot write {label}"))?;
+    write_output(path, |out| out.write_all(buffer.get_ref()))
 }
 
 /// A writer that can also seek, as one trait so that it can be a `dyn` argument.

@@ -8,6 +8,7 @@ mod cmd;
 mod error;
 mod eval_args;
 mod io;
+mod signals;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -21,7 +22,8 @@ Examples:
   vmdkit check --strict-warnings motions/
 
 Exit status: 0 success, 1 a file is damaged or unreadable (or an output could not be
-written), 2 bad usage.";
+written), 2 bad usage, 130 and 143 stopped by SIGINT and SIGTERM (outputs in progress are
+abandoned, their temporary files removed).";
 
 /// Inspect, check and convert MikuMikuDance VMD motion files.
 #[derive(Parser)]
@@ -34,6 +36,7 @@ pub struct Cli {
 fn main() -> ExitCode {
     // clap exits with status 2 on bad usage and 0 for --help and --version.
     let cli = Cli::parse();
+    signals::remove_temporary_files_on_signals();
     match cli.command.run() {
         Ok(outcome) => outcome.into(),
         Err(err) => error::report(&err),
