@@ -176,7 +176,7 @@ proptest! {
         let (out, report) = retime(&m, factor, &tol).unwrap();
         // Measured again here, independently of the report.
         let last = out.frame_range().map_or(0, |(_, last)| last);
-        let e = measure_with(&m, &out, last, |g| f64::from(g) / factor);
+        let e = measure_with(&m, &out, last, factor);
         prop_assert!(e.within(&tol), "{:?} {:?}", e, report);
     }
 

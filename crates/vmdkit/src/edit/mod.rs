@@ -56,7 +56,7 @@ pub use names::{
 pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
     measure, measure_with, reduce, KeyCounts, MeasuredErrors, ReduceMethod, ReduceOptions,
-    ReduceReport, Tolerance,
+    ReduceReport, Tolerance, LONG_SEGMENT,
 };
 pub use rename::{
     filter, glob_match, rename, FilterMode, FilterReport, RenameMap, RenameReport, Renamed,

@@ -22,12 +22,18 @@
 //!   camera jumps where the source jumps, and a jump cannot be fitted inside a longer segment,
 //!   so the output gets keys on the two frames around it: one frame apart again. When slowing
 //!   down, the frame before the jump gets a copy of the held key.
+//! * **Long segments are carried, never sampled.** A segment of over
+//!   [`LONG_SEGMENT`](super::LONG_SEGMENT) output frames keeps its source curve between its
+//!   two keys, exact when both scale to whole frames; the keys on either side are retimed as
+//!   separate runs. So the work follows the keys, and a key at frame 4,294,967,295 costs no
+//!   more than one at frame 30.
 //! * Morphs blend linearly and are refitted the same way (straight lines). Light and
 //!   self-shadow keys move to the nearest frame with their values (their blends are linear, so
 //!   the timing moves by under half a frame); property keys (steps) move to the first frame at
 //!   or after their time, which is exact at integer frames. Where two such keys land on one
 //!   frame the later one stays.
 
+use super::reduce::measure::source_time;
 use super::reduce::{
     self, measure_with, par_map, segment, BoneFit, CameraFit, MeasuredErrors, MorphFit,
     MorphSamples, Tolerance,
@@ -70,17 +76,6 @@ fn scaled(f: u32, factor: f64) -> Result<(u32, bool), EditError> {
     Ok((g as u32, (t - g).abs() < 1e-9))
 }
 
-/// The source time of output frame g, snapped to a whole frame when within 1e-9 of one so that
-/// keys that scale exactly are sampled exactly on their frame.
-fn source_time(g: u32, factor: f64) -> f64 {
-    let t = f64::from(g) / factor;
-    if (t - t.round()).abs() < 1e-9 {
-        t.round()
-    } else {
-        t
-    }
-}
-
 /// Retimes `motion` by `factor` (see the module documentation).
 pub fn retime(
     motion: &Motion,
@@ -114,8 +109,7 @@ pub fn retime(
     out.properties = r.moved(at_or_after)?;
 
     report.after = reduce::KeyCounts::of(&out);
-    report.errors =
-        measure_with(motion, &out, reduce::measure::last_frame(&out), |g| source_time(g, factor));
+    report.errors = measure_with(motion, &out, reduce::measure::last_frame(&out), factor);
     Ok((out, report))
 }
 
@@ -143,42 +137,81 @@ impl Retimer<'_> {
         Ok((keys, first, (first..=last as u32).map(|g| source_time(g, factor)).collect()))
     }
 
+    /// The runs of a track's keys, split at segments of over [`reduce::LONG_SEGMENT`] output
+    /// frames. Such a segment is never sampled: it keeps its source curve between its keys,
+    /// which is exact when both scale to whole frames, and costs nothing however long it is.
+    fn runs(&self, frames: &[u32]) -> Vec<std::ops::Range<usize>> {
+        reduce::scaled_runs(frames, self.factor)
+    }
+
+    /// Counts a long segment before `frames[i]` (between runs) as kept or refitted.
+    fn count_long_segment(&self, frames: &[u32], i: usize, report: &mut RetimeReport) {
+        let whole = |f: u32| scaled(f, self.factor).is_ok_and(|s| s.1);
+        if whole(frames[i - 1]) && whole(frames[i]) {
+            report.segments_kept += 1;
+        } else {
+            report.segments_refitted += 1;
+        }
+    }
+
     /// Bone tracks, refitted in parallel; segments between whole frames keep their curves.
     fn bones(&self, report: &mut RetimeReport) -> Result<Vec<BoneKey>, EditError> {
         let tracks = self.sampler.bone_tracks();
         let items: Vec<_> = tracks.iter().zip(self.sampler.source_keys(Section::Bone)).collect();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let results = par_map(&items, threads, |&(track, order)| -> Result<_, EditError> {
-            let (keys, first, times) = self.layout(track.frames())?;
-            let name = self.motion.bones[order[0]].name;
-            let r = reduce::bone_reference_at(track, name, first, times.into_iter());
-            let mut fit = BoneFit::new(&r, self.tol);
-            for (i, &(g, whole)) in keys.iter().enumerate() {
-                fit.force_break((g - first) as usize);
-                if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
-                    let a = (keys[i - 1].0 - first) as usize;
-                    fit.hint(a, (g - first) as usize, track.curves(i));
-                }
+            let mut runs = Vec::new();
+            for run in self.runs(track.frames()) {
+                runs.push((run.start, self.bone_run(track, order, run)?));
             }
-            let plan = segment::verified(&fit, segment::greedy(&fit));
-            let kept = kept_segments(plan.as_deref(), |a, b, c| fit.is_hinted(a, b, c));
-            let dense = plan.is_none();
-            let plan = plan.unwrap_or_else(|| {
-                (0..segment::Track::len(&fit)).map(|i| (i, [Curve::LINEAR; 4])).collect()
-            });
-            Ok((fit.keys(&plan), kept, keys.len() - 1 - kept.min(keys.len() - 1), dense))
+            Ok(runs)
         });
         let mut out = Vec::new();
-        for result in results {
-            let (keys, kept, refitted, dense) = result?;
-            report.segments_kept += kept;
-            report.segments_refitted += refitted;
-            if dense {
-                report.dense_tracks.push(keys[0].name.to_string());
+        for (result, &(track, order)) in results.into_iter().zip(&items) {
+            for (start, (mut keys, kept, refitted, dense)) in result? {
+                report.segments_kept += kept;
+                report.segments_refitted += refitted;
+                if dense {
+                    report.dense_tracks.push(keys[0].name.to_string());
+                }
+                if start > 0 {
+                    self.count_long_segment(track.frames(), start, report);
+                    // The long segment before this run keeps its source curve.
+                    let source = &self.motion.bones[order[start]];
+                    keys[0].interpolation = source.interpolation;
+                }
+                out.extend(keys);
             }
-            out.extend(keys);
         }
         Ok(out)
+    }
+
+    /// The keys of one run of a bone track, with the segments kept and refitted and whether
+    /// the run fell back to a key at every frame.
+    fn bone_run(
+        &self,
+        track: &crate::eval::BoneTrack,
+        order: &[usize],
+        run: std::ops::Range<usize>,
+    ) -> Result<(Vec<BoneKey>, usize, usize, bool), EditError> {
+        let (keys, first, times) = self.layout(&track.frames()[run.clone()])?;
+        let name = self.motion.bones[order[0]].name;
+        let r = reduce::bone_reference_at(track, name, first, times.into_iter());
+        let mut fit = BoneFit::new(&r, self.tol);
+        for (i, &(g, whole)) in keys.iter().enumerate() {
+            fit.force_break((g - first) as usize);
+            if i > 0 && whole && keys[i - 1].1 && keys[i - 1].0 < g {
+                let a = (keys[i - 1].0 - first) as usize;
+                fit.hint(a, (g - first) as usize, track.curves(run.start + i));
+            }
+        }
+        let plan = segment::verified(&fit, segment::greedy(&fit));
+        let kept = kept_segments(plan.as_deref(), |a, b, c| fit.is_hinted(a, b, c));
+        let dense = plan.is_none();
+        let plan = plan.unwrap_or_else(|| {
+            (0..segment::Track::len(&fit)).map(|i| (i, [Curve::LINEAR; 4])).collect()
+        });
+        Ok((fit.keys(&plan), kept, keys.len() - 1 - kept.min(keys.len() - 1), dense))
     }
 
     /// Morph tracks: straight lines, refitted; a segment counts as kept when both its keys
@@ -188,20 +221,26 @@ impl Retimer<'_> {
         let orders = self.sampler.source_keys(Section::Morph);
         for (track, order) in self.sampler.morph_tracks().iter().zip(orders) {
             let name = self.motion.morphs[order[0]].name;
-            let (keys, first, times) = self.layout(track.frames())?;
-            let mut cursor = Cursor::default();
-            let weights = times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect();
-            let r = MorphSamples { name, first, weights };
-            let mut fit = MorphFit::new(&r, self.tol.morph);
-            keys.iter().for_each(|&(g, _)| fit.force_break((g - first) as usize));
-            let whole = keys.windows(2).filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0).count();
-            report.segments_kept += whole;
-            report.segments_refitted += keys.len() - 1 - whole;
-            let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
-                report.dense_tracks.push(name.to_string());
-                (0..r.weights.len()).map(|i| (i, ())).collect()
-            });
-            out.extend(fit.keys(&plan));
+            for run in self.runs(track.frames()) {
+                let frames = &track.frames()[run.clone()];
+                if run.start > 0 {
+                    self.count_long_segment(track.frames(), run.start, report);
+                }
+                let (keys, first, times) = self.layout(frames)?;
+                let mut cursor = Cursor::default();
+                let weights = times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect();
+                let r = MorphSamples { name, first, weights };
+                let mut fit = MorphFit::new(&r, self.tol.morph);
+                keys.iter().for_each(|&(g, _)| fit.force_break((g - first) as usize));
+                let whole = keys.windows(2).filter(|w| w[0].1 && w[1].1 && w[0].0 < w[1].0).count();
+                report.segments_kept += whole;
+                report.segments_refitted += keys.len() - 1 - whole;
+                let plan = segment::verified(&fit, segment::greedy(&fit)).unwrap_or_else(|| {
+                    report.dense_tracks.push(name.to_string());
+                    (0..r.weights.len()).map(|i| (i, ())).collect()
+                });
+                out.extend(fit.keys(&plan));
+            }
         }
         Ok(out)
     }
@@ -211,15 +250,35 @@ impl Retimer<'_> {
         let Some(track) = self.sampler.camera_track() else {
             return Ok(Vec::new());
         };
-        let (keys, first, times) = self.layout(track.frames())?;
+        let order = &self.sampler.source_keys(Section::Camera)[0];
+        let source: Vec<CameraKey> = order.iter().map(|&k| self.motion.cameras[k]).collect();
+        let mut out = Vec::new();
+        for run in self.runs(track.frames()) {
+            let mut keys = self.camera_run(track, &source[run.clone()], report)?;
+            if run.start > 0 {
+                self.count_long_segment(track.frames(), run.start, report);
+                keys[0].interpolation = source[run.start].interpolation;
+            }
+            out.extend(keys);
+        }
+        Ok(out)
+    }
+
+    /// The keys of one run of the camera track, whose source keys are `source`.
+    fn camera_run(
+        &self,
+        track: &crate::eval::CameraTrack,
+        source: &[CameraKey],
+        report: &mut RetimeReport,
+    ) -> Result<Vec<CameraKey>, EditError> {
+        let frames: Vec<u32> = source.iter().map(|k| k.frame).collect();
+        let (keys, first, times) = self.layout(&frames)?;
         let mut cursor = Cursor::default();
         let r = reduce::CameraSamples {
             first,
             samples: times.iter().map(|&t| track.sample_with(&mut cursor, t)).collect(),
         };
         let mut fit = CameraFit::new(&r, self.tol);
-        let order = &self.sampler.source_keys(Section::Camera)[0];
-        let source: Vec<CameraKey> = order.iter().map(|&k| self.motion.cameras[k]).collect();
         let last = first + r.samples.len() as u32 - 1;
         for (i, &(g, whole)) in keys.iter().enumerate() {
             fit.force_break((g - first) as usize);

@@ -145,6 +145,11 @@ impl CameraTrack {
         self.keys[i]
     }
 
+    /// The curves of the segment ending at key `i`.
+    pub fn curves(&self, i: usize) -> [Curve; 6] {
+        self.curves[i]
+    }
+
     /// Whether the segment from key `i` to key `i + 1` is a cut (keys one frame apart).
     pub fn is_cut(&self, i: usize) -> bool {
         self.frames().get(i + 1).is_some_and(|&next| next - self.frames()[i] == 1)

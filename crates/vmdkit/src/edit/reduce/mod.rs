@@ -12,6 +12,9 @@
 //! * camera: target distance and distance difference ≤ `position`; each Euler angle and the
 //!   view angle ≤ `angle_degrees`.
 //!
+//! A segment longer than [`LONG_SEGMENT`] frames between two keys is kept as it is, with its
+//! curve (`runs.rs`), so the work follows the number of keys and not the frame span.
+//!
 //! Between integer frames nothing is promised (MMD plays at integer frames; a camera segment
 //! one frame long is held there, §6.6). Light, self-shadow and property keys are kept as
 //! they are.
@@ -35,9 +38,12 @@ mod camera;
 mod fit;
 pub(crate) mod measure;
 mod morph;
+mod runs;
 pub(crate) mod segment;
 
 pub use measure::{measure, measure_with, MeasuredErrors};
+pub(crate) use runs::scaled_runs;
+pub use runs::LONG_SEGMENT;
 
 pub(crate) use bone::{BoneFit, BoneSamples};
 pub(crate) use camera::{CameraFit, CameraSamples};
@@ -219,10 +225,12 @@ fn reduce_bone_track(
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<BoneKey>, bool) {
-    let r = bone_reference(track, keys[0].name);
-    let fit = BoneFit::new(&r, tol);
-    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
-    choose(plan.map(|p| fit.keys(&p)), keys)
+    runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
+        let r = bone_reference_at(track, keys[0].name, first, (first..=last).map(f64::from));
+        let fit = BoneFit::new(&r, tol);
+        let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+        choose(plan.map(|p| fit.keys(&p)), keys)
+    })
 }
 
 /// One morph track's keys reduced, or kept.
@@ -232,14 +240,14 @@ fn reduce_morph_track(
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<MorphKey>, bool) {
-    let frames = track.frames();
-    let (first, last) = (frames[0], frames[frames.len() - 1]);
-    let mut cursor = Cursor::default();
-    let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
-    let r = MorphSamples { name: keys[0].name, first, weights };
-    let fit = MorphFit::new(&r, tol.morph);
-    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
-    choose(plan.map(|p| fit.keys(&p)), keys)
+    runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
+        let mut cursor = Cursor::default();
+        let weights = (first..=last).map(|f| track.sample_with(&mut cursor, f)).collect();
+        let r = MorphSamples { name: keys[0].name, first, weights };
+        let fit = MorphFit::new(&r, tol.morph);
+        let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+        choose(plan.map(|p| fit.keys(&p)), keys)
+    })
 }
 
 /// The camera track reduced, keeping its cuts.
@@ -255,15 +263,17 @@ fn reduce_camera(
     };
     let order = &sampler.source_keys(Section::Camera)[0];
     let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
-    let r = camera_reference(track);
-    let mut fit = CameraFit::new(&r, tol);
-    fit.keep_jumps();
-    let plan = if fit.keys_representable() {
-        plan(&fit, method, |a, b| fit.linear_split(a, b))
-    } else {
-        None
-    };
-    let (keys, fell_back) = choose(plan.map(|p| fit.keys(&p)), original);
+    let (keys, fell_back) = runs::reduce_in_runs(track.frames(), original, |first, last, keys| {
+        let r = camera_reference_span(track, first, last);
+        let mut fit = CameraFit::new(&r, tol);
+        fit.keep_jumps();
+        let plan = if fit.keys_representable() {
+            plan(&fit, method, |a, b| fit.linear_split(a, b))
+        } else {
+            None
+        };
+        choose(plan.map(|p| fit.keys(&p)), keys)
+    });
     if fell_back {
         kept_original.push("camera".into());
     }
@@ -293,16 +303,6 @@ fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
     }
 }
 
-/// A bone track's values at every frame from its first key to its last.
-pub(crate) fn bone_reference(
-    track: &crate::eval::BoneTrack,
-    name: crate::text::KeyName,
-) -> BoneSamples {
-    let frames = track.frames();
-    let (first, last) = (frames[0], frames[frames.len() - 1]);
-    bone_reference_at(track, name, first, (first..=last).map(f64::from))
-}
-
 /// A bone track sampled at `times`, as a reference whose frame i is `first + i`.
 pub(crate) fn bone_reference_at(
     track: &crate::eval::BoneTrack,
@@ -327,10 +327,8 @@ pub(crate) fn bone_reference_at(
     r
 }
 
-/// The camera's values at every frame from its first key to its last.
-pub(crate) fn camera_reference(track: &crate::eval::CameraTrack) -> CameraSamples {
-    let frames = track.frames();
-    let (first, last) = (frames[0], frames[frames.len() - 1]);
+/// The camera's values at every frame from `first` to `last`.
+fn camera_reference_span(track: &crate::eval::CameraTrack, first: u32, last: u32) -> CameraSamples {
     let mut cursor = Cursor::default();
     CameraSamples {
         first,
