@@ -123,7 +123,7 @@ fn corpus_dances_round_trip_on_their_models() {
         let skeleton = Skeleton::new(&Model::read_file(&model).unwrap());
         for path in DANCES {
             let motion = dance(path, 240).unwrap();
-            for name in ["h36m", "blazepose33"] {
+            for name in LAYOUTS {
                 let layout = Layout::builtin(name).unwrap();
                 let kp = keypoints(&motion, &skeleton, &layout);
                 let out =
