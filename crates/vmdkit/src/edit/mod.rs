@@ -46,7 +46,7 @@ pub(crate) mod scale;
 pub(crate) mod split;
 pub(crate) mod time;
 
-pub use bake::{bake, bake_sampler, BakeError};
+pub use bake::{bake, bake_sampler, bake_size, BakeError};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
 pub use names::{
