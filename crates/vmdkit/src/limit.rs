@@ -191,8 +191,17 @@ impl OutputTooLarge {
             DenseOutput::Keys | DenseOutput::RetargetKeys => {
                 format!("{frames} frames long with {count} keys")
             }
-            DenseOutput::Bones => format!("{frames} samples × {count} bones"),
-            DenseOutput::Joints => format!("{frames} frames × {count} joints"),
+            DenseOutput::Bones => format!("{frames} samples × {count} {}", self.per("bone")),
+            DenseOutput::Joints => format!("{frames} frames × {count} {}", self.per("joint")),
+        }
+    }
+
+    /// `thing`, plural unless the count is 1.
+    fn per(&self, thing: &str) -> String {
+        if self.size.count == 1 {
+            thing.to_string()
+        } else {
+            format!("{thing}s")
         }
     }
 
