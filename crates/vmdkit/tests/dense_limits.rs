@@ -78,9 +78,8 @@ fn far_warnings(motion: &Motion) -> Vec<vmdkit::lint::Warning> {
 fn a_key_at_the_last_frame_is_refused_by_every_dense_output_without_allocating_it() {
     let motion = far_example();
     let sampler = MotionSampler::new(&motion);
-    let (baked, largest) = largest_during(|| {
-        bake_sampler(&sampler, motion.header, 30.0, DEFAULT_MAX_OUTPUT_BYTES)
-    });
+    let (baked, largest) =
+        largest_during(|| bake_sampler(&sampler, motion.header, 30.0, DEFAULT_MAX_OUTPUT_BYTES));
     let Err(BakeError::TooLarge(e)) = baked else { panic!("{baked:?}") };
     assert!(largest < SMALL, "{largest} bytes allocated");
     assert_eq!((e.size.output, e.size.first, e.size.last), (DenseOutput::Keys, 0, u32::MAX));
