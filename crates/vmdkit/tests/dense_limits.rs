@@ -117,6 +117,19 @@ fn a_key_at_the_last_frame_is_refused_by_every_dense_output_without_allocating_i
 }
 
 #[test]
+fn a_bake_past_a_sections_u32_count_is_refused_under_any_limit() {
+    // Two bone tracks from frame 0 to the last: 2^33 keys, which no count field holds.
+    let mut motion = far_example();
+    let other = motion.bones.iter().find(|k| k.name != motion.bones[0].name).copied().unwrap();
+    motion.bones.push(BoneKey { frame: u32::MAX, ..other });
+    let sampler = MotionSampler::new(&motion);
+    let (baked, largest) = largest_during(|| bake_sampler(&sampler, motion.header, 30.0, u64::MAX));
+    let Err(BakeError::TooManyKeys { section, keys, .. }) = baked else { panic!("{baked:?}") };
+    assert_eq!((section, keys), (Section::Bone, 1 << 33));
+    assert!(largest < SMALL, "{largest} bytes allocated");
+}
+
+#[test]
 fn the_bake_size_is_exact_and_the_limit_inclusive() {
     let motion = vmdkit::example::example_motion();
     let sampler = MotionSampler::new(&motion);

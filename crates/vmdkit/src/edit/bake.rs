@@ -34,7 +34,7 @@ use crate::eval::{
 };
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Keyframe,
-    LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
+    LightKey, MorphKey, Motion, PropertyKey, Section, ShadowKey,
 };
 use crate::limit::{DenseOutput, DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::math::FPS;
@@ -57,6 +57,21 @@ pub enum BakeError {
     /// The output would be larger than the limit; nothing was sampled.
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
+    /// A section would get more keys than its u32 count field holds (only under a limit
+    /// raised past about 100 GB); nothing was sampled.
+    #[error(
+        "a bake at {fps} fps would write {keys} {section} keys, more than the {} a VMD section \
+         holds",
+        u32::MAX
+    )]
+    TooManyKeys {
+        /// The section.
+        section: Section,
+        /// The keys it would get.
+        keys: u64,
+        /// The rate asked for, in keys per second.
+        fps: f64,
+    },
 }
 
 /// Bakes `motion` to `fps` keys per second (see the module documentation), refusing outputs
@@ -76,6 +91,12 @@ pub fn bake_sampler(
     let rate = Rate::new(fps)?;
     let keys = section_keys(sampler, rate)?;
     size(sampler, rate, &keys).within(max_output_bytes)?;
+    // After the size check, which refuses these first under any limit below ~100 GB.
+    for (&n, section) in keys.iter().zip(Section::ALL) {
+        if n > u64::from(u32::MAX) {
+            return Err(BakeError::TooManyKeys { section, keys: n, fps });
+        }
+    }
     let mut out = Motion::new(header.model_name);
     out.header = header;
     bake_section::<BoneKey>(sampler, rate, keys[0], &mut out)?;
@@ -116,10 +137,9 @@ fn track_keys<K: SampledKey>(sampler: &MotionSampler, rate: Rate) -> Result<u64,
     })
 }
 
-/// The size of a bake with `keys` per section (in [`Section::ALL`](crate::Section::ALL)
-/// order).
+/// The size of a bake with `keys` per section (in [`Section::ALL`] order).
 fn size(sampler: &MotionSampler, rate: Rate, keys: &[u64; 5]) -> DenseSize {
-    let bytes = keys.iter().zip(crate::Section::ALL).fold(0u64, |sum, (&n, section)| {
+    let bytes = keys.iter().zip(Section::ALL).fold(0u64, |sum, (&n, section)| {
         let record = section.record_size().unwrap_or(0) as u64;
         sum.saturating_add(n.saturating_mul(record))
     });
