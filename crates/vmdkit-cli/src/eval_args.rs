@@ -1,9 +1,11 @@
-//! What the commands that evaluate a motion (`sample`, `bake`, `pose`, `bake --model`) share:
-//! FILE and the `--frame`, `--fps` and `--ik` flags, reading the model, and the warnings about
-//! what evaluation will ignore.
+//! What the commands that evaluate a motion (`sample`, `bake`, `pose`, `bake --model`,
+//! `keypoints`, `retarget`) share: FILE and the `--frame`, `--fps`, `--ik` and
+//! `--max-output-size` flags, reading the model, and the warnings about what evaluation will
+//! ignore.
 
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
+use vmdkit::limit::{ByteSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
 
@@ -32,6 +34,27 @@ pub fn check_fps(fps: f64) -> anyhow::Result<()> {
         return Ok(());
     }
     Err(crate::error::usage(format!("--fps must be a positive number, not {fps}")))
+}
+
+/// `--max-output-size`, for the commands whose output holds a value at every frame.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct OutputLimit {
+    /// Refuse outputs larger than SIZE (512M, 8G, 2.5GiB, 8GB or bytes): a dense output's
+    /// size follows the frame numbers, and one damaged frame number can ask for terabytes
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(DEFAULT_MAX_OUTPUT_BYTES))]
+    pub max_output_size: ByteSize,
+}
+
+impl OutputLimit {
+    /// The limit in bytes.
+    pub fn bytes(self) -> u64 {
+        self.max_output_size.0
+    }
+}
+
+/// The library's refusal of a dense output, about `label`, with the flag that lifts it.
+pub fn too_large(label: &str, err: &OutputTooLarge) -> anyhow::Error {
+    anyhow::anyhow!("{label}: {err} (--max-output-size)")
 }
 
 /// Warns when keys were dropped because a later key has the same name and frame.

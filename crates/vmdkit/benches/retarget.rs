@@ -47,8 +47,12 @@ fn add_noise(kp: &mut Keypoints, amplitude: f32) {
 fn retargeting(c: &mut Criterion) {
     let skeleton = Skeleton::new(&standard_model());
     let layout = Layout::builtin("h36m").unwrap();
-    let kp_options =
-        KeypointOptions { fps: 30.0, axes: InputAxes::default(), units: Units::Metres };
+    let kp_options = KeypointOptions {
+        fps: 30.0,
+        axes: InputAxes::default(),
+        units: Units::Metres,
+        ..KeypointOptions::default()
+    };
     let mut kp =
         keypoints_from_motion(&exercise_motion(FRAMES - 1), &skeleton, &layout, &kp_options)
             .unwrap();

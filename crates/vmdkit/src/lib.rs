@@ -54,6 +54,7 @@
 //! | [`edit`] | motion → motion edits that keep curves, each with a report |
 //! | [`convert`] | JSON and CSV documents, losslessly |
 //! | [`lint`] | warnings about suspicious content, and name summaries |
+//! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
 //! | [`report`] | the JSON shapes the `vmdkit` command prints |
 //! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
 //! | [`io`], [`example`] | atomic file output; a built-in motion and model |
@@ -88,6 +89,7 @@ pub mod eval;
 pub mod example;
 pub mod io;
 pub mod keypoints;
+pub mod limit;
 pub mod lint;
 pub mod math;
 pub mod model;

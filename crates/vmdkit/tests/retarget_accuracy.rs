@@ -34,6 +34,7 @@ fn keypoints(motion: &Motion, skeleton: &Skeleton, layout: &Layout) -> Keypoints
         fps: 30.0,
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
         units: Units::Metres,
+        ..KeypointOptions::default()
     };
     keypoints_from_motion(motion, skeleton, layout, &options).unwrap()
 }

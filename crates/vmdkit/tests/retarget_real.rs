@@ -84,7 +84,12 @@ fn direction_error(
 }
 
 fn played(motion: &Motion, skeleton: &Skeleton, layout: &Layout, axes: InputAxes) -> Keypoints {
-    let options = KeypointOptions { fps: 30.0, axes, units: Units::Millimetres };
+    let options = KeypointOptions {
+        fps: 30.0,
+        axes,
+        units: Units::Millimetres,
+        ..KeypointOptions::default()
+    };
     keypoints_from_motion(motion, skeleton, layout, &options).unwrap()
 }
 

@@ -21,7 +21,8 @@ fn bake(settings: BakeSettings) -> Option<WorldBake> {
     let bake = bake_world(&skeleton, &sampler, &binding, &settings, |done, total| {
         calls += 1;
         assert!(done <= total);
-    });
+    })
+    .unwrap();
     assert!(calls >= 1);
     Some(bake)
 }

@@ -1,9 +1,9 @@
 //! `vmdkit bake`: a key at every 1/N second (see `vmdkit::edit::bake`).
 
-use crate::eval_args::{check_fps, warn_duplicates};
+use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
 use crate::io::{self, Format};
 use std::path::PathBuf;
-use vmdkit::edit::bake_sampler;
+use vmdkit::edit::{bake_sampler, BakeError};
 use vmdkit::eval::MotionSampler;
 
 const AFTER_HELP: &str = "\
@@ -12,6 +12,9 @@ count at the new rate: in a 60 fps bake, frame 120 is two seconds in (MMD itself
 it at half speed; tell your player the rate). JSON and CSV outputs use `vmdkit convert`'s
 schemas, which have no frame-rate field yet, so the rate travels only in the frame numbers.
 Camera cuts stay cuts: dense camera keys are one frame apart, which MMD holds, not blends.
+Every track gets a key at every frame from its first key to its last, so the output's size
+follows the frame numbers: it is worked out first, and a bake larger than --max-output-size
+(VMD records, or with --model the arrays) fails before any work, naming the frame span.
 
 Examples:
   vmdkit bake dance.vmd --fps 60 -o dance60.vmd
@@ -35,6 +38,8 @@ pub struct BakeArgs {
     /// Indent JSON output
     #[arg(long)]
     pub pretty: bool,
+    #[command(flatten)]
+    pub limit: OutputLimit,
 }
 
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
@@ -43,7 +48,10 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     let loaded = io::load_motion(&args.file, args.lenient)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
-    let baked = bake_sampler(&sampler, loaded.motion.header, args.fps)?;
+    let baked = match bake_sampler(&sampler, loaded.motion.header, args.fps, args.limit.bytes()) {
+        Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
+        baked => baked?,
+    };
     io::write_output(&args.output, |w| io::write_motion(&baked, format, args.pretty, w))?;
     let keys = baked.bones.len()
         + baked.morphs.len()

@@ -2,12 +2,13 @@
 //! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
 
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, check_fps, read_model, IkMode};
+use crate::eval_args::{bind, check_fps, read_model, too_large, IkMode, OutputLimit};
 use crate::io;
 use std::path::Path;
+use vmdkit::edit::BakeError;
 use vmdkit::eval::MotionSampler;
 use vmdkit::skeleton::Skeleton;
-use vmdkit::skeleton::{bake_world, sample_count, Axes, BakeSettings, METRES_PER_UNIT};
+use vmdkit::skeleton::{bake_world, world_bake_size, Axes, BakeSettings, METRES_PER_UNIT};
 
 /// Bakes shorter than this finish before a progress bar would help.
 const PROGRESS_MIN_SAMPLES: usize = 2_000;
@@ -42,8 +43,8 @@ pub struct WorldBakeOptions {
 }
 
 impl WorldBakeOptions {
-    /// The library settings these options ask for, at `fps`.
-    pub fn settings(&self, fps: f64) -> anyhow::Result<BakeSettings> {
+    /// The library settings these options ask for, at `fps`, refusing arrays above `limit`.
+    pub fn settings(&self, fps: f64, limit: OutputLimit) -> anyhow::Result<BakeSettings> {
         let scale = match (self.metres, self.scale) {
             (_, Some(s)) if !(s.is_finite() && s > 0.0) => {
                 return Err(crate::error::usage(format!(
@@ -59,7 +60,13 @@ impl WorldBakeOptions {
             (Some(UpAxis::Y), _) | (None, true) => Axes::RightHandedYUp,
             (None, false) => Axes::Mmd,
         };
-        Ok(BakeSettings { fps, scale, axes, pose: self.ik.options() })
+        Ok(BakeSettings {
+            fps,
+            scale,
+            axes,
+            pose: self.ik.options(),
+            max_output_bytes: limit.bytes(),
+        })
     }
 }
 
@@ -84,29 +91,40 @@ fn output_format(out: &Path) -> anyhow::Result<Output> {
 }
 
 /// Bakes the motion at `motion_path` on the model at `model_path` at `fps` samples per second
-/// into `out` (`.npz`, `.csv` or `.json`, written atomically; `-` is stdout).
+/// into `out` (`.npz`, `.csv` or `.json`, written atomically; `-` is stdout), refusing arrays
+/// larger than `limit`.
 pub fn run(
     motion_path: &Path,
     model_path: &Path,
     fps: f64,
     out: &Path,
     opts: &WorldBakeOptions,
+    limit: OutputLimit,
 ) -> anyhow::Result<()> {
     check_fps(fps)?;
     let format = output_format(out)?;
-    let settings = opts.settings(fps)?;
+    let settings = opts.settings(fps, limit)?;
     let model = read_model(model_path)?;
     let loaded = io::load_motion(motion_path, false)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
+    let refused = |e: BakeError| match e {
+        BakeError::TooLarge(e) => too_large(&loaded.label, &e),
+        e => e.into(),
+    };
+    // Before binding, so that a refused bake prints only why.
+    let size = world_bake_size(&skeleton, &sampler, fps)
+        .and_then(|size| Ok(size.within(limit.bytes())?))
+        .map_err(refused)?;
     let binding = bind(&loaded.label, &skeleton, &sampler);
 
-    let total = sample_count(sampler.last_frame().unwrap_or(0), fps);
+    let total = usize::try_from(size.frames).unwrap_or(usize::MAX);
     let bar = progress_bar(total, total >= PROGRESS_MIN_SAMPLES, "samples");
     let bake = bake_world(&skeleton, &sampler, &binding, &settings, |done, _| {
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();
+    let bake = bake.map_err(refused)?;
 
     match format {
         Output::Npz => io::write_seekable_output(out, |w| bake.write_npz(w))?,

@@ -9,7 +9,8 @@ use vmdkit::lint::{lint, Warning};
 
 const AFTER_HELP: &str = "\
 Prints one line per file: `ok` or `FAIL` with the reason (file, section, record and byte
-offset), then the file's warnings indented, then a summary line.
+offset), then the file's warnings indented (the kinds `vmdkit info --help` lists, among them
+far_frames: keys far beyond the rest, usually a damaged frame number), then a summary line.
 
 Exit status: 1 when any file is damaged or unreadable; warnings alone do not fail unless
 --strict-warnings is given. With --lenient a file whose damage lenient reading can repair

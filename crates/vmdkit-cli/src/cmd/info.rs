@@ -15,7 +15,9 @@ Output: for each file its version, model name (decoded, with the encoding used),
 per section and which sections the file has, the frame range and its length at 30 fps, every
 bone and morph name with its key count, and warnings: names cut mid-character or not
 decodable, duplicate keys for one name and frame, unsorted keys, physics-off keys, non-unit or
-zero quaternions, out-of-range bytes, trailing bytes, and repairs made by --lenient.
+zero quaternions, out-of-range bytes, trailing bytes, keys at frames far beyond the rest (a
+damaged frame number, which bakes and frame-by-frame edits would span), and repairs made by
+--lenient.
 
 --json prints one JSON object per file, one per line (JSON Lines), in input order. Keys: path,
 bytes, version (1 or 2), model_name, encoding (shift_jis, gbk or utf-8), camera_motion,

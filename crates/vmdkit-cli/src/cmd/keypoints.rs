@@ -2,7 +2,7 @@
 //! `vmdkit::retarget::keypoints_from_motion`) — the inverse of `vmdkit retarget`.
 
 use super::retarget::{explain, named_layout, parse_units, parse_up, target_model};
-use crate::eval_args::check_fps;
+use crate::eval_args::{check_fps, OutputLimit};
 use crate::io;
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
@@ -52,6 +52,8 @@ pub struct Args {
     /// Read a damaged VMD leniently, keeping every complete record
     #[arg(long)]
     lenient: bool,
+    #[command(flatten)]
+    limit: OutputLimit,
 }
 
 fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
@@ -75,10 +77,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         fps: args.fps,
         axes: InputAxes { up: args.up, left_handed: args.left_handed },
         units: args.units,
+        max_output_bytes: args.limit.bytes(),
     };
     let keypoints =
         keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &model_label, &layout))?;
+            .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
     io::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),

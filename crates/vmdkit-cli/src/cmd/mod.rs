@@ -86,6 +86,7 @@ impl BakeCommand {
                 self.keys.fps,
                 &self.keys.output,
                 &self.world,
+                self.keys.limit,
             ),
             None => bake::run(&self.keys),
         }

@@ -1,7 +1,7 @@
 //! `vmdkit retarget`: 3D keypoints, or a motion made for another model, onto a model's
 //! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured.
 
-use crate::eval_args::read_model;
+use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -132,6 +132,8 @@ pub struct Args {
     /// Read a damaged VMD leniently, keeping every complete record
     #[arg(long)]
     lenient: bool,
+    #[command(flatten)]
+    limit: OutputLimit,
 }
 
 /// What the summary says of where an input setting came from.
@@ -175,10 +177,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         floor: FloorMode::Estimate,
         model_name: model.name.clone(),
         detect_handedness: !args.keep_handedness,
+        max_output_bytes: args.limit.bytes(),
         ..RetargetOptions::default()
     };
+    let label = args.input.display().to_string();
     let out = retarget(&input.keypoints, &input.layout, &skeleton, &options)
-        .map_err(|e| explain(e, &model_label, &input.layout))?;
+        .map_err(|e| explain(e, &label, &model_label, &input.layout))?;
     io::write_output(&args.output, |w| out.motion.write_to(w))?;
     if args.json {
         let stdout = std::io::stdout();
@@ -281,10 +285,11 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     let model = read_model(source)?;
     let loaded = io::load_motion(&args.input, args.lenient)?;
     let layout = every_role();
-    let options = KeypointOptions::default();
+    let options =
+        KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
     let keypoints =
         keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &source.display().to_string(), &layout))?;
+            .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
         layout,
@@ -296,9 +301,10 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     })
 }
 
-/// The library's error, with the model or layout it is about.
-pub fn explain(err: RetargetError, model: &str, layout: &Layout) -> anyhow::Error {
+/// The library's error, with the input, model or layout it is about.
+pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) -> anyhow::Error {
     match &err {
+        RetargetError::TooLarge(e) => crate::eval_args::too_large(input, e),
         RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),
         RetargetError::JointCount { .. } | RetargetError::LayoutTooSparse { .. } => {
             crate::error::usage(format!("{err}; pass --layout to choose another"))

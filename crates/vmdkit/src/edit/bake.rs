@@ -21,6 +21,12 @@
 //! * **Property keys** (visibility, IK on/off) are steps, so they are written only where the
 //!   source has a key: at the first output frame at or after it, listing every IK name.
 //! * Duplicate keys are resolved as [`MotionSampler`] does (the last in file order wins).
+//!
+//! **Size.** A bake's size follows its frame span, not the source's size: one key at frame
+//! 4,000,000,000 in a track that also has a key at frame 0 asks for four billion keys. So the
+//! output's keys and bytes are counted from each track's range first ([`bake_size`]), and a
+//! bake above the limit ([`DEFAULT_MAX_OUTPUT_BYTES`] unless given) fails with
+//! [`BakeError::TooLarge`] before anything is sampled or allocated.
 
 use crate::curve::Curve;
 use crate::eval::{
@@ -28,8 +34,9 @@ use crate::eval::{
 };
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Keyframe,
-    LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
+    LightKey, MorphKey, Motion, PropertyKey, Section, ShadowKey,
 };
+use crate::limit::{DenseOutput, DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::math::FPS;
 
 /// Why a motion cannot be baked.
@@ -47,41 +54,138 @@ pub enum BakeError {
         /// The rate asked for, in keys per second.
         fps: f64,
     },
+    /// The output would be larger than the limit; nothing was sampled.
+    #[error(transparent)]
+    TooLarge(#[from] OutputTooLarge),
+    /// A section would get more keys than its u32 count field holds (only under a limit
+    /// raised past about 100 GB); nothing was sampled.
+    #[error(
+        "a bake at {fps} fps would write {keys} {section} keys, more than the {} a VMD section \
+         holds",
+        u32::MAX
+    )]
+    TooManyKeys {
+        /// The section.
+        section: Section,
+        /// The keys it would get.
+        keys: u64,
+        /// The rate asked for, in keys per second.
+        fps: f64,
+    },
 }
 
-/// Bakes `motion` to `fps` keys per second (see the module documentation).
+/// Bakes `motion` to `fps` keys per second (see the module documentation), refusing outputs
+/// above [`DEFAULT_MAX_OUTPUT_BYTES`].
 pub fn bake(motion: &Motion, fps: f64) -> Result<Motion, BakeError> {
-    bake_sampler(&MotionSampler::new(motion), motion.header, fps)
+    bake_sampler(&MotionSampler::new(motion), motion.header, fps, DEFAULT_MAX_OUTPUT_BYTES)
 }
 
-/// Bakes an already built sampler; the output gets `header`.
+/// Bakes an already built sampler; the output gets `header`. Fails with
+/// [`BakeError::TooLarge`] when [`bake_size`] is above `max_output_bytes`.
 pub fn bake_sampler(
     sampler: &MotionSampler,
     header: Header,
     fps: f64,
+    max_output_bytes: u64,
 ) -> Result<Motion, BakeError> {
     let rate = Rate::new(fps)?;
-    if let Some(last) = sampler.last_frame() {
-        rate.output_range(last, last)?;
+    let keys = section_keys(sampler, rate)?;
+    size(sampler, rate, &keys).within(max_output_bytes)?;
+    // After the size check, which refuses these first under any limit below ~100 GB.
+    for (&n, section) in keys.iter().zip(Section::ALL) {
+        if n > u64::from(u32::MAX) {
+            return Err(BakeError::TooManyKeys { section, keys: n, fps });
+        }
     }
     let mut out = Motion::new(header.model_name);
     out.header = header;
-    bake_section::<BoneKey>(sampler, rate, &mut out)?;
-    bake_section::<MorphKey>(sampler, rate, &mut out)?;
-    bake_section::<CameraKey>(sampler, rate, &mut out)?;
-    bake_section::<LightKey>(sampler, rate, &mut out)?;
-    bake_section::<ShadowKey>(sampler, rate, &mut out)?;
+    bake_section::<BoneKey>(sampler, rate, keys[0], &mut out)?;
+    bake_section::<MorphKey>(sampler, rate, keys[1], &mut out)?;
+    bake_section::<CameraKey>(sampler, rate, keys[2], &mut out)?;
+    bake_section::<LightKey>(sampler, rate, keys[3], &mut out)?;
+    bake_section::<ShadowKey>(sampler, rate, keys[4], &mut out)?;
     out.properties = bake_properties(sampler, rate)?;
     Ok(out)
 }
 
-/// A key at every output frame of every track of one section.
+/// The keys and bytes a bake at `fps` would write, counted from the tracks' ranges without
+/// sampling. Bytes are VMD records of the bone, morph, camera, light and self-shadow keys;
+/// property keys are left out, as a bake writes no more of them than the source has.
+pub fn bake_size(sampler: &MotionSampler, fps: f64) -> Result<DenseSize, BakeError> {
+    let rate = Rate::new(fps)?;
+    Ok(size(sampler, rate, &section_keys(sampler, rate)?))
+}
+
+/// Output keys of the bone, morph, camera, light and self-shadow sections.
+fn section_keys(sampler: &MotionSampler, rate: Rate) -> Result<[u64; 5], BakeError> {
+    if let Some(last) = sampler.last_frame() {
+        rate.output_range(last, last)?;
+    }
+    Ok([
+        track_keys::<BoneKey>(sampler, rate)?,
+        track_keys::<MorphKey>(sampler, rate)?,
+        track_keys::<CameraKey>(sampler, rate)?,
+        track_keys::<LightKey>(sampler, rate)?,
+        track_keys::<ShadowKey>(sampler, rate)?,
+    ])
+}
+
+fn track_keys<K: SampledKey>(sampler: &MotionSampler, rate: Rate) -> Result<u64, BakeError> {
+    K::tracks(sampler).iter().try_fold(0u64, |sum, track| {
+        let range = rate.track_range(K::frames(track))?;
+        Ok(sum.saturating_add(u64::from(range.end() - range.start()) + 1))
+    })
+}
+
+/// The size of a bake with `keys` per section (in [`Section::ALL`] order).
+fn size(sampler: &MotionSampler, rate: Rate, keys: &[u64; 5]) -> DenseSize {
+    let bytes = keys.iter().zip(Section::ALL).fold(0u64, |sum, (&n, section)| {
+        let record = section.record_size().unwrap_or(0) as u64;
+        sum.saturating_add(n.saturating_mul(record))
+    });
+    let (first, last) = sampled_range(sampler).unwrap_or((0, 0));
+    // The range was checked against u32::MAX by `section_keys`.
+    let (lo, hi) = rate.output_range(first, last).unwrap_or((0, 0));
+    let frames = if keys.iter().all(|&n| n == 0) { 0 } else { u64::from(hi - lo) + 1 };
+    DenseSize {
+        output: DenseOutput::Keys,
+        first,
+        last,
+        fps: rate.fps,
+        frames,
+        count: keys.iter().fold(0u64, |sum, &n| sum.saturating_add(n)),
+        bytes,
+    }
+}
+
+/// The first and last key frame over the sampled (non-property) tracks.
+fn sampled_range(sampler: &MotionSampler) -> Option<(u32, u32)> {
+    fn extend<K: SampledKey>(sampler: &MotionSampler, range: &mut Option<(u32, u32)>) {
+        for track in K::tracks(sampler) {
+            let frames = K::frames(track);
+            let (a, b) = (frames[0], frames[frames.len() - 1]);
+            *range = Some(range.map_or((a, b), |(lo, hi)| (lo.min(a), hi.max(b))));
+        }
+    }
+    let mut range = None;
+    extend::<BoneKey>(sampler, &mut range);
+    extend::<MorphKey>(sampler, &mut range);
+    extend::<CameraKey>(sampler, &mut range);
+    extend::<LightKey>(sampler, &mut range);
+    extend::<ShadowKey>(sampler, &mut range);
+    range
+}
+
+/// A key at every output frame of every track of one section, `count` in all.
 fn bake_section<K: SampledKey>(
     sampler: &MotionSampler,
     rate: Rate,
+    count: u64,
     out: &mut Motion,
 ) -> Result<(), BakeError> {
     let keys = K::section_mut(out);
+    // Exact, so that a bake near the limit does not briefly need twice its size to grow.
+    keys.reserve_exact(usize::try_from(count).unwrap_or(0));
     for track in K::tracks(sampler) {
         let mut cursor = Cursor::default();
         for k in rate.track_range(K::frames(track))? {

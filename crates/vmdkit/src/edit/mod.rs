@@ -46,7 +46,7 @@ pub(crate) mod scale;
 pub(crate) mod split;
 pub(crate) mod time;
 
-pub use bake::{bake, bake_sampler, BakeError};
+pub use bake::{bake, bake_sampler, bake_size, BakeError};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
 pub use names::{
@@ -72,12 +72,30 @@ pub use time::{shift, trim, TrimReport};
 pub enum EditError {
     /// A shift would move a key before frame 0. Frames are unsigned in a VMD; trim first (or
     /// use the CLI's `--clip`) to drop what would fall off.
-    #[error("shifting by {shift} frames would move the key at frame {frame} before frame 0")]
+    #[error("shifting by {shift} frames would move the {key} key at frame {frame} before frame 0")]
     BeforeFrameZero {
-        /// The frame of the first key, in file order, that would fall off.
+        /// The key: its section, and its name in bone and morph keys (`bone "右腕"`).
+        key: String,
+        /// The frame of the first key, in section and file order, that would fall off.
         frame: u32,
         /// The shift asked for, in frames (negative: earlier).
         shift: i64,
+    },
+    /// A shift would move a key beyond the largest frame number a VMD can store, 4,294,967,295.
+    #[error(
+        "shifting by {shift} frames would move the {key} key at frame {frame} to frame {to}, \
+         beyond the largest VMD frame number, {}",
+        u32::MAX
+    )]
+    ShiftBeyondLastFrame {
+        /// The key: its section, and its name in bone and morph keys (`bone "右腕"`).
+        key: String,
+        /// The frame of the first key, in section and file order, that would not fit.
+        frame: u32,
+        /// The shift asked for, in frames.
+        shift: i64,
+        /// The frame it would get.
+        to: u64,
     },
     /// A frame would not fit in the file's u32 frame field.
     #[error("frame {frame} is beyond the largest VMD frame number")]

@@ -31,26 +31,46 @@ use crate::format::{
 
 /// Shifts every key of `motion` by `frames` (see the module documentation).
 pub fn shift(motion: &Motion, frames: i64) -> Result<Motion, EditError> {
-    motion.try_map_sections(&mut Shift(frames))
+    motion.try_map_sections(&mut Shift { motion, frames })
 }
 
-/// Every key moved by this many frames.
-struct Shift(i64);
+/// Every key of `motion` moved by `frames`.
+struct Shift<'a> {
+    motion: &'a Motion,
+    frames: i64,
+}
 
-impl SectionMapper for Shift {
+impl SectionMapper for Shift<'_> {
     type Error = EditError;
 
     fn map<K: Keyframe>(&mut self, keys: &[K]) -> Result<Vec<K>, EditError> {
-        let shift = self.0;
-        let moved = |f: u32| -> Result<u32, EditError> {
-            let to = i64::from(f) + shift;
-            if to < 0 {
-                Err(EditError::BeforeFrameZero { frame: f, shift })
-            } else {
-                u32::try_from(to).map_err(|_| EditError::FrameOverflow { frame: to as u64 })
+        let shift = self.frames;
+        let moved = |k: &K| -> Result<K, EditError> {
+            let frame = k.frame();
+            // In i128, where no u32 frame plus i64 shift overflows.
+            let to = i128::from(frame) + i128::from(shift);
+            match u32::try_from(to) {
+                Ok(to) => Ok(k.with_frame(to)),
+                Err(_) if to < 0 => {
+                    Err(EditError::BeforeFrameZero { key: key_label(self.motion, k), frame, shift })
+                }
+                Err(_) => Err(EditError::ShiftBeyondLastFrame {
+                    key: key_label(self.motion, k),
+                    frame,
+                    shift,
+                    to: to as u64,
+                }),
             }
         };
-        keys.iter().map(|k| Ok(k.with_frame(moved(k.frame())?))).collect()
+        keys.iter().map(moved).collect()
+    }
+}
+
+/// A key as errors name it: `bone "右腕"`, or the section alone for unnamed sections.
+fn key_label<K: Keyframe>(motion: &Motion, key: &K) -> String {
+    match key.name() {
+        Some(name) => format!("{} {:?}", K::SECTION, name.decode(motion.detect_encoding()).text),
+        None => K::SECTION.to_string(),
     }
 }
 
@@ -255,11 +275,47 @@ mod tests {
     #[test]
     fn shift_errors_before_zero_and_round_trips() {
         let motion = crate::example::example_motion();
-        assert_eq!(shift(&motion, -1), Err(EditError::BeforeFrameZero { frame: 0, shift: -1 }));
+        let err = shift(&motion, -1).unwrap_err();
+        let key = "bone \"右腕\"".to_string();
+        assert_eq!(err, EditError::BeforeFrameZero { key, frame: 0, shift: -1 });
+        assert_eq!(
+            err.to_string(),
+            "shifting by -1 frames would move the bone \"右腕\" key at frame 0 before frame 0"
+        );
         let later = shift(&motion, 100).unwrap();
         assert_eq!(later.bones[0].frame, 100);
         assert_eq!(shift(&later, -100).unwrap(), motion);
-        assert!(matches!(shift(&later, i64::from(u32::MAX)), Err(EditError::FrameOverflow { .. })));
+        assert!(matches!(
+            shift(&later, i64::from(u32::MAX)),
+            Err(EditError::ShiftBeyondLastFrame { .. })
+        ));
+    }
+
+    #[test]
+    fn shift_past_the_last_frame_is_an_error_naming_the_key() {
+        let mut motion = crate::example::example_motion();
+        motion.cameras[1].frame = u32::MAX;
+        let err = shift(&motion, 1).unwrap_err();
+        let expected = EditError::ShiftBeyondLastFrame {
+            key: "camera".into(),
+            frame: u32::MAX,
+            shift: 1,
+            to: 1 << 32,
+        };
+        assert_eq!(err, expected);
+        assert_eq!(
+            err.to_string(),
+            "shifting by 1 frames would move the camera key at frame 4294967295 to frame \
+             4294967296, beyond the largest VMD frame number, 4294967295"
+        );
+        // Shifts whose sum overflows i64 are errors too, not a panic or a wrap.
+        let max = shift(&motion, i64::MAX).unwrap_err();
+        assert!(matches!(max, EditError::ShiftBeyondLastFrame { frame: 0, .. }), "{max:?}");
+        let min = shift(&motion, i64::MIN).unwrap_err();
+        assert!(matches!(min, EditError::BeforeFrameZero { frame: 0, .. }), "{min:?}");
+        // The largest frame itself is fine, and shifts back to 0.
+        let far = Motion { bones: vec![motion.bones[0].with_frame(u32::MAX)], ..Motion::default() };
+        assert_eq!(shift(&far, -i64::from(u32::MAX)).unwrap().bones[0].frame, 0);
     }
 
     #[test]

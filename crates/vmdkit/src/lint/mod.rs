@@ -1,6 +1,7 @@
 //! Warnings about motions that read correctly but hold something worth knowing: names cut
 //! mid-character or not decodable, duplicate or unsorted keys, physics-off keys, odd quaternions,
-//! out-of-range bytes, trailing bytes, and what lenient reading repaired.
+//! out-of-range bytes, trailing bytes, frame numbers far beyond the rest, and what lenient
+//! reading repaired.
 //!
 //! Warnings are summaries, one per kind and section, never one per key: a 200 MB file with a
 //! million duplicate keys gives one line with a count and an example. [`analyse`] also returns
@@ -15,6 +16,7 @@
 //! assert_eq!(analysis.frame_range, Some((0, 60)));
 //! ```
 
+mod far;
 mod names;
 mod order;
 mod tally;
@@ -27,6 +29,8 @@ use crate::text::{KeyName, TextEncoding};
 use serde::Serialize;
 use std::fmt;
 use tally::{hex, plural};
+
+pub use far::{FAR_GAP, FAR_RATIO};
 
 /// Quaternions whose length differs from 1 by more than this are reported. Files written by
 /// MMD carry f32 round-off around 1e-7; anything near this bound was not normalised at all.
@@ -60,6 +64,9 @@ pub enum WarningKind {
     OutOfRange,
     /// Bytes after the last section.
     TrailingBytes,
+    /// Keys at frames far beyond the rest of the motion (see [`FAR_RATIO`]): usually a
+    /// damaged frame number, and a span that bakes and frame-by-frame edits must cover.
+    FarFrames,
 }
 
 impl WarningKind {
@@ -77,6 +84,7 @@ impl WarningKind {
             WarningKind::NonFinite => "non_finite",
             WarningKind::OutOfRange => "out_of_range",
             WarningKind::TrailingBytes => "trailing_bytes",
+            WarningKind::FarFrames => "far_frames",
         }
     }
 }
@@ -87,7 +95,8 @@ impl WarningKind {
 pub struct Warning {
     /// What the warning is about.
     pub kind: WarningKind,
-    /// `None` for the header (model name) and for what lies outside the sections.
+    /// `None` for the header (model name), for what lies outside the sections, and for far
+    /// frames in several sections.
     pub section: Option<Section>,
     /// The keys it concerns (bytes, for trailing bytes; 1 for a repair).
     pub count: u64,
@@ -147,6 +156,9 @@ pub fn analyse(motion: &Motion, repairs: &[Repair]) -> Analysis {
     warnings.extend([camera, light, shadow, property].into_iter().flatten());
     values::unnamed_value_warnings(motion, &mut warnings);
     names::ik_name_warnings(motion, encoding, &mut warnings);
+    if let Some((start, rest)) = far::far_start(motion) {
+        warnings.push(far::far_frames_warning(motion, start, rest));
+    }
 
     if !motion.trailing.is_empty() {
         warnings.push(trailing_warning(&motion.trailing));

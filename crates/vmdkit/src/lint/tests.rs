@@ -94,3 +94,45 @@ fn repairs_come_first() {
     assert_eq!(kinds(&warnings), vec![(WarningKind::Repaired, Some(Section::Light), 1)]);
     assert!(warnings[0].message.contains("byte 99"));
 }
+
+#[test]
+fn far_frames_are_one_warning_naming_keys_sections_and_frames() {
+    let mut motion = crate::example::example_motion();
+    motion.bones.push(BoneKey { frame: u32::MAX, ..motion.bones[0] });
+    let warnings = lint(&motion, &[]);
+    assert_eq!(kinds(&warnings), vec![(WarningKind::FarFrames, Some(Section::Bone), 1)]);
+    assert_eq!(
+        warnings[0].message,
+        "1 bone key is at frame 4,294,967,295, far beyond the rest of the motion, which ends at \
+         frame 60: a damaged frame number? Bakes and frame-by-frame edits span every frame up \
+         to it, so they are slow or refused"
+    );
+
+    motion.cameras.push(CameraKey { frame: 2_000_000, ..motion.cameras[0] });
+    let warnings = lint(&motion, &[]);
+    assert_eq!(kinds(&warnings), vec![(WarningKind::FarFrames, None, 2)]);
+    let message = &warnings[0].message;
+    assert!(
+        message.starts_with("2 keys (1 bone, 1 camera) are at frames 2,000,000 to 4,294,967,295"),
+        "{message}"
+    );
+}
+
+#[test]
+fn far_frames_need_both_the_ratio_and_the_gap() {
+    let far = |frames: &[u32]| {
+        let mut motion = Motion::default();
+        let name = KeyName::encode("センター").0;
+        motion.bones.extend(frames.iter().map(|&f| BoneKey::new(name, f)));
+        lint(&motion, &[]).iter().any(|w| w.kind == WarningKind::FarFrames)
+    };
+    assert!(!far(&[]));
+    assert!(!far(&[u32::MAX]), "a lone key is not beyond anything");
+    assert!(!far(&[0, 100_000]), "the gap must be above 100,000");
+    assert!(far(&[0, 100_001]));
+    assert!(!far(&[0, 10_000, 150_000]), "15 times the frame before, not 16");
+    assert!(far(&[0, 10_000, 160_001]));
+    // A long motion is not far from itself: each key is near the one before it.
+    assert!(!far(&(0..=2_000_000).step_by(50_000).collect::<Vec<_>>()));
+    assert!(far(&[0, 60, u32::MAX - 1, u32::MAX]));
+}

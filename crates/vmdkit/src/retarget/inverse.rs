@@ -9,7 +9,8 @@ use super::RetargetError;
 use crate::eval::MotionSampler;
 use crate::format::Motion;
 use crate::keypoints::{Keypoints, Layout, Role, Units};
-use crate::skeleton::{sample_count, Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
+use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::skeleton::{Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
 use glam::{DVec3, Vec3};
 
 /// How [`keypoints_from_motion`] writes its keypoints.
@@ -21,16 +22,41 @@ pub struct KeypointOptions {
     pub axes: InputAxes,
     /// The output's units; model units become metres at [`METRES_PER_UNIT`] first.
     pub units: Units,
+    /// The largest output allowed, in bytes of its positions ([`keypoints_size`]).
+    pub max_output_bytes: u64,
 }
 
 impl Default for KeypointOptions {
     fn default() -> Self {
-        KeypointOptions { fps: 30.0, axes: InputAxes::default(), units: Units::Metres }
+        KeypointOptions {
+            fps: 30.0,
+            axes: InputAxes::default(),
+            units: Units::Metres,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+}
+
+/// The size of [`keypoints_from_motion`]'s output: a sample at every 1/fps second from frame 0
+/// through the motion's last key, three `f32` per joint.
+pub fn keypoints_size(motion: &Motion, joints: usize, fps: f64) -> DenseSize {
+    let last = motion.frame_range().map_or(0, |(_, last)| last);
+    let frames = crate::skeleton::export::samples(last, fps);
+    let joints = joints as u64;
+    DenseSize {
+        output: DenseOutput::Joints,
+        first: 0,
+        last,
+        fps,
+        frames,
+        count: joints,
+        bytes: frames.saturating_mul(joints).saturating_mul(3 * 4),
     }
 }
 
 /// The joints of `layout` over the whole motion played on `skeleton`. Joints the layout maps
-/// to no role (or to one the skeleton cannot place) are NaN.
+/// to no role (or to one the skeleton cannot place) are NaN. Fails before posing anything when
+/// the output would be larger than `options.max_output_bytes`.
 pub fn keypoints_from_motion(
     motion: &Motion,
     skeleton: &Skeleton,
@@ -42,13 +68,21 @@ pub fn keypoints_from_motion(
     }
     let rig = Rig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
-    let last = motion.frame_range().map_or(0, |(_, last)| last);
-    let count = sample_count(last, options.fps);
-    let times: Vec<f64> = (0..count).map(|i| i as f64 * crate::math::FPS / options.fps).collect();
-    let frames = role_positions(&rig, skeleton, motion, &times);
+    // No more bytes than an address space holds, so the frame count fits in usize too.
+    let limit = options.max_output_bytes.min(usize::MAX as u64);
+    let size = keypoints_size(motion, layout.joints.len(), options.fps).within(limit)?;
+    let count = size.frames as usize;
     let per_unit = METRES_PER_UNIT / options.units.metres();
     let mut kp = Keypoints::missing(count, layout.joints.len());
-    for (f, roles) in frames.iter().enumerate() {
+    // Posed and read off one frame at a time, so that nothing but the output grows with the
+    // frame span.
+    let sampler = MotionSampler::new(motion);
+    let binding = Binding::new(skeleton, &sampler);
+    let mut poser = Poser::new(skeleton, &sampler, &binding);
+    let mut pose = Pose::new(skeleton);
+    for f in 0..count {
+        poser.pose_at(f as f64 * crate::math::FPS / options.fps, &mut pose);
+        let roles = read_roles(&rig, skeleton, &pose);
         for (j, joint) in layout.joints.iter().enumerate() {
             let Some(role) = joint.role else { continue };
             let (p, w) = roles[role as usize];

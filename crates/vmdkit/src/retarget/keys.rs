@@ -16,6 +16,12 @@ use crate::skeleton::Skeleton;
 use crate::text::LongName;
 use glam::{DQuat, DVec3, Quat};
 
+/// Bone keys [`dense_motion`] writes per frame: センター, グルーブ, the rig's bones and the four
+/// IK bones.
+pub(crate) fn keys_per_frame(rig: &Rig) -> usize {
+    2 + rig.bones.len() + 4
+}
+
 /// One key per frame for every bone the retargeting drives.
 pub(crate) fn dense_motion(
     rig: &Rig,
@@ -24,7 +30,7 @@ pub(crate) fn dense_motion(
     options: &RetargetOptions,
 ) -> Motion {
     let mut motion = Motion::new(LongName::encode(&options.model_name).0);
-    let tracks = 2 + rig.bones.len() + 4;
+    let tracks = keys_per_frame(rig);
     motion.bones.reserve(states.len() * tracks);
     let mut previous: Vec<Option<Quat>> = vec![None; rig.bones.len()];
     let mut previous_twist: [Option<Quat>; 2] = [None, None];

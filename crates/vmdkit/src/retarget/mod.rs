@@ -51,12 +51,13 @@ mod tests;
 pub use axes::InputAxes;
 pub use conditioning::ConditioningNotes;
 pub use handedness::HandednessCheck;
-pub use inverse::{keypoints_from_motion, KeypointOptions};
+pub use inverse::{keypoints_from_motion, keypoints_size, KeypointOptions};
 pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
 
 use crate::format::Motion;
 use crate::keypoints::{Keypoints, Layout, Role};
+use crate::limit::{DenseOutput, DenseSize, OutputTooLarge};
 use crate::skeleton::Skeleton;
 use glam::DVec3;
 
@@ -100,6 +101,9 @@ pub enum RetargetError {
     /// An option is out of range.
     #[error("{0}")]
     Option(String),
+    /// The output would be larger than the limit; nothing was posed or solved.
+    #[error(transparent)]
+    TooLarge(#[from] OutputTooLarge),
 }
 
 /// Keypoints of `layout` → a motion for `skeleton`, with a report.
@@ -120,6 +124,7 @@ pub fn retarget(
     check_layout(layout)?;
     let rig = rig::Rig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
+    dense_size(keypoints, &rig, options.fps).within(options.max_output_bytes)?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
     let mut frames = roles_per_frame(&conditioned.keypoints, layout, options);
     let handedness = handedness::check_and_correct(&mut frames, options.detect_handedness);
@@ -170,6 +175,25 @@ pub fn retarget(
         options,
     });
     Ok(Retargeted { motion, report })
+}
+
+/// The dense motion the solve makes from `keypoints` at `fps`: a key per driven bone at every
+/// frame once resampled to 30 fps (as `keypoints::resample` counts them), before thinning.
+fn dense_size(keypoints: &Keypoints, rig: &rig::Rig, fps: f64) -> DenseSize {
+    let frames = match keypoints.frame_count {
+        0 => 0,
+        n => ((n - 1) as f64 * crate::math::FPS / fps + 1e-6).floor() as u64 + 1,
+    };
+    let keys = frames.saturating_mul(keys::keys_per_frame(rig) as u64);
+    DenseSize {
+        output: DenseOutput::RetargetKeys,
+        first: 0,
+        last: u32::try_from(frames.saturating_sub(1)).unwrap_or(u32::MAX),
+        fps: crate::math::FPS,
+        frames,
+        count: keys,
+        bytes: keys.saturating_mul(111),
+    }
 }
 
 /// The roles the solver cannot do without: a pelvis (or both hips), both hips, knees and

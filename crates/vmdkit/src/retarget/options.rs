@@ -65,6 +65,9 @@ pub struct RetargetOptions {
     /// than its left/right labels imply (the sign of a wrong handedness), and turn it upright
     /// when its trunk points down (a wrong up axis). Reported either way.
     pub detect_handedness: bool,
+    /// The largest dense motion allowed, in bytes of its VMD bone records: the solve makes a
+    /// key per bone at every 30 fps frame before any thinning.
+    pub max_output_bytes: u64,
 }
 
 impl Default for RetargetOptions {
@@ -81,6 +84,7 @@ impl Default for RetargetOptions {
             min_confidence: 0.3,
             model_name: String::new(),
             detect_handedness: true,
+            max_output_bytes: crate::limit::DEFAULT_MAX_OUTPUT_BYTES,
         }
     }
 }

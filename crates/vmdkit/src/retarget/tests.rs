@@ -11,6 +11,7 @@ fn round_trip(layout: &str, motion: &Motion, ik: bool) -> RetargetReport {
         fps: 30.0,
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
         units: Units::Metres,
+        ..KeypointOptions::default()
     };
     let kp = keypoints_from_motion(motion, &skeleton, &layout, &kp_options).unwrap();
     let options = RetargetOptions {
@@ -49,7 +50,8 @@ fn a_mirrored_input_is_noticed_and_mirrored_back() {
     let layout = Layout::builtin("h36m").unwrap();
     let motion = crate::example::exercise_motion(120);
     let axes = InputAxes { up: UpAxis::Y, left_handed: false };
-    let kp_options = KeypointOptions { fps: 30.0, axes, units: Units::Metres };
+    let kp_options =
+        KeypointOptions { fps: 30.0, axes, units: Units::Metres, ..KeypointOptions::default() };
     let kp = keypoints_from_motion(&motion, &skeleton, &layout, &kp_options).unwrap();
     let options = |left_handed: bool| RetargetOptions {
         smoothing: Smoothing::None,
@@ -78,8 +80,12 @@ fn an_input_read_upside_down_is_turned_upright() {
     let skeleton = Skeleton::new(&standard_model());
     let layout = Layout::builtin("blazepose33").unwrap();
     let motion = crate::example::exercise_motion(90);
-    let kp_options =
-        KeypointOptions { fps: 30.0, axes: InputAxes::default(), units: Units::Metres };
+    let kp_options = KeypointOptions {
+        fps: 30.0,
+        axes: InputAxes::default(),
+        units: Units::Metres,
+        ..KeypointOptions::default()
+    };
     let kp = keypoints_from_motion(&motion, &skeleton, &layout, &kp_options).unwrap();
     let options = |up| RetargetOptions {
         smoothing: Smoothing::None,

@@ -14,13 +14,19 @@
 //! **Layout.** Samples are taken at `fps` per second from frame 0 through the motion's last key
 //! (MMD frames are 1/30 s). `positions` is frames × bones × 3, `rotations` frames × bones × 4
 //! (x, y, z, w), both row-major `f32`; `parents` holds −1 for roots.
+//!
+//! **Size.** Samples run from frame 0, so one key at a far frame makes a long bake whatever
+//! the file's size. [`bake_world`] works the arrays' size out first and fails with
+//! [`BakeError::TooLarge`] above [`BakeSettings::max_output_bytes`], before allocating.
 
 use super::binding::Binding;
 use super::npz::{self, Array, Data};
 use super::pose::{Pose, PoseOptions};
 use super::poser::Poser;
 use super::rig::Skeleton;
+use crate::edit::BakeError;
 use crate::eval::MotionSampler;
+use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use glam::{Quat, Vec3};
 use std::io::{self, Seek, Write};
 
@@ -81,11 +87,19 @@ pub struct BakeSettings {
     pub axes: Axes,
     /// How each sample is posed (IK variant, IK on or off).
     pub pose: PoseOptions,
+    /// The largest bake allowed, in bytes of its arrays ([`world_bake_size`]).
+    pub max_output_bytes: u64,
 }
 
 impl Default for BakeSettings {
     fn default() -> Self {
-        BakeSettings { fps: 30.0, scale: 1.0, axes: Axes::Mmd, pose: PoseOptions::default() }
+        BakeSettings {
+            fps: 30.0,
+            scale: 1.0,
+            axes: Axes::Mmd,
+            pose: PoseOptions::default(),
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
     }
 }
 
@@ -112,24 +126,56 @@ pub struct WorldBake {
 
 /// The number of samples at `fps` from frame 0 through `last_frame` (both ends included when
 /// they fall on a sample).
+/// Saturates at `usize::MAX` (a rate so high that the count does not fit).
 pub fn sample_count(last_frame: u32, fps: f64) -> usize {
-    // A hair of tolerance so that e.g. 60 fps over 90 frames gives 181 samples, not 180.
-    (f64::from(last_frame) / crate::math::FPS * fps + 1e-9).floor() as usize + 1
+    usize::try_from(samples(last_frame, fps)).unwrap_or(usize::MAX)
+}
+
+/// [`sample_count`] in `u64`, saturating.
+pub(crate) fn samples(last_frame: u32, fps: f64) -> u64 {
+    // A hair of tolerance so that e.g. 60 fps over 90 frames gives 181 samples, not 180. The
+    // float-to-integer cast saturates.
+    ((f64::from(last_frame) / crate::math::FPS * fps + 1e-9).floor() as u64).saturating_add(1)
+}
+
+/// The size of [`bake_world`]'s arrays: samples × bones × 7 `f32` (position and rotation) and
+/// one `f64` frame per sample.
+pub fn world_bake_size(
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    fps: f64,
+) -> Result<DenseSize, BakeError> {
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(BakeError::BadFrameRate(fps));
+    }
+    let last = sampler.last_frame().unwrap_or(0);
+    let frames = samples(last, fps);
+    let bones = skeleton.bone_count() as u64;
+    let per_sample = bones.saturating_mul(7 * 4).saturating_add(8);
+    Ok(DenseSize {
+        output: DenseOutput::Bones,
+        first: 0,
+        last,
+        fps,
+        frames,
+        count: bones,
+        bytes: frames.saturating_mul(per_sample),
+    })
 }
 
 /// Poses `sampler` on `skeleton` at every sample, calling `progress(done, total)` now and then.
-///
-/// # Panics
-/// If `settings.fps` is not a positive finite number.
+/// Fails, before allocating, when the rate is not a positive finite number or the arrays would
+/// be larger than `settings.max_output_bytes`.
 pub fn bake_world(
     skeleton: &Skeleton,
     sampler: &MotionSampler,
     binding: &Binding,
     settings: &BakeSettings,
     mut progress: impl FnMut(usize, usize),
-) -> WorldBake {
-    assert!(settings.fps.is_finite() && settings.fps > 0.0, "fps must be positive");
-    let count = sample_count(sampler.last_frame().unwrap_or(0), settings.fps);
+) -> Result<WorldBake, BakeError> {
+    // No more bytes than an address space holds, so the sample count fits in usize too.
+    let limit = settings.max_output_bytes.min(usize::MAX as u64);
+    let count = world_bake_size(skeleton, sampler, settings.fps)?.within(limit)?.frames as usize;
     let n = skeleton.bone_count();
     let mut poser = Poser::with_options(skeleton, sampler, binding, settings.pose);
     let mut pose = Pose::new(skeleton);
@@ -160,7 +206,7 @@ pub fn bake_world(
         }
     }
     progress(count, count);
-    bake
+    Ok(bake)
 }
 
 impl WorldBake {
@@ -318,5 +364,6 @@ mod tests {
         assert_eq!(sample_count(90, 60.0), 181);
         assert_eq!(sample_count(0, 24.0), 1);
         assert_eq!(sample_count(100, 30.0), 101);
+        assert_eq!(sample_count(u32::MAX, 1e300), usize::MAX);
     }
 }

@@ -106,7 +106,9 @@ mod tests;
 
 pub(crate) use append::scale_rotation;
 pub use binding::{Binding, BindingReport};
-pub use export::{bake_world, sample_count, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
+pub use export::{
+    bake_world, sample_count, world_bake_size, Axes, BakeSettings, WorldBake, METRES_PER_UNIT,
+};
 pub use ik::IkVariant;
 pub use notes::SkeletonNote;
 pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};

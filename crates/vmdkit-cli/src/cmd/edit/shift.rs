@@ -27,7 +27,13 @@ pub struct ShiftArgs {
 pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
     let mut motion = args.io.read()?;
     if args.clip && args.frames < 0 {
-        let from = u32::try_from(-args.frames).unwrap_or(u32::MAX);
+        // `unsigned_abs`: `-i64::MIN` overflows.
+        let from = u32::try_from(args.frames.unsigned_abs()).map_err(|_| {
+            crate::error::usage(format!(
+                "--frames {} --clip would drop every frame: no VMD frame is that far from 0",
+                args.frames
+            ))
+        })?;
         let last = motion.frame_range().map_or(0, |(_, last)| last).max(from);
         motion = vmdkit::edit::trim(&motion, from, last)?.0;
     }
