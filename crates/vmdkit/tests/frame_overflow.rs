@@ -23,7 +23,9 @@ fn retiming_the_last_frame_slower_is_an_error() {
     // Twice as slow: the key would land on frame 8,589,934,590. The error comes from the keys'
     // frames, before any per-frame work over the span.
     let err = retime(&far_example(), 2.0, &Tolerance::default()).unwrap_err();
-    assert!(matches!(err, EditError::FrameOverflow { frame: 8_589_934_590 }), "{err:?}");
+    let EditError::FrameOverflow { key, source_frame, frame } = &err else { panic!("{err:?}") };
+    assert_eq!((key.as_str(), *source_frame, *frame), ("bone \"右腕\"", u32::MAX, 8_589_934_590));
+    assert!(err.to_string().starts_with("bone \"右腕\" key at frame 4294967295"), "{err}");
 }
 
 #[test]

@@ -98,8 +98,15 @@ pub enum EditError {
         to: u64,
     },
     /// A frame would not fit in the file's u32 frame field.
-    #[error("frame {frame} is beyond the largest VMD frame number")]
+    #[error(
+        "{key} key at frame {source_frame} would move to frame {frame}, beyond the largest VMD \
+         frame number (4,294,967,295)"
+    )]
     FrameOverflow {
+        /// The key's track (bone or morph name, or its section).
+        key: String,
+        /// The key's frame before the edit.
+        source_frame: u32,
         /// The frame the key would have landed on (above `u32::MAX`).
         frame: u64,
     },

@@ -71,9 +71,43 @@ fn scaled(f: u32, factor: f64) -> Result<(u32, bool), EditError> {
     let t = f64::from(f) * factor;
     let g = t.round();
     if g > f64::from(u32::MAX) {
-        return Err(EditError::FrameOverflow { frame: g as u64 });
+        return Err(overflow(String::new(), f, g));
     }
     Ok((g as u32, (t - g).abs() < 1e-9))
+}
+
+fn overflow(key: String, source_frame: u32, frame: f64) -> EditError {
+    EditError::FrameOverflow { key, source_frame, frame: frame as u64 }
+}
+
+/// Refuses, before any work, a factor that would move some key past the largest frame number,
+/// naming the first such key. A key's output frame is at most its scaled time rounded up.
+fn check_frames(motion: &Motion, factor: f64) -> Result<(), EditError> {
+    let check = |key: &dyn Fn() -> String, f: u32| {
+        let t = (f64::from(f) * factor - 1e-9).ceil();
+        if t > f64::from(u32::MAX) {
+            return Err(overflow(key(), f, t));
+        }
+        Ok(())
+    };
+    for k in &motion.bones {
+        check(&|| format!("bone {:?}", k.name), k.frame)?;
+    }
+    for k in &motion.morphs {
+        check(&|| format!("morph {:?}", k.name), k.frame)?;
+    }
+    let unnamed = [
+        (Section::Camera, motion.cameras.iter().map(|k| k.frame).max()),
+        (Section::Light, motion.lights.iter().map(|k| k.frame).max()),
+        (Section::SelfShadow, motion.shadows.iter().map(|k| k.frame).max()),
+        (Section::Property, motion.properties.iter().map(|k| k.frame).max()),
+    ];
+    for (section, last) in unnamed {
+        if let Some(f) = last {
+            check(&|| section.name().to_owned(), f)?;
+        }
+    }
+    Ok(())
 }
 
 /// Retimes `motion` by `factor` (see the module documentation).
@@ -85,6 +119,7 @@ pub fn retime(
     if !(factor.is_finite() && factor > 0.0) {
         return Err(EditError::BadFactor(factor));
     }
+    check_frames(motion, factor)?;
     let sampler = MotionSampler::new(motion);
     let r = Retimer { motion, sampler: &sampler, factor, tol: tolerance.internal() };
     let mut report =
@@ -100,7 +135,7 @@ pub fn retime(
     let at_or_after = |f: u32| -> Result<u32, EditError> {
         let t = (f64::from(f) * factor - 1e-9).ceil().max(0.0);
         if t > f64::from(u32::MAX) {
-            return Err(EditError::FrameOverflow { frame: t as u64 });
+            return Err(overflow("property".into(), f, t));
         }
         Ok(t as u32)
     };
@@ -132,7 +167,7 @@ impl Retimer<'_> {
         let last =
             (f64::from(frames[frames.len() - 1]) * factor - 1e-9).ceil().max(f64::from(first));
         if last > f64::from(u32::MAX) {
-            return Err(EditError::FrameOverflow { frame: last as u64 });
+            return Err(overflow(String::new(), frames[frames.len() - 1], last));
         }
         Ok((keys, first, (first..=last as u32).map(|g| source_time(g, factor)).collect()))
     }
