@@ -27,6 +27,9 @@ create_exception!(
 /// comes from its bytes, and one key at frame 4,294,967,295 would ask for tens of gigabytes.
 const MAX_IMPLICIT_BYTES: u64 = 4 << 30;
 
+/// `Model.pose`'s result: positions and rotations.
+type PoseArrays<'py> = (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>);
+
 /// A model's skeleton: bones, parents and rest positions, ready to pose motions on.
 #[pyclass(module = "vmdkit", frozen)]
 pub struct Model {
@@ -78,8 +81,8 @@ impl Model {
     /// vmdkit's built-in standard model: MMD's standard and semi-standard bones in an A-pose
     /// about 20 units tall, bones only. The default target of `vmdkit.retarget`.
     #[staticmethod]
-    fn standard() -> Model {
-        Model::new(vmdkit::example::standard_model())
+    fn standard(py: Python<'_>) -> PyResult<Model> {
+        detached(py, || Model::new(vmdkit::example::standard_model()))
     }
 
     /// The bone names, in the model's bone order (the order of every per-bone array).
@@ -178,7 +181,9 @@ impl Model {
     /// 8 cm). `up` picks the frame: "y" right-handed Y up (Z mirrored; glTF, three.js), "z"
     /// right-handed Z up (Blender), None MMD's own left-handed Y up: as the CLI's `--up`.
     /// Physics is not simulated. The work runs without the GIL.
-    #[pyo3(signature = (motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = Some("y")))]
+    #[pyo3(signature = (
+        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = Some("y")
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn pose<'py>(
         &self,
@@ -189,7 +194,7 @@ impl Model {
         ik: IkArg,
         metres: bool,
         up: Option<&str>,
-    ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>)> {
+    ) -> PyResult<PoseArrays<'py>> {
         let axes = axes(up)?;
         let options = pose_options(&ik)?;
         let frames = match frames {
@@ -204,14 +209,13 @@ impl Model {
             axes,
             scale: if metres { METRES_PER_UNIT as f32 } else { 1.0 },
         };
-        let (shape, times) = match &frames {
-            Some((shape, times)) => (shape.clone(), Some(times.as_slice())),
-            None => (Vec::new(), None),
-        };
+        let times = frames.as_ref().map(|(_, times)| times.as_slice());
         let baked = detached(py, || job.run(times, fps))??;
-        let bones = self.skeleton.bone_count();
-        let mut dims = if frames.is_some() { shape } else { vec![baked.frames] };
-        dims.push(bones);
+        let mut dims = match frames {
+            Some((shape, _)) => shape,
+            None => vec![baked.frames],
+        };
+        dims.push(self.skeleton.bone_count());
         let mut rotation_dims = dims.clone();
         dims.push(3);
         rotation_dims.push(4);

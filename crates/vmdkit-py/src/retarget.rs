@@ -29,9 +29,9 @@ create_exception!(
 
 /// The built-in standard model, built once: `retarget` and `keypoints` use it when given no
 /// model.
-fn standard() -> &'static Model {
+fn standard(py: Python<'_>) -> PyResult<&'static Model> {
     static STANDARD: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
-    STANDARD.get_or_init(|| Model::new(vmdkit::example::standard_model()))
+    detached(py, || STANDARD.get_or_init(|| Model::new(vmdkit::example::standard_model())))
 }
 
 /// A `layout` argument: a built-in name, "auto", or a mapping file.
@@ -209,9 +209,8 @@ fn retarget<'py>(
             angle_degrees: max_angle_error.unwrap_or(default.angle_degrees),
             ..default
         };
-        if !(tolerance.position.is_finite() && tolerance.position >= 0.0)
-            || !(tolerance.angle_degrees.is_finite() && tolerance.angle_degrees >= 0.0)
-        {
+        let valid = |v: f64| v.is_finite() && v >= 0.0;
+        if !(valid(tolerance.position) && valid(tolerance.angle_degrees)) {
             return Err(PyValueError::new_err(
                 "max_position_error and max_angle_error must be ≥ 0",
             ));
@@ -220,8 +219,10 @@ fn retarget<'py>(
     };
     let target: &Model = match &model {
         Some(m) => m,
-        None => standard(),
+        None => standard(py)?,
     };
+    // Options the library gains later (such as output size limits) keep their defaults.
+    #[allow(clippy::needless_update)]
     let options = RetargetOptions {
         fps,
         axes: InputAxes { up: up_axis(up)?, left_handed },
@@ -307,6 +308,8 @@ fn keypoints<'py>(
     left_handed: bool,
 ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Vec<String>)> {
     let layout = self::layout(&layout, None, None)?;
+    // As in `retarget`: options the library gains later keep their defaults.
+    #[allow(clippy::needless_update)]
     let options = KeypointOptions {
         fps: fps.unwrap_or(30.0),
         axes: InputAxes { up: up_axis(up)?, left_handed },
@@ -315,7 +318,7 @@ fn keypoints<'py>(
     };
     let target: &Model = match &model {
         Some(m) => m,
-        None => standard(),
+        None => standard(py)?,
     };
     let (skeleton, motion) = (target.skeleton(), library_motion(&motion));
     let kp = detached(py, || {
