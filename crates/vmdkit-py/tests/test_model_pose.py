@@ -135,3 +135,17 @@ def test_threads_pose_at_once_and_agree(corpus):
     for positions, rotations in out:
         np.testing.assert_array_equal(positions, alone[0])
         np.testing.assert_array_equal(rotations, alone[1])
+
+
+def test_a_far_key_does_not_allocate_its_whole_span(corpus):
+    # One key at MMD's last frame: every frame through it would be hundreds of gigabytes.
+    record = "センター".encode("cp932").ljust(15, b"\0") + (2**32 - 1).to_bytes(4, "little")
+    record += np.array([0, 0, 0, 0, 0, 0, 1], "<f4").tobytes() + bytes(64)
+    data = b"Vocaloid Motion Data 0002".ljust(30, b"\0") + b"far".ljust(20, b"\0")
+    data += (1).to_bytes(4, "little") + record + bytes(4)
+    motion = vmdkit.read(data)
+    model = vmdkit.Model.read(corpus / MIKU)
+    with pytest.raises(vmdkit.VmdError, match="pass the frames"):
+        model.pose(motion, None)
+    positions, _ = model.pose(motion, [0, 2**32 - 1])
+    assert positions.shape == (2, len(model), 3)
