@@ -7,8 +7,11 @@
 
 use pyo3::prelude::*;
 
+mod calls;
 mod errors;
+mod model;
 mod motion;
+mod retarget;
 
 /// The extension module.
 #[pymodule]
@@ -16,5 +19,7 @@ fn _vmdkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     motion::register(m)?;
+    model::register(m)?;
+    retarget::register(m)?;
     Ok(())
 }

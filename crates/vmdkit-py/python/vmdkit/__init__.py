@@ -3,6 +3,28 @@
 The work is done by the Rust library vmdkit; this package gives it to Python.
 """
 
-from ._vmdkit import Motion, ReadError, VmdError, __version__, read
+from ._vmdkit import (
+    Model,
+    ModelError,
+    Motion,
+    ReadError,
+    RetargetError,
+    VmdError,
+    __version__,
+    keypoints,
+    read,
+    retarget,
+)
 
-__all__ = ["Motion", "ReadError", "VmdError", "__version__", "read"]
+__all__ = [
+    "Model",
+    "ModelError",
+    "Motion",
+    "ReadError",
+    "RetargetError",
+    "VmdError",
+    "__version__",
+    "keypoints",
+    "read",
+    "retarget",
+]

@@ -1,0 +1,368 @@
+//! `Model`: a PMX, PMD or bone-CSV model's skeleton as arrays, and `Model.pose`, a motion
+//! played on it as world-space arrays: the same posing as `vmdkit bake --model`.
+
+use crate::calls::{detached, library_motion, os_error};
+use crate::errors::VmdError;
+use crate::motion::Motion;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::path::PathBuf;
+use vmdkit::eval::MotionSampler;
+use vmdkit::model::ModelFormat;
+use vmdkit::skeleton::{
+    sample_count, Axes, Binding, IkVariant, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT,
+};
+
+create_exception!(
+    vmdkit,
+    ModelError,
+    VmdError,
+    "A model file that cannot be read: `path`, `section`, `record` and `offset` say where."
+);
+
+/// The largest output `Model.pose` makes when it picks the frames itself: a motion's frame span
+/// comes from its bytes, and one key at frame 4,294,967,295 would ask for tens of gigabytes.
+const MAX_IMPLICIT_BYTES: u64 = 4 << 30;
+
+/// `Model.pose`'s result: positions and rotations.
+type PoseArrays<'py> = (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>);
+
+/// A model's skeleton: bones, parents and rest positions, ready to pose motions on.
+#[pyclass(module = "vmdkit", frozen)]
+pub struct Model {
+    model: vmdkit::model::Model,
+    skeleton: Skeleton,
+}
+
+impl Model {
+    /// The model, with its skeleton built once for every pose.
+    pub fn new(model: vmdkit::model::Model) -> Model {
+        let skeleton = Skeleton::new(&model);
+        Model { model, skeleton }
+    }
+
+    /// The library model.
+    pub fn library(&self) -> &vmdkit::model::Model {
+        &self.model
+    }
+
+    /// The skeleton built from it.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+}
+
+#[pymethods]
+impl Model {
+    /// Reads a PMX (2.0, 2.1), PMD or PmxEditor bone-table CSV model from a path (str or
+    /// os.PathLike) or from bytes. Only the bones and bone morphs are kept.
+    #[staticmethod]
+    fn read(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Model> {
+        if let Ok(bytes) = source.cast::<PyBytes>() {
+            let data = bytes.as_bytes();
+            let parsed = detached(py, || vmdkit::model::Model::parse(data).map(Model::new))?;
+            return parsed.map_err(|e| model_error(py, None, &e));
+        }
+        let path: PathBuf = source.extract()?;
+        let read = detached(py, || vmdkit::model::Model::read_file(&path).map(Model::new))?;
+        read.map_err(|e| {
+            let label = e.path().display().to_string();
+            match e {
+                vmdkit::FileError::Io { error, .. } => os_error(py, &label, error),
+                vmdkit::FileError::Format { error, .. } => model_error(py, Some(&label), &error),
+                other => VmdError::new_err(other.to_string()),
+            }
+        })
+    }
+
+    /// vmdkit's built-in standard model: MMD's standard and semi-standard bones in an A-pose
+    /// about 20 units tall, bones only. The default target of `vmdkit.retarget`.
+    #[staticmethod]
+    fn standard(py: Python<'_>) -> PyResult<Model> {
+        detached(py, || Model::new(vmdkit::example::standard_model()))
+    }
+
+    /// The bone names, in the model's bone order (the order of every per-bone array).
+    #[getter]
+    fn bone_names(&self) -> Vec<String> {
+        self.skeleton.bone_names().to_vec()
+    }
+
+    /// The English bone names (empty strings where the file has none).
+    #[getter]
+    fn bone_names_en(&self) -> Vec<String> {
+        self.model.bones.iter().map(|b| b.name_en.clone()).collect()
+    }
+
+    /// Each bone's parent index, (B,) int32, -1 for roots.
+    #[getter]
+    fn parents<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        let s = &self.skeleton;
+        let parents = (0..s.bone_count()).map(|b| s.parent(b).map_or(-1, |p| p as i32));
+        PyArray1::from_vec(py, parents.collect())
+    }
+
+    /// Each bone's rest (bind pose) position, (B, 3) float32, model space: MMD units in MMD's
+    /// left-handed frame (Y up, the model faces -Z).
+    #[getter]
+    fn rest_positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let s = &self.skeleton;
+        let flat: Vec<f32> =
+            (0..s.bone_count()).flat_map(|b| s.rest_position(b).to_array()).collect();
+        PyArray1::from_vec(py, flat).reshape(vec![s.bone_count(), 3])
+    }
+
+    /// The model's name, usually Japanese (a VMD made for it carries it in its header).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.model.name
+    }
+
+    /// The model's English name (empty when the file has none).
+    #[getter]
+    fn name_en(&self) -> &str {
+        &self.model.name_en
+    }
+
+    /// The model's comment (author, terms of use).
+    #[getter]
+    fn comment(&self) -> &str {
+        &self.model.comment
+    }
+
+    /// The English comment (empty when the file has none).
+    #[getter]
+    fn comment_en(&self) -> &str {
+        &self.model.comment_en
+    }
+
+    /// The file's kind: "pmx", "pmd" or "bone_csv".
+    #[getter]
+    fn format(&self) -> &'static str {
+        match self.model.format {
+            ModelFormat::Pmx { .. } => "pmx",
+            ModelFormat::Pmd { .. } => "pmd",
+            _ => "bone_csv",
+        }
+    }
+
+    /// The index of the bone named `name`, or None.
+    fn bone_index(&self, name: &str) -> Option<usize> {
+        self.skeleton.bone_index(name)
+    }
+
+    /// The number of bones.
+    fn __len__(&self) -> usize {
+        self.skeleton.bone_count()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<vmdkit.Model {:?} ({}): {} bones, {} IK chains>",
+            self.model.name,
+            self.format(),
+            self.skeleton.bone_count(),
+            self.skeleton.ik_count()
+        )
+    }
+
+    /// Plays `motion` on the model and returns `(positions, rotations)`: every bone's world
+    /// (model-space) position, shape `frames.shape + (B, 3)`, and rotation from the bind pose as
+    /// a quaternion (x, y, z, w), shape `frames.shape + (B, 4)`, both float32 in the model's
+    /// bone order.
+    ///
+    /// `frames` are MMD frames (1/30 s, fractions allowed), any array-like of numbers; None
+    /// samples from frame 0 through the motion's last key at `fps` per second, as
+    /// `vmdkit bake --model` does. `ik` is True (MMD's CCD), False (the keyed pose, no IK) or
+    /// "mmd", "plain" or "off". `metres` scales positions by 0.08 (one MMD unit is about
+    /// 8 cm). `up` picks the frame: "y" right-handed Y up (Z mirrored; glTF, three.js), "z"
+    /// right-handed Z up (Blender), None MMD's own left-handed Y up: as the CLI's `--up`.
+    /// Physics is not simulated. The work runs without the GIL.
+    #[pyo3(signature = (
+        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = Some("y")
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn pose<'py>(
+        &self,
+        py: Python<'py>,
+        motion: PyRef<'py, Motion>,
+        frames: Option<&Bound<'py, PyAny>>,
+        fps: f64,
+        ik: IkArg,
+        metres: bool,
+        up: Option<&str>,
+    ) -> PyResult<PoseArrays<'py>> {
+        let axes = axes(up)?;
+        let options = pose_options(&ik)?;
+        let frames = match frames {
+            Some(f) => Some(frame_array(py, f)?),
+            None if fps.is_finite() && fps > 0.0 => None,
+            None => return Err(PyValueError::new_err(format!("fps must be positive, not {fps}"))),
+        };
+        let job = PoseJob {
+            skeleton: &self.skeleton,
+            motion: library_motion(&motion),
+            options,
+            axes,
+            scale: if metres { METRES_PER_UNIT as f32 } else { 1.0 },
+        };
+        let times = frames.as_ref().map(|(_, times)| times.as_slice());
+        let baked = detached(py, || job.run(times, fps))??;
+        let mut dims = match frames {
+            Some((shape, _)) => shape,
+            None => vec![baked.frames],
+        };
+        dims.push(self.skeleton.bone_count());
+        let mut rotation_dims = dims.clone();
+        dims.push(3);
+        rotation_dims.push(4);
+        let positions = PyArray1::from_vec(py, baked.positions).reshape(dims)?;
+        let rotations = PyArray1::from_vec(py, baked.rotations).reshape(rotation_dims)?;
+        Ok((positions, rotations))
+    }
+}
+
+/// A `ModelError` for a library error, with its location as attributes.
+fn model_error(py: Python<'_>, path: Option<&str>, err: &vmdkit::model::ModelError) -> PyErr {
+    let message = match path {
+        Some(p) => format!("{p}: {err}"),
+        None => err.to_string(),
+    };
+    let exc = ModelError::new_err(message);
+    let value = exc.value(py);
+    let _ = value.setattr("path", path);
+    let _ = value.setattr("section", err.section.name());
+    let _ = value.setattr("record", err.record);
+    let _ = value.setattr("offset", err.offset);
+    exc
+}
+
+/// `up` as the CLI's `--up` reads it (None: no `--up`).
+pub fn axes(up: Option<&str>) -> PyResult<Axes> {
+    match up {
+        None => Ok(Axes::Mmd),
+        Some(u) if u.eq_ignore_ascii_case("y") => Ok(Axes::RightHandedYUp),
+        Some(u) if u.eq_ignore_ascii_case("z") => Ok(Axes::RightHandedZUp),
+        Some(u) => Err(PyValueError::new_err(format!(
+            "up must be \"y\", \"z\" or None (MMD's own left-handed frame), not {u:?}"
+        ))),
+    }
+}
+
+/// An `ik` argument: on or off, or the CLI's `--ik` mode.
+#[derive(FromPyObject)]
+enum IkArg {
+    On(bool),
+    Mode(String),
+}
+
+/// `ik` as posing options.
+fn pose_options(ik: &IkArg) -> PyResult<PoseOptions> {
+    let mmd = PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: true };
+    let off = PoseOptions { solve_ik: false, ..PoseOptions::default() };
+    match ik {
+        IkArg::On(true) => Ok(mmd),
+        IkArg::On(false) => Ok(off),
+        IkArg::Mode(mode) => match mode.to_ascii_lowercase().as_str() {
+            "mmd" => Ok(mmd),
+            "plain" => Ok(PoseOptions { ik_variant: IkVariant::Plain, solve_ik: true }),
+            "off" => Ok(off),
+            other => Err(PyValueError::new_err(format!(
+                "ik must be True, False, \"mmd\", \"plain\" or \"off\", not {other:?}"
+            ))),
+        },
+    }
+}
+
+/// Frames as a flat list of finite numbers, with the shape they came in.
+fn frame_array(py: Python<'_>, frames: &Bound<'_, PyAny>) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let numpy = py.import("numpy")?;
+    let array = numpy.call_method1("asarray", (frames, numpy.getattr("float64")?))?;
+    let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
+    let shape = array.shape().to_vec();
+    let times: Vec<f64> = array.as_array().iter().copied().collect();
+    if let Some(bad) = times.iter().find(|t| !t.is_finite()) {
+        return Err(PyValueError::new_err(format!("frames must be finite numbers, not {bad}")));
+    }
+    Ok((shape, times))
+}
+
+/// One `Model.pose` call's inputs, all plain data so that it runs without the GIL.
+struct PoseJob<'a> {
+    skeleton: &'a Skeleton,
+    motion: &'a vmdkit::Motion,
+    options: PoseOptions,
+    axes: Axes,
+    scale: f32,
+}
+
+/// The arrays of a pose, flat.
+struct Baked {
+    frames: usize,
+    positions: Vec<f32>,
+    rotations: Vec<f32>,
+}
+
+impl PoseJob<'_> {
+    /// Poses at `times`, or at every sample at `fps` when None (as `bake_world` samples).
+    fn run(&self, times: Option<&[f64]>, fps: f64) -> PyResult<Baked> {
+        let sampler = MotionSampler::new(self.motion);
+        let binding = Binding::new(self.skeleton, &sampler);
+        let bones = self.skeleton.bone_count();
+        let count = match times {
+            Some(t) => t.len(),
+            None => {
+                let count = sample_count(sampler.last_frame().unwrap_or(0), fps);
+                let bytes = (count as u64).saturating_mul(bones as u64 * 7 * 4);
+                if bytes > MAX_IMPLICIT_BYTES {
+                    return Err(VmdError::new_err(format!(
+                        "posing every frame through the last key ({}) at {fps} fps would make \
+                         {count} samples, {:.1} GiB of arrays; pass the frames to pose",
+                        sampler.last_frame().unwrap_or(0),
+                        bytes as f64 / (1u64 << 30) as f64
+                    )));
+                }
+                count
+            }
+        };
+        let mut positions = Vec::new();
+        let mut rotations = Vec::new();
+        let reserved = (count.checked_mul(bones * 3).zip(count.checked_mul(bones * 4)))
+            .is_some_and(|(p, r)| {
+                positions.try_reserve_exact(p).is_ok() && rotations.try_reserve_exact(r).is_ok()
+            });
+        if !reserved {
+            return Err(PyMemoryError::new_err(format!(
+                "no memory for {count} poses of {bones} bones"
+            )));
+        }
+        let mut poser = Poser::with_options(self.skeleton, &sampler, &binding, self.options);
+        let mut pose = Pose::new(self.skeleton);
+        for k in 0..count {
+            let frame = match times {
+                Some(t) => t[k],
+                None => k as f64 * vmdkit::math::FPS / fps,
+            };
+            poser.pose_at(frame, &mut pose);
+            // Exactly what `vmdkit::skeleton::bake_world` writes per bone, so that the arrays
+            // equal `vmdkit bake --model`'s (the tests compare them).
+            for (p, q) in pose.positions().iter().zip(pose.rotations()) {
+                let p = self.axes.position(*p) * self.scale + glam::Vec3::ZERO;
+                let q = self.axes.rotation(q.normalize());
+                positions.extend_from_slice(&p.to_array());
+                rotations.extend_from_slice(&[q.x + 0.0, q.y + 0.0, q.z + 0.0, q.w + 0.0]);
+            }
+        }
+        Ok(Baked { frames: count, positions, rotations })
+    }
+}
+
+/// Adds `Model` and `ModelError` to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Model>()?;
+    m.add("ModelError", m.py().get_type::<ModelError>())?;
+    Ok(())
+}
