@@ -7,8 +7,17 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
+mod build;
+mod data;
+mod edits;
 mod errors;
 mod motion;
+mod names;
+mod reports;
+mod sample;
+mod sections;
+mod sections_unnamed;
 
 /// The extension module.
 #[pymodule]
