@@ -8,7 +8,7 @@
 use crate::build::{build, encoding_named};
 use crate::data::Data;
 use crate::edits::{self, tolerance, Edited};
-use crate::errors::{file_error, guard, read_error};
+use crate::errors::{file_error, guard, io_error, read_error};
 use crate::reports::{LintWarning, Repair};
 use crate::sample::{frame_times, sample_bones, sample_camera, sample_morphs, BoneSamples};
 use crate::sections::{BoneArrays, MorphArrays};
@@ -458,11 +458,8 @@ fn read(py: Python<'_>, source: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Mo
 #[pyfunction]
 fn write(py: Python<'_>, motion: PyRef<'_, Motion>, path: PathBuf) -> PyResult<()> {
     let data = &motion.data;
-    py.detach(|| guard(|| vmdkit::io::write_atomic(&path, &data.motion.to_bytes())))?.map_err(|e| {
-        let err = PyErr::from(e);
-        let _ = err.value(py).setattr("filename", path.display().to_string());
-        err
-    })
+    py.detach(|| guard(|| vmdkit::io::write_atomic(&path, &data.motion.to_bytes())))?
+        .map_err(|e| io_error(py, &e, &path.display().to_string()))
 }
 
 /// Adds the classes and functions of this file to the module.

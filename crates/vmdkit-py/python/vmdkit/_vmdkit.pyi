@@ -23,6 +23,7 @@ __all__ = [
     "LintWarning",
     "read",
     "write",
+    "_panic",
 ]
 
 __version__: str
@@ -269,3 +270,6 @@ class Motion:
 
 def read(source: Union[_Path, bytes], *, lenient: bool = False) -> Motion: ...
 def write(motion: Motion, path: _Path) -> None: ...
+
+# For the tests: panics inside the library's guard, which raises VmdError.
+def _panic(message: str) -> None: ...
