@@ -46,7 +46,7 @@ fn errors<'py>(py: Python<'py>, e: &MeasuredErrors) -> PyResult<Bound<'py, PyDic
 
 /// Left ⇄ right.
 pub fn mirror<'py>(py: Python<'py>, data: &Data) -> PyResult<Edited<'py>> {
-    let (out, r) = py.detach(|| guard(|| edit::mirror(&data.motion)))?;
+    let (out, r) = py.detach(|| guard(|| edit::mirror(data.motion())))?;
     let d = PyDict::new(py);
     d.set_item("swapped", r.swapped)?;
     d.set_item("unsided", r.unsided)?;
@@ -56,7 +56,7 @@ pub fn mirror<'py>(py: Python<'py>, data: &Data) -> PyResult<Edited<'py>> {
 
 /// Every key moved by `frames`.
 pub fn shift<'py>(py: Python<'py>, data: &Data, frames: i64) -> PyResult<Edited<'py>> {
-    let out = py.detach(|| guard(|| edit::shift(&data.motion, frames)))?.map_err(edit_error)?;
+    let out = py.detach(|| guard(|| edit::shift(data.motion(), frames)))?.map_err(edit_error)?;
     let d = PyDict::new(py);
     d.set_item("frames", frames)?;
     Ok((out, d))
@@ -65,7 +65,7 @@ pub fn shift<'py>(py: Python<'py>, data: &Data, frames: i64) -> PyResult<Edited<
 /// Frames `start..=end` kept.
 pub fn trim<'py>(py: Python<'py>, data: &Data, start: u32, end: u32) -> PyResult<Edited<'py>> {
     let (out, r) =
-        py.detach(|| guard(|| edit::trim(&data.motion, start, end)))?.map_err(edit_error)?;
+        py.detach(|| guard(|| edit::trim(data.motion(), start, end)))?.map_err(edit_error)?;
     let d = PyDict::new(py);
     d.set_item("inserted", r.inserted)?;
     d.set_item("dropped", r.dropped)?;
@@ -83,7 +83,7 @@ pub fn retime<'py>(
     tol: Tolerance,
 ) -> PyResult<Edited<'py>> {
     let (out, r) =
-        py.detach(|| guard(|| edit::retime(&data.motion, factor, &tol)))?.map_err(edit_error)?;
+        py.detach(|| guard(|| edit::retime(data.motion(), factor, &tol)))?.map_err(edit_error)?;
     let d = PyDict::new(py);
     d.set_item("factor", r.factor)?;
     d.set_item("segments_kept", r.segments_kept)?;
@@ -99,7 +99,7 @@ pub fn retime<'py>(
 pub fn merge<'py>(py: Python<'py>, motions: &[&Data]) -> PyResult<Edited<'py>> {
     let (out, r) = py.detach(|| {
         guard(|| {
-            let owned: Vec<Motion> = motions.iter().map(|d| d.motion.clone()).collect();
+            let owned: Vec<Motion> = motions.iter().map(|d| d.motion().clone()).collect();
             edit::merge(&owned)
         })
     })?;
@@ -135,7 +135,8 @@ pub fn rename<'py>(
     for (old, new) in morphs {
         map.morph(old, new);
     }
-    let (out, r) = py.detach(|| guard(|| edit::rename(&data.motion, &map)))?.map_err(edit_error)?;
+    let (out, r) =
+        py.detach(|| guard(|| edit::rename(data.motion(), &map)))?.map_err(edit_error)?;
     let renamed = r
         .renamed
         .iter()
@@ -163,7 +164,7 @@ pub fn filter<'py>(
     drop: bool,
 ) -> PyResult<Edited<'py>> {
     let mode = if drop { FilterMode::Drop } else { FilterMode::Keep };
-    let (out, r) = py.detach(|| guard(|| edit::filter(&data.motion, mode, &patterns)))?;
+    let (out, r) = py.detach(|| guard(|| edit::filter(data.motion(), mode, &patterns)))?;
     let d = PyDict::new(py);
     d.set_item("kept_keys", r.kept_keys)?;
     d.set_item("dropped_keys", r.dropped_keys)?;
@@ -184,7 +185,7 @@ pub fn scale<'py>(
             "the scale factor must be finite, not {factor}"
         )));
     }
-    let out = py.detach(|| guard(|| edit::scale(&data.motion, factor, camera)))?;
+    let out = py.detach(|| guard(|| edit::scale(data.motion(), factor, camera)))?;
     let d = PyDict::new(py);
     d.set_item("factor", factor)?;
     d.set_item("camera", camera)?;
@@ -209,7 +210,7 @@ pub fn reduce<'py>(
         }
     };
     let options = edit::ReduceOptions { tolerance: tol, method, threads };
-    let (out, r) = py.detach(|| guard(|| edit::reduce(&data.motion, &options)))?;
+    let (out, r) = py.detach(|| guard(|| edit::reduce(data.motion(), &options)))?;
     let d = PyDict::new(py);
     d.set_item("before", counts(py, &r.before)?)?;
     d.set_item("after", counts(py, &r.after)?)?;

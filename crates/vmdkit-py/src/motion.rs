@@ -6,7 +6,7 @@
 //! becomes a `VmdError`.
 
 use crate::build::{build, encoding_named};
-use crate::data::Data;
+use crate::data::{Bytes, Data};
 use crate::edits::{self, tolerance, Edited};
 use crate::errors::{file_error, guard, io_error, read_error};
 use crate::reports::{LintWarning, Repair};
@@ -15,9 +15,10 @@ use crate::sections::{BoneArrays, MorphArrays};
 use crate::sections_unnamed::{CameraArrays, LightArrays, PropertyArrays, ShadowArrays};
 use numpy::{AllowTypeChange, PyArray2, PyArrayLike1};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use vmdkit::ReadOptions;
 
@@ -48,8 +49,16 @@ impl Motion {
         report: Option<Bound<'_, PyDict>>,
     ) -> Self {
         Motion {
-            data: Arc::new(Data::new(motion, repairs)),
             report: report.map(Bound::unbind),
+            ..Motion::from_data(Data::new(motion, repairs))
+        }
+    }
+
+    /// A Python motion over `data`, as read.
+    fn from_data(data: Data) -> Self {
+        Motion {
+            data: Arc::new(data),
+            report: None,
             bones: PyOnceLock::new(),
             morphs: PyOnceLock::new(),
             camera: PyOnceLock::new(),
@@ -82,7 +91,7 @@ impl Motion {
 impl Motion {
     /// The motion as VMD bytes: a file read strictly comes back byte for byte.
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py.detach(|| guard(|| self.data.motion.to_bytes()))?;
+        let bytes = py.detach(|| guard(|| self.data.motion().to_bytes()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -90,13 +99,13 @@ impl Motion {
     /// motion).
     #[getter]
     fn model_name(&self) -> String {
-        self.data.motion.header.model_name.decode(self.data.encoding()).text.into_owned()
+        self.data.header().model_name.decode(self.data.encoding()).text.into_owned()
     }
 
     /// The model name's bytes up to the NUL.
     #[getter]
     fn model_name_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.data.motion.header.model_name.bytes())
+        PyBytes::new(py, self.data.header().model_name.bytes())
     }
 
     /// The encoding of the names: `shift_jis`, `gbk` or `utf-8`, detected over every name.
@@ -108,7 +117,7 @@ impl Motion {
     /// The format version the signature announces: 1 (10-byte model names) or 2.
     #[getter]
     fn version(&self) -> u8 {
-        match self.data.motion.header.version() {
+        match self.data.header().version() {
             vmdkit::Version::V1 => 1,
             _ => 2,
         }
@@ -117,13 +126,13 @@ impl Motion {
     /// Whether this is a camera/light motion (model name `カメラ・照明`).
     #[getter]
     fn is_camera_motion(&self) -> bool {
-        self.data.motion.header.is_camera_motion()
+        self.data.header().is_camera_motion()
     }
 
     /// The lowest and highest key frame over every section, or None without keys.
     #[getter]
     fn frame_range(&self) -> Option<(u32, u32)> {
-        self.data.motion.frame_range()
+        self.data.motion().frame_range()
     }
 
     /// What lenient reading repaired to read this motion (a new list of `Repair`; empty for a
@@ -207,7 +216,7 @@ impl Motion {
     /// and section: a list of `LintWarning`.
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let data = &self.data;
-        let found = py.detach(|| guard(|| vmdkit::lint::lint(&data.motion, &data.repairs)))?;
+        let found = py.detach(|| guard(|| vmdkit::lint::lint(data.motion(), &data.repairs)))?;
         let items = found.iter().map(|w| Py::new(py, LintWarning::new(w)));
         PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)
     }
@@ -215,17 +224,18 @@ impl Motion {
     /// MMD's bone panel angles (X, Y, Z) in degrees per bone key (N, 3) float64, in
     /// `bones` order (see `vmdkit::angles`: X in [-90, 90], Y and Z in (-180, 180]).
     fn euler<'py>(&self, py: Python<'py>) -> PyResult<Py<PyArray2<f64>>> {
-        let keys = &self.data.motion.bones;
+        let bones = self.data.bones();
         let flat = py.detach(|| {
             guard(|| {
-                keys.iter()
-                    .flat_map(|k| {
-                        vmdkit::angles::dquat_to_mmd_euler_deg(k.rotation.as_dquat()).to_array()
-                    })
-                    .collect()
+                let mut flat = Vec::with_capacity(bones.len() * 3);
+                bones.for_each(|k| {
+                    let q = glam::Quat::from_array(k.rotation).as_dquat();
+                    flat.extend(vmdkit::angles::dquat_to_mmd_euler_deg(q).to_array());
+                });
+                flat
             })
         })?;
-        Ok(crate::arrays::vec2(py, flat, [keys.len(), 3]))
+        Ok(crate::arrays::vec2(py, flat, [bones.len(), 3]))
     }
 
     /// Bone values at `frames` (array-like of float frame times at 30 fps), as MMD plays them:
@@ -416,7 +426,7 @@ impl Motion {
     }
 
     fn __repr__(&self) -> String {
-        let m = &self.data.motion;
+        let m = self.data.motion();
         format!(
             "<vmdkit.Motion {:?}: {} bone, {} morph, {} camera, {} light, {} self-shadow, \
              {} property keys>",
@@ -440,17 +450,31 @@ impl Motion {
 fn read(py: Python<'_>, source: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Motion> {
     let options = if lenient { ReadOptions::LENIENT } else { ReadOptions::STRICT };
     if let Ok(bytes) = source.cast::<PyBytes>() {
-        let data = bytes.as_bytes();
-        let parsed = py
-            .detach(|| guard(|| vmdkit::Motion::parse_with(data, options)))?
+        let bytes = Bytes::Python(PyBackedBytes::from(bytes.clone()));
+        let data = py
+            .detach(|| guard(|| Data::from_bytes(bytes, options)))?
             .map_err(|e| read_error(py, None, &e))?;
-        return Ok(Motion::new(parsed.motion, parsed.repairs, None));
+        return Ok(Motion::from_data(data));
     }
     let path: PathBuf = source.extract()?;
-    let parsed = py
-        .detach(|| guard(|| vmdkit::Motion::read_file_with(&path, options)))?
-        .map_err(|e| file_error(py, e))?;
-    Ok(Motion::new(parsed.motion, parsed.repairs, None))
+    let data = py.detach(|| guard(|| read_path(&path, options)))?.map_err(|e| file_error(py, e))?;
+    Ok(Motion::from_data(data))
+}
+
+/// Files below this are read whole and decoded on demand (see `data.rs`); larger ones are
+/// decoded at once through the library's memory map, which it releases as it decodes, so the
+/// peak stays near the decoded motion's size instead of the file's plus that.
+const READ_WHOLE_BELOW: u64 = 64 << 20;
+
+/// Reads the file at `path`.
+fn read_path(path: &Path, options: ReadOptions) -> Result<Data, vmdkit::ReadError> {
+    let io = |e| vmdkit::ReadError::io(path, e);
+    if std::fs::metadata(path).map_err(io)?.len() >= READ_WHOLE_BELOW {
+        let parsed = vmdkit::Motion::read_file_with(path, options)?;
+        return Ok(Data::new(parsed.motion, parsed.repairs));
+    }
+    let bytes = Bytes::Owned(std::fs::read(path).map_err(io)?);
+    Data::from_bytes(bytes, options).map_err(|e| e.with_path(path))
 }
 
 /// Writes `motion` to `path` atomically: through a temporary file in the same folder and a
@@ -458,7 +482,7 @@ fn read(py: Python<'_>, source: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Mo
 #[pyfunction]
 fn write(py: Python<'_>, motion: PyRef<'_, Motion>, path: PathBuf) -> PyResult<()> {
     let data = &motion.data;
-    py.detach(|| guard(|| vmdkit::io::write_atomic(&path, &data.motion.to_bytes())))?
+    py.detach(|| guard(|| vmdkit::io::write_atomic(&path, &data.motion().to_bytes())))?
         .map_err(|e| io_error(py, &e, &path.display().to_string()))
 }
 

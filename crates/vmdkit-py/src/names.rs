@@ -18,26 +18,29 @@ pub struct NameTable<const N: usize> {
 
 impl<const N: usize> NameTable<N> {
     /// The table of `fields`, in their order.
-    pub fn new<'a>(fields: impl Iterator<Item = &'a RawName<N>>) -> Self {
+    pub fn new(fields: impl Iterator<Item = RawName<N>>) -> Self {
         let mut by_field: HashMap<[u8; N], u32> = HashMap::new();
-        let mut by_name: HashMap<&[u8], u32> = HashMap::new();
+        // Keyed by the name alone: the field with zeros from the NUL on.
+        let mut by_name: HashMap<[u8; N], u32> = HashMap::new();
         let mut firsts: Vec<RawName<N>> = Vec::new();
         let mut index = Vec::with_capacity(fields.size_hint().0);
         // Files keep a bone's keys together, so most keys repeat the previous key's field:
         // comparing with it first skips the hash lookups for nearly all of them.
-        let mut last: Option<(&RawName<N>, u32)> = None;
+        let mut last: Option<([u8; N], u32)> = None;
         for field in fields {
             let i = match last {
-                Some((f, i)) if f == field => i,
+                Some((f, i)) if f == field.0 => i,
                 _ => {
                     let i = *by_field.entry(field.0).or_insert_with(|| {
+                        let mut name = [0u8; N];
+                        name[..field.bytes().len()].copy_from_slice(field.bytes());
                         let next = by_name.len() as u32;
-                        *by_name.entry(field.bytes()).or_insert_with(|| {
-                            firsts.push(*field);
+                        *by_name.entry(name).or_insert_with(|| {
+                            firsts.push(field);
                             next
                         })
                     });
-                    last = Some((field, i));
+                    last = Some((field.0, i));
                     i
                 }
             };

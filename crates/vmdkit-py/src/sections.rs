@@ -33,12 +33,41 @@ pub fn put<'py>(
 #[pyclass(module = "vmdkit", frozen)]
 pub struct BoneArrays {
     data: Arc<Data>,
-    frame: PyOnceLock<Py<PyArray1<u32>>>,
-    position: PyOnceLock<Py<PyArray2<f32>>>,
-    rotation: PyOnceLock<Py<PyArray2<f32>>>,
+    core: PyOnceLock<Core>,
     interpolation: PyOnceLock<Py<PyArray2<u8>>>,
     curves: PyOnceLock<Py<PyArray3<u8>>>,
     names: Named,
+}
+
+/// The columns nearly every use of bone keys reads, built together in one pass over the keys
+/// (a bone record is 111 bytes, so three passes would read the section three times).
+struct Core {
+    frame: Py<PyArray1<u32>>,
+    position: Py<PyArray2<f32>>,
+    rotation: Py<PyArray2<f32>>,
+}
+
+impl Core {
+    fn new(py: Python<'_>, data: &Data) -> Self {
+        let (n, frame, position, rotation) = py.detach(|| {
+            let bones = data.bones();
+            let n = bones.len();
+            let mut frame = Vec::with_capacity(n);
+            let mut position = Vec::with_capacity(n * 3);
+            let mut rotation = Vec::with_capacity(n * 4);
+            bones.for_each(|k| {
+                frame.push(k.frame);
+                position.extend_from_slice(&k.translation);
+                rotation.extend_from_slice(&k.rotation);
+            });
+            (n, frame, position, rotation)
+        });
+        Core {
+            frame: vec1(py, frame),
+            position: vec2(py, position, [n, 3]),
+            rotation: vec2(py, rotation, [n, 4]),
+        }
+    }
 }
 
 /// The name columns of a bone or morph section.
@@ -98,14 +127,10 @@ impl Named {
         list_of(py, &tuple)
     }
 
-    fn fields<'a>(
-        &self,
-        py: Python<'_>,
-        fields: impl ExactSizeIterator<Item = &'a vmdkit::KeyName> + Send,
-    ) -> Py<PyArray2<u8>> {
+    fn fields(&self, py: Python<'_>, fields: impl FnOnce() -> Vec<u8> + Send) -> Py<PyArray2<u8>> {
         cached(py, &self.fields, || {
-            let n = fields.len();
-            let flat = py.detach(|| fields.flat_map(|f| f.0).collect());
+            let flat = py.detach(fields);
+            let n = flat.len() / 15;
             vec2(py, flat, [n, 15])
         })
     }
@@ -116,8 +141,7 @@ impl BoneArrays {
     /// Frame numbers (N,) uint32, in file order.
     #[getter]
     fn frame(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
-        let keys = &self.data.motion.bones;
-        cached(py, &self.frame, || vec1(py, py.detach(|| keys.iter().map(|k| k.frame).collect())))
+        self.core(py).frame.clone_ref(py)
     }
 
     /// Per key, the index of its bone's name in `names` (N,) uint32.
@@ -141,36 +165,37 @@ impl BoneArrays {
     /// The raw 15-byte name fields (N, 15) uint8, padding after the NUL included.
     #[getter]
     fn name_fields(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-        self.names.fields(py, self.data.motion.bones.iter().map(|k| &k.name))
+        let data = &self.data;
+        self.names.fields(py, || {
+            let mut flat = Vec::with_capacity(data.bones().len() * 15);
+            data.bones().for_each(|k| flat.extend_from_slice(&k.name.0));
+            flat
+        })
     }
 
     /// Translations (N, 3) float32: offsets from the rest position, MMD's left-handed axes.
     #[getter]
     fn position(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
-        let keys = &self.data.motion.bones;
-        cached(py, &self.position, || {
-            let flat = py.detach(|| keys.iter().flat_map(|k| k.translation.to_array()).collect());
-            vec2(py, flat, [keys.len(), 3])
-        })
+        self.core(py).position.clone_ref(py)
     }
 
     /// Rotations (N, 4) float32, quaternions (x, y, z, w) exactly as stored.
     #[getter]
     fn rotation(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
-        let keys = &self.data.motion.bones;
-        cached(py, &self.rotation, || {
-            let flat = py.detach(|| keys.iter().flat_map(|k| k.rotation.to_array()).collect());
-            vec2(py, flat, [keys.len(), 4])
-        })
+        self.core(py).rotation.clone_ref(py)
     }
 
     /// The raw 64-byte interpolation blocks (N, 64) uint8.
     #[getter]
     fn interpolation(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-        let keys = &self.data.motion.bones;
+        let bones = self.data.bones();
         cached(py, &self.interpolation, || {
-            let flat = py.detach(|| keys.iter().flat_map(|k| k.interpolation.0).collect());
-            vec2(py, flat, [keys.len(), 64])
+            let flat = py.detach(|| {
+                let mut flat = Vec::with_capacity(bones.len() * 64);
+                bones.for_each(|k| flat.extend_from_slice(k.interpolation));
+                flat
+            });
+            vec2(py, flat, [bones.len(), 64])
         })
     }
 
@@ -178,15 +203,17 @@ impl BoneArrays {
     /// curves, each from its own row of the block (bytes 16c + 0, 4, 8, 12).
     #[getter]
     fn curves(&self, py: Python<'_>) -> Py<PyArray3<u8>> {
-        let keys = &self.data.motion.bones;
+        let bones = self.data.bones();
         cached(py, &self.curves, || {
             let flat = py.detach(|| {
-                keys.iter()
-                    .flat_map(|k| k.interpolation.curves())
-                    .flat_map(|c| [c.x1, c.y1, c.x2, c.y2])
-                    .collect()
+                let mut flat = Vec::with_capacity(bones.len() * 16);
+                bones.for_each(|k| {
+                    let block = vmdkit::BoneInterpolation(*k.interpolation);
+                    flat.extend(block.curves().iter().flat_map(|c| [c.x1, c.y1, c.x2, c.y2]));
+                });
+                flat
             });
-            vec3(py, flat, [keys.len(), 4, 4])
+            vec3(py, flat, [bones.len(), 4, 4])
         })
     }
 
@@ -205,7 +232,7 @@ impl BoneArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.bones.len()
+        self.data.bones().len()
     }
 
     fn __repr__(&self) -> String {
@@ -215,13 +242,15 @@ impl BoneArrays {
 }
 
 impl BoneArrays {
+    fn core(&self, py: Python<'_>) -> &Core {
+        self.core.get_or_init(py, || Core::new(py, &self.data))
+    }
+
     /// The bone columns of `data`.
     pub fn new(data: Arc<Data>) -> Self {
         BoneArrays {
             data,
-            frame: PyOnceLock::new(),
-            position: PyOnceLock::new(),
-            rotation: PyOnceLock::new(),
+            core: PyOnceLock::new(),
             interpolation: PyOnceLock::new(),
             curves: PyOnceLock::new(),
             names: Named::new(),
@@ -246,7 +275,7 @@ impl MorphArrays {
     /// Frame numbers (N,) uint32, in file order.
     #[getter]
     fn frame(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
-        let keys = &self.data.motion.morphs;
+        let keys = &self.data.motion().morphs;
         cached(py, &self.frame, || vec1(py, py.detach(|| keys.iter().map(|k| k.frame).collect())))
     }
 
@@ -271,13 +300,14 @@ impl MorphArrays {
     /// The raw 15-byte name fields (N, 15) uint8, padding after the NUL included.
     #[getter]
     fn name_fields(&self, py: Python<'_>) -> Py<PyArray2<u8>> {
-        self.names.fields(py, self.data.motion.morphs.iter().map(|k| &k.name))
+        let data = &self.data;
+        self.names.fields(py, || data.motion().morphs.iter().flat_map(|k| k.name.0).collect())
     }
 
     /// Weights (N,) float32 as stored: usually 0–1, but not clamped.
     #[getter]
     fn weight(&self, py: Python<'_>) -> Py<PyArray1<f32>> {
-        let keys = &self.data.motion.morphs;
+        let keys = &self.data.motion().morphs;
         cached(py, &self.weight, || vec1(py, py.detach(|| keys.iter().map(|k| k.weight).collect())))
     }
 
@@ -293,7 +323,7 @@ impl MorphArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.morphs.len()
+        self.data.motion().morphs.len()
     }
 
     fn __repr__(&self) -> String {

@@ -34,13 +34,13 @@ macro_rules! section_class {
 /// One value per key, in file order, as a read-only array.
 macro_rules! column {
     ($self:ident, $py:ident, $section:ident, $col:ident, |$k:ident| $value:expr) => {{
-        let keys = &$self.data.motion.$section;
+        let keys = &$self.data.motion().$section;
         cached($py, &$self.$col, || {
             vec1($py, $py.detach(|| keys.iter().map(|$k| $value).collect()))
         })
     }};
     ($self:ident, $py:ident, $section:ident, $col:ident, $width:literal, |$k:ident| $value:expr) => {{
-        let keys = &$self.data.motion.$section;
+        let keys = &$self.data.motion().$section;
         cached($py, &$self.$col, || {
             let flat = $py.detach(|| keys.iter().flat_map(|$k| $value).collect());
             vec2($py, flat, [keys.len(), $width])
@@ -104,7 +104,7 @@ impl CameraArrays {
     /// distance and view-angle curves (stored x1, x2, y1, y2).
     #[getter]
     fn curves(&self, py: Python<'_>) -> Py<PyArray3<u8>> {
-        let keys = &self.data.motion.cameras;
+        let keys = &self.data.motion().cameras;
         cached(py, &self.curves, || {
             let flat = py.detach(|| {
                 keys.iter()
@@ -143,7 +143,7 @@ impl CameraArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.cameras.len()
+        self.data.motion().cameras.len()
     }
 
     fn __repr__(&self) -> String {
@@ -191,7 +191,7 @@ impl LightArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.lights.len()
+        self.data.motion().lights.len()
     }
 
     fn __repr__(&self) -> String {
@@ -239,7 +239,7 @@ impl ShadowArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.shadows.len()
+        self.data.motion().shadows.len()
     }
 
     fn __repr__(&self) -> String {
@@ -280,9 +280,9 @@ impl PropertyArrays {
             let k = py.detach(|| data.ik_names().fields.len());
             let flat = py.detach(|| {
                 let index = &data.ik_names().index;
-                let mut flat = vec![false; data.motion.properties.len() * k];
+                let mut flat = vec![false; data.motion().properties.len() * k];
                 let mut entry = 0;
-                for (row, key) in data.motion.properties.iter().enumerate() {
+                for (row, key) in data.motion().properties.iter().enumerate() {
                     for state in &key.ik {
                         flat[row * k + index[entry] as usize] = value(state);
                         entry += 1;
@@ -290,7 +290,7 @@ impl PropertyArrays {
                 }
                 flat
             });
-            vec2(py, flat, [data.motion.properties.len(), k])
+            vec2(py, flat, [data.motion().properties.len(), k])
         })
     }
 }
@@ -354,7 +354,7 @@ impl PropertyArrays {
     }
 
     fn __len__(&self) -> usize {
-        self.data.motion.properties.len()
+        self.data.motion().properties.len()
     }
 
     fn __repr__(&self) -> String {

@@ -184,3 +184,43 @@ def _example() -> bytes:
 
 
 EXAMPLE = _example()
+
+
+def columns_of(motion):
+    out = {}
+    for attr in ("bones", "morphs", "camera", "light", "self_shadow", "property"):
+        for column, value in getattr(motion, attr).to_dict().items():
+            out[attr, column] = value if isinstance(value, list) else np.asarray(value).tobytes()
+    return out
+
+
+def test_columns_are_the_same_before_and_after_decoding(corpus_vmds, damaged_vmds):
+    # A motion read from a file is decoded only when something needs the library's motion;
+    # its columns come from the records until then, and from the decoded keys after.
+    for path, _ in corpus_vmds[:40] + damaged_vmds:
+        fresh = vmdkit.read(path, lenient=True)
+        decoded = vmdkit.read(path, lenient=True)
+        decoded.to_bytes()
+        assert columns_of(fresh) == columns_of(decoded), path
+        assert fresh.bone_names == decoded.bone_names and fresh.encoding == decoded.encoding
+
+
+def test_a_file_too_large_to_read_whole_is_mapped(tmp_path):
+    # Files of 64 MiB and more are decoded through the library's memory map at once.
+    n = 620_000
+    motion = vmdkit.Motion.from_arrays(
+        bones={
+            "frame": np.arange(n, dtype=np.uint32),
+            "name_index": np.arange(n, dtype=np.uint32) % 3,
+            "names": ["センター", "右腕", "左腕"],
+            "position": np.random.default_rng(1).random((n, 3), dtype=np.float32),
+            "rotation": np.tile(np.array([0, 0, 0, 1], np.float32), (n, 1)),
+        }
+    )
+    path = tmp_path / "large.vmd"
+    vmdkit.write(motion, path)
+    assert path.stat().st_size >= 64 << 20
+    mapped = vmdkit.read(path)
+    assert np.array_equal(mapped.bones.position, motion.bones.position)
+    assert mapped.bone_names == ["センター", "右腕", "左腕"]
+    assert mapped.to_bytes() == path.read_bytes()
