@@ -12,6 +12,7 @@ mod build;
 mod data;
 mod edits;
 mod errors;
+mod io;
 mod motion;
 mod names;
 mod reports;
@@ -25,5 +26,6 @@ fn _vmdkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     motion::register(m)?;
+    io::register(m)?;
     Ok(())
 }

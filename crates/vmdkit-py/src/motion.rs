@@ -1,26 +1,23 @@
-//! `Motion`: a VMD motion read from a path or bytes (or built from arrays), its sections as
-//! NumPy columns, sampling, edits, and writing it back byte for byte.
+//! `Motion`: a VMD motion read from a path or bytes (`io.rs`) or built from arrays, its
+//! sections as NumPy columns, sampling, edits, and its bytes.
 //!
 //! The methods here only take and check arguments; the work is in `sections*.rs`,
 //! `sample.rs`, `edits.rs` and `build.rs`, each call into the library guarded so that a panic
 //! becomes a `VmdError`.
 
 use crate::build::{build, encoding_named};
-use crate::data::{Bytes, Data};
+use crate::data::Data;
 use crate::edits::{self, tolerance, Edited};
-use crate::errors::{file_error, guard, io_error, read_error};
+use crate::errors::guard;
 use crate::reports::{LintWarning, Repair};
 use crate::sample::{frame_times, sample_bones, sample_camera, sample_morphs, BoneSamples};
 use crate::sections::{BoneArrays, MorphArrays};
 use crate::sections_unnamed::{CameraArrays, LightArrays, PropertyArrays, ShadowArrays};
 use numpy::{AllowTypeChange, PyArray2, PyArrayLike1};
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedBytes;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple, PyType};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use vmdkit::ReadOptions;
 
 /// A VMD motion: immutable, safe to share between threads.
 ///
@@ -55,7 +52,7 @@ impl Motion {
     }
 
     /// A Python motion over `data`, as read.
-    fn from_data(data: Data) -> Self {
+    pub fn from_data(data: Data) -> Self {
         Motion {
             data: Arc::new(data),
             report: None,
@@ -441,52 +438,7 @@ impl Motion {
     }
 }
 
-/// Reads a motion from a path (str or os.PathLike) or from bytes. Strictly by default: a
-/// damaged file raises ReadError with its section, record and byte offset. With
-/// `lenient=True` every complete record is kept and `motion.repairs` says what was repaired.
-/// A file that cannot be opened raises OSError.
-#[pyfunction]
-#[pyo3(signature = (source, *, lenient = false))]
-fn read(py: Python<'_>, source: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Motion> {
-    let options = if lenient { ReadOptions::LENIENT } else { ReadOptions::STRICT };
-    if let Ok(bytes) = source.cast::<PyBytes>() {
-        let bytes = Bytes::Python(PyBackedBytes::from(bytes.clone()));
-        let data = py
-            .detach(|| guard(|| Data::from_bytes(bytes, options)))?
-            .map_err(|e| read_error(py, None, &e))?;
-        return Ok(Motion::from_data(data));
-    }
-    let path: PathBuf = source.extract()?;
-    let data = py.detach(|| guard(|| read_path(&path, options)))?.map_err(|e| file_error(py, e))?;
-    Ok(Motion::from_data(data))
-}
-
-/// Files below this are read whole and decoded on demand (see `data.rs`); larger ones are
-/// decoded at once through the library's memory map, which it releases as it decodes, so the
-/// peak stays near the decoded motion's size instead of the file's plus that.
-const READ_WHOLE_BELOW: u64 = 64 << 20;
-
-/// Reads the file at `path`.
-fn read_path(path: &Path, options: ReadOptions) -> Result<Data, vmdkit::ReadError> {
-    let io = |e| vmdkit::ReadError::io(path, e);
-    if std::fs::metadata(path).map_err(io)?.len() >= READ_WHOLE_BELOW {
-        let parsed = vmdkit::Motion::read_file_with(path, options)?;
-        return Ok(Data::new(parsed.motion, parsed.repairs));
-    }
-    let bytes = Bytes::Owned(std::fs::read(path).map_err(io)?);
-    Data::from_bytes(bytes, options).map_err(|e| e.with_path(path))
-}
-
-/// Writes `motion` to `path` atomically: through a temporary file in the same folder and a
-/// rename, so a failure never leaves a partial file (devices and FIFOs are written in place).
-#[pyfunction]
-fn write(py: Python<'_>, motion: PyRef<'_, Motion>, path: PathBuf) -> PyResult<()> {
-    let data = &motion.data;
-    py.detach(|| guard(|| vmdkit::io::write_atomic(&path, &data.motion().to_bytes())))?
-        .map_err(|e| io_error(py, &e, &path.display().to_string()))
-}
-
-/// Adds the classes and functions of this file to the module.
+/// Adds the classes of this file to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Motion>()?;
     m.add_class::<BoneArrays>()?;
@@ -497,7 +449,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PropertyArrays>()?;
     m.add_class::<Repair>()?;
     m.add_class::<LintWarning>()?;
-    m.add_function(wrap_pyfunction!(read, m)?)?;
-    m.add_function(wrap_pyfunction!(write, m)?)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ def test_every_readable_corpus_vmd_round_trips(corpus, manifest):
         motion = vmdkit.read(path)
         assert motion.to_bytes() == path.read_bytes(), entry["local_path"]
         assert vmdkit.read(path.read_bytes()).to_bytes() == path.read_bytes()
+        assert vmdkit.read(bytearray(path.read_bytes())).to_bytes() == path.read_bytes()
         seen += 1
     assert seen >= 100
 
