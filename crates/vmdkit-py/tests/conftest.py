@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -41,7 +42,7 @@ def pose_dir() -> Path:
     return _need(POSE)
 
 
-def _need_tool(name: str) -> None:
+def _need_tool(name: str) -> NoReturn:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{name} is not available (CI=true: tests never skip for a missing tool)")
     pytest.skip(f"{name} is not available")

@@ -9,6 +9,7 @@ import pytest
 
 import vmdkit
 
+
 def _pyarrow():
     try:
         import pyarrow

@@ -43,7 +43,7 @@ def parse(data: bytes) -> dict:
     """The records of every section present, as structured arrays (property: a list)."""
     v1 = data[:30].startswith(b"Vocaloid Motion Data file")
     at = 30 + (10 if v1 else 20)
-    out = {"model_name": name_bytes(data[30:at])}
+    out: dict = {"model_name": name_bytes(data[30:at])}
     for key, dtype in (
         ("bone", BONE),
         ("morph", MORPH),
