@@ -7,11 +7,21 @@
 
 use pyo3::prelude::*;
 
+mod arrays;
+mod build;
 mod calls;
+mod data;
+mod edits;
 mod errors;
+mod io;
 mod model;
 mod motion;
+mod names;
+mod reports;
 mod retarget;
+mod sample;
+mod sections;
+mod sections_unnamed;
 
 /// The extension module.
 #[pymodule]
@@ -19,6 +29,7 @@ fn _vmdkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     motion::register(m)?;
+    io::register(m)?;
     model::register(m)?;
     retarget::register(m)?;
     Ok(())

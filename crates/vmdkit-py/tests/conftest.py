@@ -4,8 +4,12 @@ Locally, tests that need it are skipped when it is missing; under CI=true they f
 """
 
 import csv
+import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -36,3 +40,60 @@ def manifest(corpus: Path) -> list:
 @pytest.fixture(scope="session")
 def pose_dir() -> Path:
     return _need(POSE)
+
+
+def _need_tool(name: str) -> NoReturn:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{name} is not available (CI=true: tests never skip for a missing tool)")
+    pytest.skip(f"{name} is not available")
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    """The `vmdkit` command: $VMDKIT_CLI, else built from this repository with cargo."""
+    given = os.environ.get("VMDKIT_CLI")
+    if given:
+        return Path(given)
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        _need_tool("cargo (to build the vmdkit command)")
+    # cargo names the binary it built in its JSON messages, wherever the target folder is.
+    out = subprocess.run(
+        [cargo, "build", "-q", "-p", "vmdkit-cli", "--message-format=json"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    for line in out.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message.get("executable"):
+            if message["target"]["name"] == "vmdkit":
+                return Path(message["executable"])
+    pytest.fail("cargo built no vmdkit binary")
+
+
+@pytest.fixture(scope="session")
+def corpus_vmds(corpus: Path, manifest: list) -> list:
+    """(path, manifest row) of every corpus VMD that parses."""
+    return [
+        (corpus / e["local_path"], e)
+        for e in manifest
+        if e["kind"] == "vmd" and e["parse_ok"] == "yes"
+    ]
+
+
+@pytest.fixture(scope="session")
+def damaged_vmds(corpus: Path, manifest: list) -> list:
+    """(path, manifest row) of every corpus VMD the manifest marks as damaged."""
+    return [
+        (corpus / e["local_path"], e)
+        for e in manifest
+        if e["kind"] == "vmd" and e["parse_ok"] != "yes"
+    ]
+
+
+@pytest.fixture(scope="session")
+def largest_dance(corpus_vmds: list) -> Path:
+    """The largest corpus VMD by bytes."""
+    return max(corpus_vmds, key=lambda pe: int(pe[1]["bytes"]))[0]

@@ -14,6 +14,7 @@ def test_every_readable_corpus_vmd_round_trips(corpus, manifest):
         motion = vmdkit.read(path)
         assert motion.to_bytes() == path.read_bytes(), entry["local_path"]
         assert vmdkit.read(path.read_bytes()).to_bytes() == path.read_bytes()
+        assert vmdkit.read(bytearray(path.read_bytes())).to_bytes() == path.read_bytes()
         seen += 1
     assert seen >= 100
 
@@ -27,3 +28,23 @@ def test_a_damaged_file_raises_with_its_location():
     assert isinstance(err, vmdkit.VmdError)
     assert (err.section, err.record, err.offset) == ("bone", 0, 54)
     assert "byte offset 54" in str(err)
+
+
+def test_write_is_read_back_byte_for_byte(corpus_vmds, tmp_path):
+    for path, _ in corpus_vmds[:20]:
+        motion = vmdkit.read(path)
+        out = tmp_path / "out.vmd"
+        vmdkit.write(motion, out)
+        assert out.read_bytes() == path.read_bytes()
+        vmdkit.write(motion, str(out))
+        assert out.read_bytes() == path.read_bytes()
+    # Only the output is left: the temporary file was renamed into place.
+    assert [p.name for p in tmp_path.iterdir()] == ["out.vmd"]
+
+
+def test_a_motion_pickles_as_its_bytes(corpus_vmds):
+    import pickle
+
+    motion = vmdkit.read(corpus_vmds[0][0])
+    back = pickle.loads(pickle.dumps(motion))
+    assert isinstance(back, vmdkit.Motion) and back.to_bytes() == motion.to_bytes()

@@ -1,0 +1,71 @@
+//! Read-only NumPy arrays made from Rust vectors without copying, and the per-column cache the
+//! section objects keep them in.
+//!
+//! The arrays are read-only because they are cached views of an immutable motion: writing to
+//! one would make it disagree with the motion it came from. They do not own their memory (a
+//! Rust vector does), so NumPy refuses to make them writeable again.
+
+use numpy::ndarray::{Array1, Array2, Array3};
+use numpy::{Element, PyArray, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+
+/// `array` with its WRITEABLE flag cleared.
+fn frozen<T: Element, D: numpy::ndarray::Dimension>(
+    array: Bound<'_, PyArray<T, D>>,
+) -> Py<PyArray<T, D>> {
+    drop(array.readwrite().make_nonwriteable());
+    array.unbind()
+}
+
+/// A read-only (N,) array over `values`.
+pub fn vec1<T: Element>(py: Python<'_>, values: Vec<T>) -> Py<PyArray<T, numpy::Ix1>> {
+    frozen(PyArray::from_owned_array(py, Array1::from_vec(values)))
+}
+
+/// A read-only array of `shape` over `values` (row-major, `shape`'s product long).
+pub fn vec2<T: Element>(
+    py: Python<'_>,
+    values: Vec<T>,
+    shape: [usize; 2],
+) -> Py<PyArray<T, numpy::Ix2>> {
+    let array = Array2::from_shape_vec(shape, values).expect("values fill the shape");
+    frozen(PyArray::from_owned_array(py, array))
+}
+
+/// A read-only array of `shape` over `values` (row-major, `shape`'s product long).
+pub fn vec3<T: Element>(
+    py: Python<'_>,
+    values: Vec<T>,
+    shape: [usize; 3],
+) -> Py<PyArray<T, numpy::Ix3>> {
+    let array = Array3::from_shape_vec(shape, values).expect("values fill the shape");
+    frozen(PyArray::from_owned_array(py, array))
+}
+
+/// The value in `cell`, made by `make` on first use.
+pub fn cached<T>(py: Python<'_>, cell: &PyOnceLock<Py<T>>, make: impl FnOnce() -> Py<T>) -> Py<T> {
+    cell.get_or_init(py, make).clone_ref(py)
+}
+
+/// Names as a tuple of str (kept) from which each access makes a new list, so that changing
+/// the list a caller got changes nothing else.
+pub fn text_tuple(py: Python<'_>, texts: Vec<String>) -> Py<PyTuple> {
+    let items = texts.iter().map(|t| PyString::new(py, t));
+    PyTuple::new(py, items).expect("a tuple of strings").unbind()
+}
+
+/// Raw names as a tuple of bytes.
+pub fn bytes_tuple<'a>(
+    py: Python<'_>,
+    raw: impl ExactSizeIterator<Item = &'a [u8]>,
+) -> Py<PyTuple> {
+    let items = raw.map(|b| PyBytes::new(py, b));
+    PyTuple::new(py, items).expect("a tuple of bytes").unbind()
+}
+
+/// A new list with the items of `tuple`.
+pub fn list_of<'py>(py: Python<'py>, tuple: &Py<PyTuple>) -> Bound<'py, PyList> {
+    PyList::new(py, tuple.bind(py).iter()).expect("a list")
+}
