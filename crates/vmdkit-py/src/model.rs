@@ -184,6 +184,8 @@ impl Model {
     #[pyo3(signature = (
         motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = Some("y")
     ))]
+    // The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
+    #[pyo3(text_signature = "(self, motion, frames, *, fps=30.0, ik=True, metres=False, up='y')")]
     #[allow(clippy::too_many_arguments)]
     fn pose<'py>(
         &self,

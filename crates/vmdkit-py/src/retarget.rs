@@ -167,6 +167,11 @@ fn retarget_error(err: LibraryError) -> PyErr {
     smooth = SmoothArg::Level("normal".into()), ik = true, dense = false, max_position_error = None, max_angle_error = None,
     scale = None, floor = "estimate", min_confidence = 0.3
 ))]
+// The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
+#[pyo3(text_signature = "(keypoints, layout='auto', model=None, fps=30.0, units=None, up='y', \
+    *, confidence=None, names=None, left_handed=False, detect_handedness=True, smooth='normal', \
+    ik=True, dense=False, max_position_error=None, max_angle_error=None, scale=None, \
+    floor='estimate', min_confidence=0.3)")]
 #[allow(clippy::too_many_arguments)]
 fn retarget<'py>(
     py: Python<'py>,
