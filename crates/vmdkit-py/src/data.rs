@@ -7,8 +7,9 @@
 //! bones): reading is then one validating scan, and the bone columns, which are nearly all of
 //! a file, are read straight from the records. Decoding up front would allocate a second copy
 //! of the section on every read, and fresh memory costs a page fault per page: several times
-//! the rest of the read. Large files go through the library's memory map instead and are
-//! decoded at once, which keeps their peak memory near the decoded size.
+//! the rest of the read. Large files are mapped and read the same way, so that their columns
+//! cost what a NumPy view of the records does and their pages stay the page cache's until a
+//! decode needs them.
 //!
 //! A `Motion` never changes, so everything derived is computed at most once and shared, also
 //! with the section objects (`motion.bones`, ...), which hold the same `Arc` rather than the
@@ -24,12 +25,15 @@ use vmdkit::{
     bone_refs, BoneKey, Header, KeyName, MotionView, ReadOptions, Repair, Section, TextEncoding,
 };
 
-/// A file's bytes: a Python `bytes` object (kept, not copied) or read from a file.
+/// A file's bytes: a Python `bytes` object (kept, not copied), read from a file, or a large
+/// file's memory map.
 pub enum Bytes {
     /// The caller's bytes object.
     Python(PyBackedBytes),
     /// Read from a file.
     Owned(Vec<u8>),
+    /// A large file, mapped: its pages are the page cache's, read as the columns need them.
+    Mapped(memmap2::Mmap),
 }
 
 impl std::ops::Deref for Bytes {
@@ -38,6 +42,7 @@ impl std::ops::Deref for Bytes {
         match self {
             Bytes::Python(b) => b,
             Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
         }
     }
 }

@@ -30,17 +30,20 @@ fn read(py: Python<'_>, source: &Bound<'_, PyAny>, lenient: bool) -> PyResult<Mo
     Ok(Motion::from_data(data))
 }
 
-/// Files below this are read whole and decoded on demand (see `data.rs`); larger ones are
-/// decoded at once through the library's memory map, which it releases as it decodes, so the
-/// peak stays near the decoded motion's size instead of the file's plus that.
+/// Files below this are read whole; larger ones are memory-mapped, so that reading them holds
+/// no copy. Either way they are decoded on demand (see `data.rs`).
 const READ_WHOLE_BELOW: u64 = 64 << 20;
 
 /// Reads the file at `path`.
 fn read_path(path: &Path, options: ReadOptions) -> Result<Data, vmdkit::ReadError> {
     let io = |e| vmdkit::ReadError::io(path, e);
     if std::fs::metadata(path).map_err(io)?.len() >= READ_WHOLE_BELOW {
-        let parsed = vmdkit::Motion::read_file_with(path, options)?;
-        return Ok(Data::new(parsed.motion, parsed.repairs));
+        let file = std::fs::File::open(path).map_err(io)?;
+        // SAFETY: as in the library's own reader, the file is taken not to change while it is
+        // mapped; a motion file being rewritten in place under a reader is outside what any
+        // reader can make safe.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        return Data::from_bytes(Bytes::Mapped(map), options).map_err(|e| e.with_path(path));
     }
     let bytes = Bytes::Owned(std::fs::read(path).map_err(io)?);
     Data::from_bytes(bytes, options).map_err(|e| e.with_path(path))
