@@ -117,17 +117,20 @@ impl LoadError {
     }
 }
 
-fn options(lenient: bool) -> ReadOptions {
-    if lenient {
-        ReadOptions::LENIENT
-    } else {
-        ReadOptions::STRICT
-    }
+/// `max_trailing` for commands that write the motion back: every byte after the last section.
+pub const ALL_TRAILING: usize = usize::MAX;
+/// `max_trailing` for commands that only look at or play the keys: a file padded with
+/// gigabytes then costs nothing to read.
+pub const NO_TRAILING: usize = 0;
+
+fn options(lenient: bool, max_trailing: usize) -> ReadOptions {
+    let options = if lenient { ReadOptions::LENIENT } else { ReadOptions::STRICT };
+    options.with_max_trailing(max_trailing)
 }
 
-/// Reads a VMD file (memory-mapped).
-pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
-    let parsed = Motion::read_file_with(path, options(lenient))
+/// Reads a VMD file (memory-mapped), keeping at most `max_trailing` of its trailing bytes.
+pub fn load_vmd(path: &Path, lenient: bool, max_trailing: usize) -> Result<Loaded, LoadError> {
+    let parsed = Motion::read_file_with(path, options(lenient, max_trailing))
         .map_err(|e| LoadError::from_read(e, lenient))?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     Ok(Loaded {
@@ -139,8 +142,13 @@ pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
 }
 
 /// Parses a VMD held in memory (stdin).
-pub fn parse_vmd(label: &str, data: &[u8], lenient: bool) -> Result<Loaded, LoadError> {
-    let parsed = Motion::parse_with(data, options(lenient))
+pub fn parse_vmd(
+    label: &str,
+    data: &[u8],
+    lenient: bool,
+    max_trailing: usize,
+) -> Result<Loaded, LoadError> {
+    let parsed = Motion::parse_with(data, options(lenient, max_trailing))
         .map_err(|e| LoadError::from_read(e.with_path(label), lenient))?;
     Ok(Loaded {
         label: label.to_string(),
@@ -157,11 +165,17 @@ pub fn example() -> Loaded {
     Loaded { label: EXAMPLE_LABEL.to_string(), motion, repairs: Vec::new(), bytes }
 }
 
-/// Reads a motion in any format from a file or `-` (stdin).
-pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result<Loaded> {
+/// Reads a motion in any format from a file or `-` (stdin). A VMD keeps at most
+/// `max_trailing` of its trailing bytes; text documents hold what they hold.
+pub fn read_motion(
+    path: &Path,
+    format: Format,
+    lenient: bool,
+    max_trailing: usize,
+) -> anyhow::Result<Loaded> {
     let label = path.display().to_string();
     if format == Format::Vmd && !is_stdio(path) {
-        return Ok(load_vmd(path, lenient)?);
+        return Ok(load_vmd(path, lenient, max_trailing)?);
     }
     let data = if is_stdio(path) {
         let mut data = Vec::new();
@@ -175,7 +189,7 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
         std::str::from_utf8(&data).with_context(|| format!("{label}: {what} input is not UTF-8"))
     };
     let (motion, notes) = match format {
-        Format::Vmd => return Ok(parse_vmd(&label, &data, lenient)?),
+        Format::Vmd => return Ok(parse_vmd(&label, &data, lenient, max_trailing)?),
         Format::Json => vmdkit::convert::from_json_str_with_warnings(text("JSON")?)
             .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
         Format::Csv => vmdkit::convert::from_csv_str_with_warnings(text("CSV")?)
@@ -189,10 +203,10 @@ pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result
 }
 
 /// Reads a motion in the format its extension names (VMD for any other), reporting what
-/// lenient reading repaired.
-pub fn load_motion(path: &Path, lenient: bool) -> anyhow::Result<Loaded> {
+/// lenient reading repaired; see [`read_motion`] for `max_trailing`.
+pub fn load_motion(path: &Path, lenient: bool, max_trailing: usize) -> anyhow::Result<Loaded> {
     let format = Format::from_path(path).unwrap_or(Format::Vmd);
-    let loaded = read_motion(path, format, lenient)?;
+    let loaded = read_motion(path, format, lenient, max_trailing)?;
     loaded.warn_repairs();
     Ok(loaded)
 }

@@ -40,7 +40,7 @@ pub struct BakeArgs {
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     check_fps(args.fps)?;
     let format = Format::of_output(&args.output)?;
-    let loaded = io::load_motion(&args.file, args.lenient)?;
+    let loaded = io::load_motion(&args.file, args.lenient, io::ALL_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let baked = bake_sampler(&sampler, loaded.motion.header, args.fps)?;

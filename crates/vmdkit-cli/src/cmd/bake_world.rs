@@ -96,7 +96,7 @@ pub fn run(
     let format = output_format(out)?;
     let settings = opts.settings(fps)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(motion_path, false)?;
+    let loaded = io::load_motion(motion_path, false, io::NO_TRAILING)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);

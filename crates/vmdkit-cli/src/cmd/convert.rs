@@ -54,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         ));
     }
     // Decoded in full (and the input unmapped) before the output is opened.
-    let loaded = io::read_motion(&args.input, from, args.lenient)?;
+    let loaded = io::read_motion(&args.input, from, args.lenient, io::ALL_TRAILING)?;
     loaded.warn_repairs();
     io::write_output(&args.output, |w| io::write_motion(&loaded.motion, to, args.pretty, w))?;
     Ok(Outcome::Success)

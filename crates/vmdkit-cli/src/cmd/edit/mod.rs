@@ -111,7 +111,7 @@ impl InOut {
 
 /// Reads a motion, reporting lenient repairs.
 pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
-    Ok(io::load_motion(path, lenient)?.motion)
+    Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
 }
 
 /// Writes `motion` to `path` atomically (temporary file, then rename).
