@@ -80,7 +80,7 @@ pub struct Loaded {
     pub label: String,
     pub motion: Motion,
     pub repairs: Vec<Repair>,
-    /// The input's size in bytes.
+    /// The input's size in bytes (0 for text read from stdin, which is not counted).
     pub bytes: u64,
 }
 
@@ -177,28 +177,30 @@ pub fn read_motion(
     if format == Format::Vmd && !is_stdio(path) {
         return Ok(load_vmd(path, lenient, max_trailing)?);
     }
-    let data = if is_stdio(path) {
-        let mut data = Vec::new();
-        io::stdin().lock().read_to_end(&mut data).context("cannot read stdin")?;
-        data
+    let input: Box<dyn Read> = if is_stdio(path) {
+        Box::new(io::stdin().lock())
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {label}"))?
+        Box::new(std::fs::File::open(path).with_context(|| format!("cannot read {label}"))?)
     };
-    let bytes = data.len() as u64;
-    let text = |what: &str| {
-        std::str::from_utf8(&data).with_context(|| format!("{label}: {what} input is not UTF-8"))
-    };
+    // Text is read as it streams in (the motion it makes is far smaller than a big document);
+    // a VMD on stdin is held whole, as it has to be parsed from memory.
     let (motion, notes) = match format {
-        Format::Vmd => return Ok(parse_vmd(&label, &data, lenient, max_trailing)?),
-        Format::Json => vmdkit::convert::from_json_str_with_warnings(text("JSON")?)
+        Format::Vmd => {
+            let mut data = Vec::new();
+            let mut input = input;
+            input.read_to_end(&mut data).context("cannot read stdin")?;
+            return Ok(parse_vmd(&label, &data, lenient, max_trailing)?);
+        }
+        Format::Json => vmdkit::convert::from_json_reader_with_warnings(input)
             .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
-        Format::Csv => vmdkit::convert::from_csv_str_with_warnings(text("CSV")?)
+        Format::Csv => vmdkit::convert::from_csv_reader_with_warnings(input)
             .with_context(|| format!("{label}: cannot read as a vmdkit CSV motion"))?,
     };
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
         eprintln!("warning: {label}: {note}");
     }
+    let bytes = if is_stdio(path) { 0 } else { std::fs::metadata(path).map_or(0, |m| m.len()) };
     Ok(Loaded { label, motion, repairs: Vec::new(), bytes })
 }
 
@@ -211,17 +213,52 @@ pub fn load_motion(path: &Path, lenient: bool, max_trailing: usize) -> anyhow::R
     Ok(loaded)
 }
 
-/// Writes `motion` in `format`.
+/// How many of a VMD's trailing bytes a JSON or CSV output holds unless `--keep-trailing` asks
+/// for all: files padded with gigabytes would otherwise become twice that in hex.
+pub const TEXT_TRAILING_CAP: usize = 64 * 1024;
+
+/// Writes `motion` to `path` (or stdout) in `format`. A text format holds at most
+/// `max_trailing` of the trailing bytes, with a warning when that leaves some out.
+pub fn save_motion(
+    path: &Path,
+    motion: &Motion,
+    format: Format,
+    pretty: bool,
+    max_trailing: usize,
+) -> anyhow::Result<()> {
+    if format != Format::Vmd {
+        warn_cut_trailing(path, motion, max_trailing);
+    }
+    write_output(path, |w| write_motion(motion, format, pretty, max_trailing, w))
+}
+
+/// Writes `motion` in `format`; see [`save_motion`] for `max_trailing`.
 pub fn write_motion(
     motion: &Motion,
     format: Format,
     pretty: bool,
+    max_trailing: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
         Format::Vmd => motion.write_to(out),
-        Format::Json => vmdkit::convert::write_json(motion, out, pretty),
-        Format::Csv => vmdkit::convert::write_csv(motion, out),
+        Format::Json => vmdkit::convert::write_json_with(motion, out, pretty, max_trailing),
+        Format::Csv => vmdkit::convert::write_csv_with(motion, out, max_trailing),
+    }
+}
+
+/// The warning of a text output that will not hold every trailing byte the VMD had (cut now,
+/// or when the motion was read).
+fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
+    let kept = motion.trailing.len().min(max_trailing) as u64;
+    let all = motion.trailing.len() as u64 + motion.trailing_omitted;
+    if kept < all {
+        let label = if is_stdio(path) { "stdout".into() } else { path.display().to_string() };
+        eprintln!(
+            "warning: {label}: holds the first {kept} of the {all} bytes after the last section \
+             (convert --keep-trailing keeps them all); a VMD made from it lacks the other {}",
+            all - kept
+        );
     }
 }
 
