@@ -4,7 +4,12 @@
 //! those fields would not reproduce the file (odd name padding, undecodable names, old-style
 //! interpolation blocks, flag bytes other than 0/1, unusual signatures, trailing bytes). So a
 //! VMD converted to text and back is byte-identical, the common case stays readable, and an
-//! edited field always wins over raw bytes that no longer agree with it.
+//! edited field always wins over raw bytes that no longer agree with it. The one way to lose
+//! bytes is to ask for it: [`write_json_with`] and [`write_csv_with`] may keep only the first
+//! of a padded file's trailing bytes, and the document then records how many there were.
+//!
+//! Reading streams: keys go from the text straight into the motion, so reading a document from
+//! a reader holds the motion, not the text.
 //!
 //! The layouts are documented in `docs/json-format.md` (with `docs/vmd-json.schema.json`) and
 //! `docs/csv-format.md`.
