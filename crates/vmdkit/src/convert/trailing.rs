@@ -120,6 +120,11 @@ mod tests {
                 serde_json::from_str(&to_json_string(&from_csv, false)).unwrap();
             assert_eq!(again["trailing_len"], 1000);
             assert!(to_csv_string(&from_json).contains("#meta,trailing_len,"));
+            // A length that matches the bytes given is no cut.
+            let exact =
+                json_with(&motion, usize::MAX).replace("\n}", ",\n  \"trailing_len\": 1000\n}");
+            let (exact, warnings) = from_json_str_with_warnings(&exact).unwrap();
+            assert_eq!((exact.trailing_omitted, warnings.len()), (0, 0));
             // Every byte cut: only the length is left.
             let (none, _) = from_json_str_with_warnings(&json_with(&motion, 0)).unwrap();
             assert_eq!((none.trailing.len(), none.trailing_omitted), (0, 1000));

@@ -97,11 +97,10 @@ impl Meta {
             let given = motion.trailing.len();
             motion.trailing_omitted =
                 trailing::omitted(len, given).map_err(|r| value_err(line, r))?;
-            warnings.push(trailing::cut_warning(
-                &format!("CSV line {line}: trailing_len"),
-                len,
-                given,
-            ));
+            if motion.trailing_omitted > 0 {
+                let field = format!("CSV line {line}: trailing_len");
+                warnings.push(trailing::cut_warning(&field, len, given));
+            }
         }
         Ok(warnings)
     }

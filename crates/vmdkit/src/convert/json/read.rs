@@ -333,6 +333,9 @@ fn finish(
         return Err(err);
     }
     let head = head.map_err(|err| {
+        if err.is_io() {
+            return ConvertError::Io(err.into());
+        }
         let explained = identity()
             .and_then(|id| identity_error(id.format.as_ref(), id.schema_version.as_ref()));
         explained.unwrap_or_else(|| json_error(err))
@@ -350,7 +353,9 @@ fn finish(
     warnings.extend(deferred.resolve(&mut motion, &mut names));
     if let Some(len) = head.trailing_len {
         motion.trailing_omitted = trailing_omitted(len, motion.trailing.len())?;
-        warnings.push(trailing::cut_warning("trailing_len", len, motion.trailing.len()));
+        if motion.trailing_omitted > 0 {
+            warnings.push(trailing::cut_warning("trailing_len", len, motion.trailing.len()));
+        }
     }
     Ok((motion, warnings))
 }
