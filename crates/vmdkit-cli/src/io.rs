@@ -1,15 +1,18 @@
 //! Reading inputs and writing outputs, shared by every command.
 //!
 //! Inputs: VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is
-//! never held twice; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
-//! library's location (file, section, record, byte offset) and say when `--lenient` would help.
+//! never held twice, and read only as far into their trailing bytes as the command needs; JSON
+//! and CSV are read as they stream in; `-` reads stdin; folders are searched for `*.vmd`. Errors
+//! keep the library's location (file, section, record, byte offset, or line and column) and
+//! say when `--lenient` would help.
 //! Outputs: files are written through a temporary file and a rename (`vmdkit::io`), so a
 //! failure never leaves a partial file and never touches an existing one. A symlink is written
 //! through (its target replaced or created, the link kept), an existing file keeps its
 //! permissions, and a device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in
 //! place, its errors (a full device) failing the command. Outputs that seek back as they are
 //! written (NPZ) go through memory when written in place. `-` writes stdout. SIGINT and SIGTERM
-//! remove the temporary files in progress (`crate::signals`).
+//! remove the temporary files in progress (`crate::signals`). JSON and CSV outputs hold the first
+//! 64 KiB of a VMD's trailing bytes unless asked for all, and say so.
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -233,7 +236,7 @@ pub fn save_motion(
 }
 
 /// Writes `motion` in `format`; see [`save_motion`] for `max_trailing`.
-pub fn write_motion(
+fn write_motion(
     motion: &Motion,
     format: Format,
     pretty: bool,
