@@ -94,8 +94,8 @@ impl<'de> Visitor<'de> for HexAppend<'_> {
     }
 }
 
-/// One string of an array of hex texts.
-struct HexText<'a>(&'a mut Vec<u8>);
+/// One string of hex text: an element of an array of them, or a field that is one string.
+pub(super) struct HexText<'a>(pub &'a mut Vec<u8>);
 
 impl<'de> DeserializeSeed<'de> for HexText<'_> {
     type Value = ();

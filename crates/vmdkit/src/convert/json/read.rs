@@ -3,7 +3,7 @@
 //! ([`super::keys`]), and what needs the whole document (the encoding, the identity) is
 //! settled at the end.
 
-use super::keys::{HexAppend, HexIn, SectionSeed};
+use super::keys::{HexAppend, HexIn, HexText, SectionSeed};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::parse_encoding;
@@ -273,7 +273,7 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
                 Field::ModelName => head.model_name = map.next_value()?,
                 Field::ModelNameRaw => {
                     let mut raw = Vec::new();
-                    map.next_value_seed(HexAppend(&mut raw))?;
+                    map.next_value_seed(HexText(&mut raw))?;
                     head.model_name_raw = Some(raw);
                 }
                 Field::SignatureRaw => head.signature_raw = Some(map.next_value::<HexIn<30>>()?.0),
