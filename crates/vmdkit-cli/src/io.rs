@@ -1,15 +1,18 @@
 //! Reading inputs and writing outputs, shared by every command.
 //!
 //! Inputs: VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is
-//! never held twice; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
-//! library's location (file, section, record, byte offset) and say when `--lenient` would help.
+//! never held twice, and read only as far into their trailing bytes as the command needs; JSON
+//! and CSV are read as they stream in; `-` reads stdin; folders are searched for `*.vmd`. Errors
+//! keep the library's location (file, section, record, byte offset, or line and column) and
+//! say when `--lenient` would help.
 //! Outputs: files are written through a temporary file and a rename (`vmdkit::io`), so a
 //! failure never leaves a partial file and never touches an existing one. A symlink is written
 //! through (its target replaced or created, the link kept), an existing file keeps its
 //! permissions, and a device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in
 //! place, its errors (a full device) failing the command. Outputs that seek back as they are
 //! written (NPZ) go through memory when written in place. `-` writes stdout. SIGINT and SIGTERM
-//! remove the temporary files in progress (`crate::signals`).
+//! remove the temporary files in progress (`crate::signals`). JSON and CSV outputs hold the first
+//! 64 KiB of a VMD's trailing bytes unless asked for all, and say so.
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -80,7 +83,7 @@ pub struct Loaded {
     pub label: String,
     pub motion: Motion,
     pub repairs: Vec<Repair>,
-    /// The input's size in bytes.
+    /// The input's size in bytes (0 for text read from stdin, which is not counted).
     pub bytes: u64,
 }
 
@@ -117,17 +120,20 @@ impl LoadError {
     }
 }
 
-fn options(lenient: bool) -> ReadOptions {
-    if lenient {
-        ReadOptions::LENIENT
-    } else {
-        ReadOptions::STRICT
-    }
+/// `max_trailing` for commands that write the motion back: every byte after the last section.
+pub const ALL_TRAILING: usize = usize::MAX;
+/// `max_trailing` for commands that only look at or play the keys: a file padded with
+/// gigabytes then costs nothing to read.
+pub const NO_TRAILING: usize = 0;
+
+fn options(lenient: bool, max_trailing: usize) -> ReadOptions {
+    let options = if lenient { ReadOptions::LENIENT } else { ReadOptions::STRICT };
+    options.with_max_trailing(max_trailing)
 }
 
-/// Reads a VMD file (memory-mapped).
-pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
-    let parsed = Motion::read_file_with(path, options(lenient))
+/// Reads a VMD file (memory-mapped), keeping at most `max_trailing` of its trailing bytes.
+pub fn load_vmd(path: &Path, lenient: bool, max_trailing: usize) -> Result<Loaded, LoadError> {
+    let parsed = Motion::read_file_with(path, options(lenient, max_trailing))
         .map_err(|e| LoadError::from_read(e, lenient))?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     Ok(Loaded {
@@ -139,8 +145,13 @@ pub fn load_vmd(path: &Path, lenient: bool) -> Result<Loaded, LoadError> {
 }
 
 /// Parses a VMD held in memory (stdin).
-pub fn parse_vmd(label: &str, data: &[u8], lenient: bool) -> Result<Loaded, LoadError> {
-    let parsed = Motion::parse_with(data, options(lenient))
+pub fn parse_vmd(
+    label: &str,
+    data: &[u8],
+    lenient: bool,
+    max_trailing: usize,
+) -> Result<Loaded, LoadError> {
+    let parsed = Motion::parse_with(data, options(lenient, max_trailing))
         .map_err(|e| LoadError::from_read(e.with_path(label), lenient))?;
     Ok(Loaded {
         label: label.to_string(),
@@ -157,57 +168,100 @@ pub fn example() -> Loaded {
     Loaded { label: EXAMPLE_LABEL.to_string(), motion, repairs: Vec::new(), bytes }
 }
 
-/// Reads a motion in any format from a file or `-` (stdin).
-pub fn read_motion(path: &Path, format: Format, lenient: bool) -> anyhow::Result<Loaded> {
+/// Reads a motion in any format from a file or `-` (stdin). A VMD keeps at most
+/// `max_trailing` of its trailing bytes; text documents hold what they hold.
+pub fn read_motion(
+    path: &Path,
+    format: Format,
+    lenient: bool,
+    max_trailing: usize,
+) -> anyhow::Result<Loaded> {
     let label = path.display().to_string();
     if format == Format::Vmd && !is_stdio(path) {
-        return Ok(load_vmd(path, lenient)?);
+        return Ok(load_vmd(path, lenient, max_trailing)?);
     }
-    let data = if is_stdio(path) {
-        let mut data = Vec::new();
-        io::stdin().lock().read_to_end(&mut data).context("cannot read stdin")?;
-        data
+    let input: Box<dyn Read> = if is_stdio(path) {
+        Box::new(io::stdin().lock())
     } else {
-        std::fs::read(path).with_context(|| format!("cannot read {label}"))?
+        Box::new(std::fs::File::open(path).with_context(|| format!("cannot read {label}"))?)
     };
-    let bytes = data.len() as u64;
-    let text = |what: &str| {
-        std::str::from_utf8(&data).with_context(|| format!("{label}: {what} input is not UTF-8"))
-    };
+    // Text is read as it streams in (the motion it makes is far smaller than a big document);
+    // a VMD on stdin is held whole, as it has to be parsed from memory.
     let (motion, notes) = match format {
-        Format::Vmd => return Ok(parse_vmd(&label, &data, lenient)?),
-        Format::Json => vmdkit::convert::from_json_str_with_warnings(text("JSON")?)
+        Format::Vmd => {
+            let mut data = Vec::new();
+            let mut input = input;
+            input.read_to_end(&mut data).context("cannot read stdin")?;
+            return Ok(parse_vmd(&label, &data, lenient, max_trailing)?);
+        }
+        Format::Json => vmdkit::convert::from_json_reader_with_warnings(input)
             .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
-        Format::Csv => vmdkit::convert::from_csv_str_with_warnings(text("CSV")?)
+        Format::Csv => vmdkit::convert::from_csv_reader_with_warnings(input)
             .with_context(|| format!("{label}: cannot read as a vmdkit CSV motion"))?,
     };
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
         eprintln!("warning: {label}: {note}");
     }
+    let bytes = if is_stdio(path) { 0 } else { std::fs::metadata(path).map_or(0, |m| m.len()) };
     Ok(Loaded { label, motion, repairs: Vec::new(), bytes })
 }
 
 /// Reads a motion in the format its extension names (VMD for any other), reporting what
-/// lenient reading repaired.
-pub fn load_motion(path: &Path, lenient: bool) -> anyhow::Result<Loaded> {
+/// lenient reading repaired; see [`read_motion`] for `max_trailing`.
+pub fn load_motion(path: &Path, lenient: bool, max_trailing: usize) -> anyhow::Result<Loaded> {
     let format = Format::from_path(path).unwrap_or(Format::Vmd);
-    let loaded = read_motion(path, format, lenient)?;
+    let loaded = read_motion(path, format, lenient, max_trailing)?;
     loaded.warn_repairs();
     Ok(loaded)
 }
 
-/// Writes `motion` in `format`.
-pub fn write_motion(
+/// How many of a VMD's trailing bytes a JSON or CSV output holds unless `--keep-trailing` asks
+/// for all: files padded with gigabytes would otherwise become twice that in hex.
+pub const TEXT_TRAILING_CAP: usize = 64 * 1024;
+
+/// Writes `motion` to `path` (or stdout) in `format`. A text format holds at most
+/// `max_trailing` of the trailing bytes, with a warning when that leaves some out.
+pub fn save_motion(
+    path: &Path,
     motion: &Motion,
     format: Format,
     pretty: bool,
+    max_trailing: usize,
+) -> anyhow::Result<()> {
+    if format != Format::Vmd {
+        warn_cut_trailing(path, motion, max_trailing);
+    }
+    write_output(path, |w| write_motion(motion, format, pretty, max_trailing, w))
+}
+
+/// Writes `motion` in `format`; see [`save_motion`] for `max_trailing`.
+fn write_motion(
+    motion: &Motion,
+    format: Format,
+    pretty: bool,
+    max_trailing: usize,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
         Format::Vmd => motion.write_to(out),
-        Format::Json => vmdkit::convert::write_json(motion, out, pretty),
-        Format::Csv => vmdkit::convert::write_csv(motion, out),
+        Format::Json => vmdkit::convert::write_json_with(motion, out, pretty, max_trailing),
+        Format::Csv => vmdkit::convert::write_csv_with(motion, out, max_trailing),
+    }
+}
+
+/// The warning of a text output that will not hold every trailing byte the VMD had (cut now,
+/// or when the motion was read).
+fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
+    let kept = motion.trailing.len().min(max_trailing) as u64;
+    let all = motion.trailing.len() as u64 + motion.trailing_omitted;
+    if kept < all {
+        let label = if is_stdio(path) { "stdout".into() } else { path.display().to_string() };
+        eprintln!(
+            "warning: {label}: holds the first {kept} of the {all} bytes after the last section \
+             (convert --keep-trailing keeps them all); a VMD made from it lacks the other {}",
+            all - kept
+        );
     }
 }
 

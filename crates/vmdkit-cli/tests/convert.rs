@@ -115,3 +115,109 @@ fn a_failing_convert_leaves_no_partial_output_and_keeps_an_existing_one() {
     expected.sort();
     assert_eq!(listing(d), expected);
 }
+
+#[test]
+fn text_outputs_cap_trailing_bytes_unless_asked_to_keep_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut motion = vmdkit::example::example_motion();
+    motion.trailing = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+    let padded = motion.to_bytes();
+    write(d, "padded.vmd", &padded);
+    let run = |args: &[&str]| {
+        let output = vmdkit().current_dir(d).args(args).output().unwrap();
+        assert_no_panic(&output);
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let info = vmdkit().current_dir(d).args(["info", "--json", "padded.vmd"]).output().unwrap();
+    let info: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(info["trailing_bytes"], 100_000);
+
+    // VMD to VMD keeps every byte, silently.
+    assert_eq!(run(&["convert", "padded.vmd", "same.vmd"]), "");
+    assert_eq!(std::fs::read(d.join("same.vmd")).unwrap(), padded);
+    let cut_vmd = &padded[..padded.len() - (100_000 - 65_536)];
+    for text in ["cut.json", "cut.csv"] {
+        let stderr = run(&["convert", "padded.vmd", text]);
+        assert!(
+            stderr.contains(&format!(
+                "warning: {text}: holds the first 65536 of the 100000 bytes after the last section"
+            )) && stderr.contains("--keep-trailing"),
+            "{stderr}"
+        );
+        let written = std::fs::read_to_string(d.join(text)).unwrap();
+        assert!(written.contains("trailing_len"), "{text}");
+        assert!(written.len() < 200_000, "{text}: {} bytes", written.len());
+        // Read back, the document says what it lacks, and makes the VMD it can.
+        let back = format!("{text}.vmd");
+        let stderr = run(&["convert", text, &back]);
+        assert!(
+            stderr.contains("trailing_len: the VMD had 100000 bytes after its last section")
+                && stderr.contains("lacks the other 34464"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(d.join(&back)).unwrap(), cut_vmd, "{text}");
+    }
+    let csv = std::fs::read_to_string(d.join("cut.csv")).unwrap();
+    assert!(csv.contains("\n#meta,trailing_len,") && csv.contains(",100000\n"), "{csv:.300}");
+
+    // --keep-trailing: every byte, no warning, and the round trip is exact.
+    for text in ["kept.json", "kept.csv"] {
+        assert_eq!(run(&["convert", "--keep-trailing", "padded.vmd", text]), "");
+        let back = format!("{text}.vmd");
+        assert_eq!(run(&["convert", text, &back]), "");
+        assert_eq!(std::fs::read(d.join(&back)).unwrap(), padded, "{text}");
+    }
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("kept.json")).unwrap()).unwrap();
+    assert_eq!(kept["trailing"].as_array().map(Vec::len), Some(2), "two 64 KiB pieces");
+}
+
+#[test]
+fn text_inputs_are_read_as_they_stream_and_errors_say_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    vmdkit()
+        .current_dir(d)
+        .args(["convert", "--pretty", "-", "e.json"])
+        .arg("--from")
+        .arg("vmd")
+        .write_stdin(example_bytes())
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(d.join("e.json")).unwrap();
+    let cut = &text[..text.len() / 2];
+    write(d, "cut.json", cut.as_bytes());
+    let output = vmdkit().current_dir(d).args(["convert", "cut.json", "out.vmd"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let line = cut.lines().count();
+    assert!(
+        stderr.contains("cut.json: cannot read as a vmdkit JSON motion")
+            && stderr.contains(&format!("JSON line {line}, column ")),
+        "{stderr}"
+    );
+    // The same through stdin.
+    let output = vmdkit()
+        .args(["convert", "--from", "json", "--to", "vmd", "-", "-"])
+        .write_stdin(text.replacen("\"frame\": 0", "\"frame\": -1", 1))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("-: cannot read as a vmdkit JSON motion") && stderr.contains("JSON line "),
+        "{stderr}"
+    );
+    vmdkit().current_dir(d).args(["convert", "e.json", "e.csv"]).assert().success();
+    let csv = std::fs::read_to_string(d.join("e.csv")).unwrap().replacen(",15,", ",x,", 1);
+    write(d, "bad.csv", csv.as_bytes());
+    let output = vmdkit().current_dir(d).args(["convert", "bad.csv", "out.vmd"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("bad.csv: cannot read as a vmdkit CSV motion")
+            && stderr.contains("CSV line 8, column `frame`"),
+        "{stderr}"
+    );
+}

@@ -156,7 +156,7 @@ impl Data {
             // reading is deterministic.
             let view = MotionView::with_options(&raw.bytes, raw.options)
                 .expect("bytes that were read once read again");
-            vmdkit::Motion::from_view(&view, &mut |_| {})
+            vmdkit::Motion::from_view(&view, raw.options.max_trailing, &mut |_| {})
         })
     }
 

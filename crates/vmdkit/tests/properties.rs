@@ -255,6 +255,7 @@ fn motion(header: impl Strategy<Value = Header>) -> impl Strategy<Value = Motion
                     properties,
                     sections_present,
                     trailing,
+                    trailing_omitted: 0,
                 };
                 // Bytes after fewer than six sections would be read as the next count.
                 if motion.sections_to_write() < 6 {

@@ -45,14 +45,14 @@ pub struct BakeArgs {
 pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
     check_fps(args.fps)?;
     let format = Format::of_output(&args.output)?;
-    let loaded = io::load_motion(&args.file, args.lenient)?;
+    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let baked = match bake_sampler(&sampler, loaded.motion.header, args.fps, args.limit.bytes()) {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         baked => baked?,
     };
-    io::write_output(&args.output, |w| io::write_motion(&baked, format, args.pretty, w))?;
+    io::save_motion(&args.output, &baked, format, args.pretty, io::TEXT_TRAILING_CAP)?;
     let keys = baked.bones.len()
         + baked.morphs.len()
         + baked.cameras.len()

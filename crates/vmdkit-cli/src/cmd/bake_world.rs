@@ -105,7 +105,7 @@ pub fn run(
     let format = output_format(out)?;
     let settings = opts.settings(fps, limit)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(motion_path, false)?;
+    let loaded = io::load_motion(motion_path, false, io::NO_TRAILING)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     let refused = |e: BakeError| match e {

@@ -5,7 +5,7 @@ use crate::error::Outcome;
 use crate::io::{expand_inputs, load_vmd, LoadError};
 use std::io::Write;
 use std::path::PathBuf;
-use vmdkit::lint::{lint, Warning};
+use vmdkit::lint::{lint, Warning, TRAILING_PREVIEW};
 
 const AFTER_HELP: &str = "\
 Prints one line per file: `ok` or `FAIL` with the reason (file, section, record and byte
@@ -44,7 +44,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let (mut ok, mut failed, mut warned) = (0usize, 0usize, 0usize);
     for_each_ordered(
         &files,
-        |path| load_vmd(path, args.lenient).map(|loaded| lint(&loaded.motion, &loaded.repairs)),
+        |path| {
+            load_vmd(path, args.lenient, TRAILING_PREVIEW)
+                .map(|loaded| lint(&loaded.motion, &loaded.repairs))
+        },
         |path, result: Result<Vec<Warning>, LoadError>| {
             match result {
                 Ok(warnings) => {

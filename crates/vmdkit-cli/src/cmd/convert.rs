@@ -9,7 +9,10 @@ const AFTER_HELP: &str = "\
 Formats follow the extensions .vmd, .json and .csv; --from and --to override them and are
 required for `-` (stdin or stdout). VMD to VMD rewrites a file; with --lenient it repairs
 what lenient reading can and reports each repair on stderr. JSON and CSV hold every byte of
-the VMD, so VMD -> JSON -> VMD and VMD -> CSV -> VMD give back the same file.
+the VMD, so VMD -> JSON -> VMD and VMD -> CSV -> VMD give back the same file, except that of
+the bytes after the last section (padding some tools leave) they hold the first 64 KiB unless
+--keep-trailing is given: the output then records their full length, and a warning says the
+VMD made from it will lack the rest.
 
 The input is read completely before anything is written, and the output goes to a temporary
 file renamed into place, so a failure leaves no partial output and never touches an existing
@@ -20,6 +23,7 @@ Examples:
   vmdkit convert --pretty dance.vmd dance.json
   vmdkit convert dance.csv dance.vmd
   vmdkit convert --lenient broken.vmd fixed.vmd
+  vmdkit convert --keep-trailing padded.vmd padded.json
   cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .";
 
 #[derive(clap::Args)]
@@ -43,6 +47,9 @@ pub struct Args {
     /// Indent JSON output
     #[arg(long)]
     pretty: bool,
+    /// Hold every byte after the VMD's last section in JSON or CSV output, not the first 64 KiB
+    #[arg(long)]
+    keep_trailing: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -53,9 +60,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             "refusing to write binary VMD to a terminal; redirect stdout or name a file",
         ));
     }
-    // Decoded in full (and the input unmapped) before the output is opened.
-    let loaded = io::read_motion(&args.input, from, args.lenient)?;
+    let max_trailing = match to {
+        Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,
+        _ => io::ALL_TRAILING,
+    };
+    // Decoded in full (and the input unmapped) before the output is opened; a VMD's trailing
+    // bytes that the output will not hold are not read at all.
+    let loaded = io::read_motion(&args.input, from, args.lenient, max_trailing)?;
     loaded.warn_repairs();
-    io::write_output(&args.output, |w| io::write_motion(&loaded.motion, to, args.pretty, w))?;
+    io::save_motion(&args.output, &loaded.motion, to, args.pretty, max_trailing)?;
     Ok(Outcome::Success)
 }

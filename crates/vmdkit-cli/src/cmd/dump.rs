@@ -88,7 +88,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let sections = asked_sections(&args)?;
     let loaded = match &args.file {
-        Some(path) if !args.example => io::load_motion(path, args.lenient)?,
+        Some(path) if !args.example => io::load_motion(path, args.lenient, io::NO_TRAILING)?,
         _ => io::example(),
     };
     let options = KeyOptions {

@@ -31,6 +31,6 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let format = Format::resolve(args.to, &args.output, "--to")?;
     let motion = vmdkit::example::example_motion();
-    io::write_output(&args.output, |w| io::write_motion(&motion, format, args.pretty, w))?;
+    io::save_motion(&args.output, &motion, format, args.pretty, io::TEXT_TRAILING_CAP)?;
     Ok(Outcome::Success)
 }

@@ -6,7 +6,7 @@ use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
-use vmdkit::lint::{analyse, NameSummary, Warning};
+use vmdkit::lint::{analyse, NameSummary, Warning, TRAILING_PREVIEW};
 use vmdkit::Section;
 use vmdkit::TextEncoding;
 
@@ -64,7 +64,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     for_each_ordered(
         &files,
         |path| {
-            load_vmd(path, args.lenient).map(summarise).map_err(|e| (path.display().to_string(), e))
+            // Only what the trailing-bytes warning shows: a file padded with gigabytes is
+            // summarised without reading the padding.
+            load_vmd(path, args.lenient, TRAILING_PREVIEW)
+                .map(summarise)
+                .map_err(|e| (path.display().to_string(), e))
         },
         |_, result| {
             if result.is_err() {
@@ -94,7 +98,7 @@ pub struct Info {
     sections_present: Vec<&'static str>,
     frame_range: Option<[u32; 2]>,
     duration_seconds: Option<f64>,
-    trailing_bytes: usize,
+    trailing_bytes: u64,
     bones: Vec<TrackInfo>,
     morphs: Vec<TrackInfo>,
     warnings: Vec<Warning>,
@@ -154,7 +158,7 @@ pub fn summarise(loaded: Loaded) -> Info {
             .collect(),
         frame_range: analysis.frame_range.map(|(a, b)| [a, b]),
         duration_seconds: analysis.frame_range.map(|(_, last)| last as f64 / vmdkit::math::FPS),
-        trailing_bytes: motion.trailing.len(),
+        trailing_bytes: motion.trailing.len() as u64 + motion.trailing_omitted,
         bones: analysis.bones.iter().map(|t| track_info(t, encoding)).collect(),
         morphs: analysis.morphs.iter().map(|t| track_info(t, encoding)).collect(),
         warnings: analysis.warnings,

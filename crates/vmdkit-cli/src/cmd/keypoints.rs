@@ -72,7 +72,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let format = output_format(args)?;
     let layout = named_layout(&args.layout)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
-    let loaded = io::load_motion(&args.motion, args.lenient)?;
+    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
     let options = KeypointOptions {
         fps: args.fps,
         axes: InputAxes { up: args.up, left_handed: args.left_handed },

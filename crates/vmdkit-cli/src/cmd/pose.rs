@@ -42,7 +42,7 @@ pub struct PoseArgs {
 pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     check_frame(args.at.frame)?;
     let model = read_model(&args.model)?;
-    let loaded = io::load_motion(&args.at.file, args.lenient)?;
+    let loaded = io::load_motion(&args.at.file, args.lenient, io::NO_TRAILING)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);

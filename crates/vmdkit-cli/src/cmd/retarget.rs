@@ -283,7 +283,7 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         ));
     }
     let model = read_model(source)?;
-    let loaded = io::load_motion(&args.input, args.lenient)?;
+    let loaded = io::load_motion(&args.input, args.lenient, io::NO_TRAILING)?;
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };

@@ -13,10 +13,10 @@ use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey,
-    PhysicsToggle, PropertyKey, Version,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, PhysicsToggle,
+    PropertyKey, Version,
 };
-use crate::text::{EncodeStatus, LongName, RawName, TextEncoding};
+use crate::text::{EncodeStatus, KeyName, LongName, RawName, TextEncoding};
 use glam::{Quat, Vec3};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -220,10 +220,9 @@ pub(crate) fn perspective_byte_in(perspective: bool, raw: Option<u8>) -> u8 {
 }
 
 /// A bone key as the text formats give it: typed fields, any of them possibly absent, and the
-/// raw parts of the original record when there were any.
+/// raw parts of the original record when there were any. The name is encoded apart (see
+/// `convert::deferred`).
 pub(crate) struct BoneParts<'a> {
-    pub name: &'a str,
-    pub name_raw: Option<&'a [u8; 15]>,
     pub frame: u32,
     pub translation: Option<Vec3>,
     pub rotation: Option<Quat>,
@@ -233,7 +232,7 @@ pub(crate) struct BoneParts<'a> {
     pub interpolation_raw: Option<&'a [u8; 64]>,
 }
 
-pub(crate) fn bone_in(p: BoneParts<'_>, names: &mut NamesIn) -> Result<BoneKey, FieldError> {
+pub(crate) fn bone_in(p: BoneParts<'_>, name: KeyName) -> Result<BoneKey, FieldError> {
     let rotation = match (p.rotation, p.euler_deg) {
         (Some(_), Some(_)) => {
             return Err(FieldError::new("euler_deg", "give either rotation or euler_deg, not both"))
@@ -243,7 +242,7 @@ pub(crate) fn bone_in(p: BoneParts<'_>, names: &mut NamesIn) -> Result<BoneKey, 
         (None, None) => Quat::IDENTITY,
     };
     Ok(BoneKey {
-        name: names.name(p.name, p.name_raw, "name"),
+        name,
         frame: p.frame,
         translation: p.translation.unwrap_or(Vec3::ZERO),
         rotation,
@@ -266,16 +265,6 @@ fn bone_interpolation_in(
         Some(raw) if raw.curves() == curves && raw.physics() == physics => raw,
         _ => BoneInterpolation::canonical(curves, physics),
     }
-}
-
-pub(crate) fn morph_in(
-    name: &str,
-    name_raw: Option<&[u8; 15]>,
-    frame: u32,
-    weight: f32,
-    names: &mut NamesIn,
-) -> MorphKey {
-    MorphKey { name: names.name(name, name_raw, "name"), frame, weight }
 }
 
 /// A camera key's typed fields; the six curves in [`crate::format::CameraCurve`] order.
@@ -302,18 +291,8 @@ pub(crate) fn camera_in(p: CameraParts) -> CameraKey {
     }
 }
 
-pub(crate) struct IkParts<'a> {
-    pub name: &'a str,
-    pub name_raw: Option<&'a [u8; 20]>,
-    pub enabled: Option<bool>,
-    pub enabled_raw: Option<u8>,
-}
-
-pub(crate) fn ik_in(p: IkParts<'_>, field: &str, names: &mut NamesIn) -> IkState {
-    IkState {
-        name: names.name(p.name, p.name_raw, field),
-        enabled_byte: on_byte_in(p.enabled.unwrap_or(true), p.enabled_raw),
-    }
+pub(crate) fn ik_in(name: LongName, enabled: Option<bool>, enabled_raw: Option<u8>) -> IkState {
+    IkState { name, enabled_byte: on_byte_in(enabled.unwrap_or(true), enabled_raw) }
 }
 
 pub(crate) fn property_in(
@@ -328,7 +307,6 @@ pub(crate) fn property_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::KeyName;
 
     #[test]
     fn names_with_mmd_padding_need_no_raw_bytes() {

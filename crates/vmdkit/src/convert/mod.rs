@@ -4,7 +4,12 @@
 //! those fields would not reproduce the file (odd name padding, undecodable names, old-style
 //! interpolation blocks, flag bytes other than 0/1, unusual signatures, trailing bytes). So a
 //! VMD converted to text and back is byte-identical, the common case stays readable, and an
-//! edited field always wins over raw bytes that no longer agree with it.
+//! edited field always wins over raw bytes that no longer agree with it. The one way to lose
+//! bytes is to ask for it: [`write_json_with`] and [`write_csv_with`] may keep only the first
+//! of a padded file's trailing bytes, and the document then records how many there were.
+//!
+//! Reading streams: keys go from the text straight into the motion, so reading a document from
+//! a reader holds the motion, not the text.
 //!
 //! The layouts are documented in `docs/json-format.md` (with `docs/vmd-json.schema.json`) and
 //! `docs/csv-format.md`.
@@ -16,21 +21,26 @@ pub(crate) mod json;
 
 #[cfg(feature = "csv")]
 pub use csv::{
-    from_csv_str, from_csv_str_with_warnings, to_csv_string, write_csv, COLUMNS as CSV_COLUMNS,
-    IK as CSV_IK, META as CSV_META,
+    from_csv_reader, from_csv_reader_with_warnings, from_csv_str, from_csv_str_with_warnings,
+    to_csv_string, write_csv, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
+    META as CSV_META,
 };
 #[cfg(feature = "json")]
 pub use json::{
-    from_json_reader, from_json_str, from_json_str_with_warnings, from_json_value, to_json,
-    to_json_string, write_json,
+    from_json_reader, from_json_reader_with_warnings, from_json_str, from_json_str_with_warnings,
+    from_json_value, to_json, to_json_string, write_json, write_json_with,
 };
 
+#[cfg(any(feature = "json", feature = "csv"))]
+mod deferred;
 #[cfg(any(feature = "json", feature = "csv"))]
 mod fields;
 #[cfg(any(feature = "json", feature = "csv"))]
 mod scalar;
 #[cfg(all(test, any(feature = "json", feature = "csv")))]
 mod testing;
+#[cfg(any(feature = "json", feature = "csv"))]
+mod trailing;
 
 use crate::error::{Categorize, Category};
 use crate::format::Section;
@@ -114,6 +124,34 @@ impl Categorize for ConvertError {
 
 fn in_column(column: Option<&str>) -> String {
     column.map(|c| format!(", column `{c}`")).unwrap_or_default()
+}
+
+/// UTF-8's byte-order mark, which editors on Windows put before JSON and CSV text.
+#[cfg(any(feature = "json", feature = "csv"))]
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Skips a byte-order mark at the start of `r`, however the reader splits its first bytes.
+#[cfg(any(feature = "json", feature = "csv"))]
+fn skip_bom(r: &mut impl std::io::BufRead) -> std::io::Result<()> {
+    let mut matched = 0;
+    while matched < BOM.len() {
+        let buf = r.fill_buf()?;
+        let n = buf.len().min(BOM.len() - matched);
+        if n == 0 {
+            break;
+        }
+        if buf[..n] != BOM[matched..matched + n] {
+            if matched == 0 {
+                return Ok(());
+            }
+            // The bytes read are gone, and they were no text anyway.
+            let kind = std::io::ErrorKind::InvalidData;
+            return Err(std::io::Error::new(kind, "not UTF-8: starts with a cut byte-order mark"));
+        }
+        r.consume(n);
+        matched += n;
+    }
+    Ok(())
 }
 
 /// The JSON array a section's keys are in.

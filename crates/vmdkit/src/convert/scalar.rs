@@ -28,7 +28,9 @@ impl fmt::Display for Hex<'_> {
     }
 }
 
-pub(crate) fn unhex(text: &str) -> Result<Vec<u8>, String> {
+/// Hands each byte of hex text to `put`, returning how many there were; nothing is allocated,
+/// since readers decode a raw field for every key of a big motion.
+fn unhex_each(text: &str, mut put: impl FnMut(usize, u8)) -> Result<usize, String> {
     let pairs = text.trim().as_bytes().chunks_exact(2);
     if !pairs.remainder().is_empty() {
         return Err(format!("hex text has an odd number of digits ({})", text.trim().len()));
@@ -39,14 +41,37 @@ pub(crate) fn unhex(text: &str) -> Result<Vec<u8>, String> {
         b'A'..=b'F' => Ok(c - b'A' + 10),
         _ => Err(format!("{:?} is not a hex digit", c as char)),
     };
-    pairs.map(|p| Ok(digit(p[0])? << 4 | digit(p[1])?)).collect()
+    let count = pairs.len();
+    for (i, p) in pairs.enumerate() {
+        put(i, digit(p[0])? << 4 | digit(p[1])?);
+    }
+    Ok(count)
+}
+
+pub(crate) fn unhex(text: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    unhex_append(text, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// Appends the bytes of hex text to `out`.
+pub(crate) fn unhex_append(text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    out.reserve(text.len() / 2);
+    unhex_each(text, |_, b| out.push(b)).map(drop)
 }
 
 /// Hex text of exactly `N` bytes.
 pub(crate) fn unhex_array<const N: usize>(text: &str) -> Result<[u8; N], String> {
-    let bytes = unhex(text)?;
-    let len = bytes.len();
-    bytes.try_into().map_err(|_| format!("expected {N} bytes of hex, found {len}"))
+    let mut bytes = [0u8; N];
+    let len = unhex_each(text, |i, b| {
+        if let Some(slot) = bytes.get_mut(i) {
+            *slot = b;
+        }
+    })?;
+    if len != N {
+        return Err(format!("expected {N} bytes of hex, found {len}"));
+    }
+    Ok(bytes)
 }
 
 /// A float JSON and CSV cannot hold as a number (NaN, infinities), written as its bit pattern so

@@ -129,6 +129,7 @@ impl Motion {
             properties: mapper.map(&self.properties)?,
             sections_present: self.sections_present,
             trailing: self.trailing.clone(),
+            trailing_omitted: self.trailing_omitted,
         })
     }
 
@@ -139,6 +140,7 @@ impl Motion {
             header: self.header,
             sections_present: self.sections_present,
             trailing: self.trailing.clone(),
+            trailing_omitted: self.trailing_omitted,
             ..Motion::new(self.header.model_name)
         }
     }

@@ -151,19 +151,36 @@ impl Layout {
     }
 }
 
-/// How strictly to read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How strictly to read, and how much of the bytes after the last section to keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Repair what can be repaired instead of failing; repairs are reported.
     pub lenient: bool,
+    /// The most bytes after the last section that [`Motion`](super::Motion)'s readers copy into
+    /// `Motion::trailing`; the rest are counted in `Motion::trailing_omitted` and left unread.
+    /// A file padded with gigabytes is then inspected without holding the padding. Views see
+    /// every byte whatever this says. `usize::MAX` (the default) keeps them all, so that writing
+    /// gives back the file.
+    pub max_trailing: usize,
 }
 
 impl ReadOptions {
-    /// Fail on the first damage found.
-    pub const STRICT: ReadOptions = ReadOptions { lenient: false };
+    /// Fail on the first damage found; keep every trailing byte.
+    pub const STRICT: ReadOptions = ReadOptions { lenient: false, max_trailing: usize::MAX };
     /// Repair damage where the rest of the file can still be read exactly, reporting each
-    /// [`Repair`].
-    pub const LENIENT: ReadOptions = ReadOptions { lenient: true };
+    /// [`Repair`]; keep every trailing byte.
+    pub const LENIENT: ReadOptions = ReadOptions { lenient: true, max_trailing: usize::MAX };
+
+    /// These options, keeping at most `bytes` of the bytes after the last section.
+    pub const fn with_max_trailing(self, bytes: usize) -> ReadOptions {
+        ReadOptions { max_trailing: bytes, ..self }
+    }
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions::STRICT
+    }
 }
 
 /// Scans `data`'s layout. Strict scanning fails on any damage; lenient scanning repairs it.

@@ -63,7 +63,8 @@ impl Default for Header {
 ///
 /// Reading then writing reproduces the file byte for byte: names keep their bytes after the
 /// NUL, interpolation blocks are raw, absent trailing sections stay absent and bytes after the
-/// last section are kept.
+/// last section are kept (unless reading was asked to keep only some of them, see
+/// [`ReadOptions::max_trailing`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Motion {
     /// The signature and model name; the name decides whether MMD applies this as a model or a
@@ -86,6 +87,11 @@ pub struct Motion {
     pub sections_present: usize,
     /// Bytes after the last section.
     pub trailing: Vec<u8>,
+    /// How many more bytes followed `trailing` in the file than it holds: left unread by
+    /// [`ReadOptions::max_trailing`], or cut from a text document (its `trailing_len`). Writing
+    /// cannot give them back, so a motion with any omitted makes a VMD that differs from the
+    /// file; 0 for a motion read in full.
+    pub trailing_omitted: u64,
 }
 
 impl Default for Motion {
@@ -116,6 +122,7 @@ impl Motion {
             properties: Vec::new(),
             sections_present: 6,
             trailing: Vec::new(),
+            trailing_omitted: 0,
         }
     }
 
@@ -133,14 +140,20 @@ impl Motion {
     pub fn parse_with(data: &[u8], options: ReadOptions) -> Result<Parsed, Error> {
         let view = MotionView::with_options(data, options)?;
         Ok(Parsed {
-            motion: Motion::from_view(&view, &mut |_| {}),
+            motion: Motion::from_view(&view, options.max_trailing, &mut |_| {}),
             repairs: view.repairs().to_vec(),
         })
     }
 
-    /// Decodes every record of a validated view. `consumed` is told each byte offset up to which
-    /// the input is no longer needed, so a memory-mapped reader can release it.
-    pub fn from_view(view: &MotionView<'_>, consumed: &mut dyn FnMut(usize)) -> Motion {
+    /// Decodes every record of a validated view, and at most `max_trailing` of the bytes after
+    /// the last section (the rest are counted in [`trailing_omitted`](Motion::trailing_omitted)).
+    /// `consumed` is told each byte offset up to which the input is no longer needed, so a
+    /// memory-mapped reader can release it.
+    pub fn from_view(
+        view: &MotionView<'_>,
+        max_trailing: usize,
+        consumed: &mut dyn FnMut(usize),
+    ) -> Motion {
         let layout = view.layout();
         let mut bones = Vec::with_capacity(view.count(Section::Bone));
         // Decode the bone section, nearly all of a large file, in slices so the input can be
@@ -154,7 +167,7 @@ impl Motion {
             }
         }
         let morphs = view.morphs().map(|r| r.to_key()).collect();
-        Motion {
+        let mut motion = Motion {
             header: view.header(),
             bones,
             morphs,
@@ -163,8 +176,22 @@ impl Motion {
             shadows: view.shadows().map(|r| r.to_key()).collect(),
             properties: view.properties().map(|r| r.to_key()).collect(),
             sections_present: layout.sections.len(),
-            trailing: view.trailing().to_vec(),
+            trailing: Vec::new(),
+            trailing_omitted: 0,
+        };
+        // Copied in slices too: a file can be padded with gigabytes, which should not sit in
+        // memory twice (mapped and copied).
+        let all = view.trailing();
+        let kept = &all[..all.len().min(max_trailing)];
+        motion.trailing.reserve_exact(kept.len());
+        let mut done = layout.end;
+        for chunk in kept.chunks(1 << 20) {
+            motion.trailing.extend_from_slice(chunk);
+            done += chunk.len();
+            consumed(done);
         }
+        motion.trailing_omitted = (all.len() - kept.len()) as u64;
+        motion
     }
 
     /// Reads a file strictly. With the `mmap` feature the file is memory-mapped and released as
@@ -214,7 +241,7 @@ impl Motion {
         let view = MotionView::with_options(&map, options).map_err(|e| e.with_path(path))?;
         let mut released = 0usize;
         let page = 1 << 20;
-        let motion = Motion::from_view(&view, &mut |upto| {
+        let motion = Motion::from_view(&view, options.max_trailing, &mut |upto| {
             let upto = upto / page * page;
             if upto > released {
                 // SAFETY: the pages are file-backed and read-only: dropping them only means they
@@ -253,5 +280,35 @@ impl Motion {
             Section::SelfShadow => self.shadows.len(),
             Section::Property => self.properties.len(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_trailing_keeps_the_head_and_counts_the_rest() {
+        let mut motion = crate::example::example_motion();
+        motion.trailing = b"0123456789".to_vec();
+        let bytes = motion.to_bytes();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tail.vmd");
+        std::fs::write(&path, &bytes).unwrap();
+        for options in [ReadOptions::STRICT, ReadOptions::LENIENT] {
+            for max in [0, 4, 10, usize::MAX] {
+                let options = options.with_max_trailing(max);
+                let parsed = Motion::parse_with(&bytes, options).unwrap().motion;
+                let read = Motion::read_file_with(&path, options).unwrap().motion;
+                for m in [&parsed, &read] {
+                    let kept = max.min(10);
+                    assert_eq!(m.trailing, &b"0123456789"[..kept], "max {max}");
+                    assert_eq!(m.trailing_omitted, 10 - kept as u64, "max {max}");
+                    assert_eq!(m.bones, motion.bones);
+                }
+            }
+        }
+        assert_eq!(ReadOptions::default(), ReadOptions::STRICT);
+        assert_eq!(Motion::read_file(&path).unwrap().to_bytes(), bytes);
     }
 }

@@ -95,7 +95,13 @@ impl Motion {
                 }
             }
         }
-        buf.extend_from_slice(&self.trailing);
+        // In chunks as well: a file padded with gigabytes is not copied whole into the buffer.
+        for chunk in self.trailing.chunks(chunk_bytes) {
+            buf.extend_from_slice(chunk);
+            if buf.len() >= chunk_bytes {
+                flush(buf)?;
+            }
+        }
         Ok(())
     }
 
@@ -144,7 +150,7 @@ mod tests {
         for _ in 0..40 {
             motion.bones.extend_from_slice(&extra);
         }
-        motion.trailing = b"tail".to_vec();
+        motion.trailing = (0..3000u32).map(|i| i as u8).collect();
         let whole = motion.to_bytes();
         for chunk_bytes in [1, 100, 111, 500, 4096] {
             let mut out = Vec::new();

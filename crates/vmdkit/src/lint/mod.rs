@@ -160,8 +160,8 @@ pub fn analyse(motion: &Motion, repairs: &[Repair]) -> Analysis {
         warnings.push(far::far_frames_warning(motion, start, rest));
     }
 
-    if !motion.trailing.is_empty() {
-        warnings.push(trailing_warning(&motion.trailing));
+    if !motion.trailing.is_empty() || motion.trailing_omitted > 0 {
+        warnings.push(trailing_warning(&motion.trailing, motion.trailing_omitted));
     }
     let [bones, morphs] = order.names;
     Analysis { encoding, bones, morphs, frame_range: order.frames.0, warnings }
@@ -181,22 +181,28 @@ fn repair_warning(repair: &Repair) -> Warning {
     }
 }
 
-fn trailing_warning(trailing: &[u8]) -> Warning {
-    let head = &trailing[..trailing.len().min(32)];
+/// The most trailing bytes a warning shows. Reading a file only to lint it needs no more of
+/// them ([`ReadOptions::max_trailing`](crate::ReadOptions::max_trailing)); the count still
+/// covers every byte.
+pub const TRAILING_PREVIEW: usize = 32;
+
+fn trailing_warning(trailing: &[u8], omitted: u64) -> Warning {
+    let head = &trailing[..trailing.len().min(TRAILING_PREVIEW)];
     let text = String::from_utf8_lossy(head);
     let preview = if head.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
         format!("{text:?}")
     } else {
         hex(&head[..head.len().min(16)])
     };
-    let more = if trailing.len() > head.len() { "…" } else { "" };
+    let count = trailing.len() as u64 + omitted;
+    let more = if count > head.len() as u64 { "…" } else { "" };
     Warning {
         kind: WarningKind::TrailingBytes,
         section: None,
-        count: trailing.len() as u64,
+        count,
         message: format!(
             "{} after the last section ({preview}{more}); kept when rewriting, ignored by players",
-            plural(trailing.len() as u64, "byte", "bytes")
+            plural(count, "byte", "bytes")
         ),
     }
 }

@@ -61,6 +61,14 @@ fn duplicates_order_physics_and_quaternions() {
     assert!(a.warnings[8].message.contains("\"Nuthouse01\""), "{}", a.warnings[8]);
     assert_eq!(a.frame_range, Some((0, 20)));
     assert_eq!(a.bones[0].keys, 4);
+
+    // Read with only a preview of the trailing bytes, the warning still counts all of them.
+    motion.trailing.truncate(4);
+    motion.trailing_omitted = 1 << 31;
+    let trailing = analyse(&motion, &[]).warnings.pop().unwrap();
+    assert_eq!((trailing.kind, trailing.count), (WarningKind::TrailingBytes, 4 + (1 << 31)));
+    assert!(trailing.message.starts_with("2147483652 bytes after"), "{trailing}");
+    assert!(trailing.message.contains("(\"Nuth\"…)"), "{trailing}");
 }
 
 #[test]

@@ -111,13 +111,13 @@ impl InOut {
 
 /// Reads a motion, reporting lenient repairs.
 pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
-    Ok(io::load_motion(path, lenient)?.motion)
+    Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
 }
 
 /// Writes `motion` to `path` atomically (temporary file, then rename).
 pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
     let format = Format::of_output(path)?;
-    io::write_output(path, |w| io::write_motion(motion, format, false, w))
+    io::save_motion(path, motion, format, false, io::TEXT_TRAILING_CAP)
 }
 
 /// Key counts for messages: "1234 bone, 56 morph, 7 camera keys".

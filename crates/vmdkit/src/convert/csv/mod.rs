@@ -14,6 +14,7 @@
 //! assert_eq!(convert::from_csv_str(&text).unwrap().to_bytes(), motion.to_bytes());
 //! ```
 
+mod meta;
 mod read;
 mod write;
 
@@ -95,23 +96,44 @@ pub const IK: &str = "ik";
 
 /// Writes the motion as CSV to `w`.
 pub fn write_csv(motion: &Motion, w: impl Write) -> io::Result<()> {
-    write::write(motion, w)
+    write::write(motion, w, usize::MAX)
+}
+
+/// Like [`write_csv`], with at most `max_trailing` of the bytes after the last section. When
+/// that cuts them (or they were cut before, [`Motion::trailing_omitted`]), a `#meta`
+/// `trailing_len` row records their full length, and reading it back says the VMD it makes
+/// differs.
+pub fn write_csv_with(motion: &Motion, w: impl Write, max_trailing: usize) -> io::Result<()> {
+    write::write(motion, w, max_trailing)
 }
 
 /// The motion as CSV text (starting with a BOM, like [`write_csv`]).
 pub fn to_csv_string(motion: &Motion) -> String {
     let mut out = Vec::with_capacity(1024 + 160 * (motion.bones.len() + motion.morphs.len()));
-    write::write(motion, &mut out).expect("writing to memory cannot fail");
+    write::write(motion, &mut out, usize::MAX).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("the CSV writer writes UTF-8")
 }
 
 /// Reads a motion from CSV text. Lossy edits are made silently; see
 /// [`from_csv_str_with_warnings`].
 pub fn from_csv_str(text: &str) -> Result<Motion, ConvertError> {
-    Ok(read::read(text)?.0)
+    Ok(read::read(text.as_bytes())?.0)
 }
 
 /// Reads a motion from CSV text, with a message for each lossy edit (`CSV line 12: name: ...`).
 pub fn from_csv_str_with_warnings(text: &str) -> Result<(Motion, Vec<String>), ConvertError> {
-    read::read(text)
+    read::read(text.as_bytes())
+}
+
+/// Reads a motion from CSV as it comes from `r`, buffered: memory holds the motion being
+/// built, not the table. A cell that is not UTF-8 is an error naming its line.
+pub fn from_csv_reader(r: impl io::Read) -> Result<Motion, ConvertError> {
+    Ok(read::read(r)?.0)
+}
+
+/// Like [`from_csv_reader`], with a message for each lossy edit.
+pub fn from_csv_reader_with_warnings(
+    r: impl io::Read,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    read::read(r)
 }

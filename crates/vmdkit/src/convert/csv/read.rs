@@ -1,27 +1,28 @@
-//! Reading the CSV table. Rows are collected first, because the `#meta` rows that say how names
-//! are encoded may come anywhere.
+//! Reading the CSV table as it streams past: one row at a time into the motion, names given
+//! placeholders until the `#meta` rows, which may come anywhere, have all been read.
 
+use super::meta::Meta;
 use super::{col, COLUMNS, IK, META};
-use crate::convert::fields::{self, BoneParts, CameraParts, IkParts, NamesIn};
-use crate::convert::scalar::{
-    parse_bool, parse_curve, parse_encoding, parse_f32, parse_physics, unhex, unhex_array,
-};
-use crate::convert::ConvertError;
-use crate::convert::{FORMAT, SCHEMA_VERSION};
+use crate::convert::deferred::DeferredNames;
+use crate::convert::fields::{self, BoneParts, CameraParts};
+use crate::convert::scalar::{parse_bool, parse_curve, parse_f32, parse_physics, unhex_array};
+use crate::convert::{skip_bom, ConvertError};
 use crate::curve::Curve;
-use crate::format::layout::SIGNATURE_LEN;
 use crate::format::{
-    BoneKey, CameraKey, Header, IkState, LightKey, Motion, PhysicsToggle, PropertyKey, Section,
-    ShadowKey, Version,
+    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
+    ShadowKey,
 };
-use crate::text::TextEncoding;
 use glam::{Quat, Vec3};
-use std::collections::HashMap;
+use std::io::{self, Read};
 use std::str::FromStr;
 
-type Result<T> = std::result::Result<T, ConvertError>;
+pub(super) type Result<T> = std::result::Result<T, ConvertError>;
 
-fn csv_error(line: u64, column: Option<usize>, reason: impl Into<String>) -> ConvertError {
+pub(super) fn csv_error(
+    line: u64,
+    column: Option<usize>,
+    reason: impl Into<String>,
+) -> ConvertError {
     ConvertError::Csv {
         line,
         column: column.map(|c| COLUMNS[c].to_string()),
@@ -49,6 +50,11 @@ impl Row<'_> {
 
     fn err(&self, c: usize, reason: impl Into<String>) -> ConvertError {
         csv_error(self.line, Some(c), reason)
+    }
+
+    /// Where a field of this row is, as warnings start.
+    fn field(&self, name: &str) -> String {
+        format!("CSV line {}: {name}", self.line)
     }
 
     fn opt<T>(
@@ -141,175 +147,56 @@ fn column_positions(header: &csv::StringRecord) -> Result<[Option<usize>; COLUMN
     Ok(positions)
 }
 
-pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut reader =
-        csv::ReaderBuilder::new().flexible(true).has_headers(false).from_reader(text.as_bytes());
-    let mut records = reader.records();
-    let header = match records.next() {
-        Some(r) => r.map_err(|e| csv_error(1, None, e.to_string()))?,
-        None => return Err(csv_error(1, None, "the file is empty: no header row")),
+pub(super) fn read(r: impl Read) -> Result<(Motion, Vec<String>)> {
+    let mut r = io::BufReader::with_capacity(1 << 16, r);
+    skip_bom(&mut r)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .buffer_capacity(1 << 16)
+        .from_reader(r);
+    let record_error = |e: csv::Error| {
+        let (line, message) = (e.position().map_or(0, |p| p.line()), e.to_string());
+        match e.into_kind() {
+            csv::ErrorKind::Io(e) => ConvertError::Io(e),
+            _ => csv_error(line, None, message),
+        }
     };
-    let positions = column_positions(&header)?;
-    let mut meta = Meta::new();
-    let mut rows = Vec::new();
-    for record in records {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            csv_error(line, None, e.to_string())
-        })?;
+    // One record, reused: rows become keys as they are read.
+    let mut record = csv::StringRecord::new();
+    if !reader.read_record(&mut record).map_err(record_error)? {
+        return Err(csv_error(1, None, "the file is empty: no header row"));
+    }
+    let positions = column_positions(&record)?;
+    let mut meta = Meta::default();
+    let mut motion = Motion::default();
+    let mut names = DeferredNames::new();
+    while reader.read_record(&mut record).map_err(record_error)? {
         let line = record.position().map_or(0, |p| p.line());
         let row = Row { record: &record, positions: &positions, line };
         let section = row.cell(col::SECTION);
         if section == META {
-            let key = row.cell(col::NAME).trim().to_string();
-            let value = row.cell(col::VALUE);
-            let value = if key == "model_name" { value } else { value.trim() }.to_string();
-            if meta.insert(key.clone(), (value, line)).is_some() {
-                return Err(csv_error(
-                    line,
-                    Some(col::NAME),
-                    format!("#meta {key:?} is given twice"),
-                ));
-            }
+            meta.add(row.cell(col::NAME).trim(), row.cell(col::VALUE), line)?;
         } else if !(section.starts_with('#')
             || section.is_empty() && record.iter().all(|c| c.trim().is_empty()))
         {
-            rows.push((record, line));
+            add_row(&row, &mut motion, &mut names)?;
         }
     }
-
-    let mut warnings = Vec::new();
-    let (mut motion, mut names) = motion_from_meta(meta, &mut warnings)?;
-    for (record, line) in &rows {
-        let row = Row { record, positions: &positions, line: *line };
-        add_row(&row, &mut motion, &mut names)?;
-        warnings.extend(names.warnings.drain(..).map(|w| format!("CSV line {line}: {w}")));
-    }
+    let warnings = meta.apply(&mut motion, names)?;
     Ok((motion, warnings))
 }
 
-/// The `#meta` rows by key: each value, and the line it is on for errors.
-type Meta = HashMap<String, (String, u64)>;
-
-const META_KEYS: [&str; 9] = [
-    "format",
-    "schema_version",
-    "vmd_version",
-    "encoding",
-    "model_name",
-    "model_name_raw",
-    "signature_raw",
-    "sections_present",
-    "trailing",
-];
-
-/// An empty motion with the header and file-level fields the `#meta` rows give, and the
-/// encoder for the names in the rows.
-fn motion_from_meta(mut meta: Meta, warnings: &mut Vec<String>) -> Result<(Motion, NamesIn)> {
-    if let Some((key, (_, line))) = meta.iter().find(|(k, _)| !META_KEYS.contains(&k.as_str())) {
-        return Err(csv_error(
-            *line,
-            Some(col::NAME),
-            format!("unknown #meta key {key:?}; known keys: {}", META_KEYS.join(", ")),
-        ));
-    }
-    let mut take = |key: &str| meta.remove(key);
-    check_identity(take("format"), take("schema_version"))?;
-    let version = meta_version(take("vmd_version"))?;
-    let encoding = match take("encoding") {
-        None => TextEncoding::ShiftJis,
-        Some((e, line)) => parse_encoding(&e).map_err(|r| value_err(line, r))?,
-    };
-    let model_name_raw = meta_hex(take("model_name_raw"))?;
-    let signature_raw = meta_signature(take("signature_raw"))?;
-    let sections_present = meta_sections_present(take("sections_present"))?;
-    let trailing = meta_hex(take("trailing"))?.map(|(b, _)| b).unwrap_or_default();
-    let (name, name_line) = take("model_name").unwrap_or_default();
-
-    let raw = model_name_raw.as_ref().map(|(b, _)| &b[..]);
-    let mut names = NamesIn::new(encoding);
-    let model_name = names.model_name(version, &name, raw).map_err(|e| {
-        let line = model_name_raw.as_ref().map_or(name_line, |(_, l)| *l);
-        value_err(line, format!("{}: {}", e.field, e.reason))
-    })?;
-    warnings.extend(names.warnings.drain(..).map(|w| format!("CSV line {name_line}: {w}")));
-    let mut motion = Motion::new(model_name);
-    motion.header = Header { signature: fields::signature_in(version, signature_raw), model_name };
-    motion.sections_present = sections_present;
-    motion.trailing = trailing;
-    Ok((motion, names))
-}
-
-fn value_err(line: u64, reason: String) -> ConvertError {
-    csv_error(line, Some(col::VALUE), reason)
-}
-
-/// Unlike a JSON document, a table may leave out `format` and `schema_version`: a hand-made
-/// sheet is still read, but a sheet that says it is something else is not.
-fn check_identity(format: Option<(String, u64)>, schema: Option<(String, u64)>) -> Result<()> {
-    if let Some((format, line)) = format {
-        if format != FORMAT {
-            return Err(value_err(line, format!("format is {format:?}, expected {FORMAT:?}")));
-        }
-    }
-    if let Some((version, line)) = schema {
-        match version.parse::<u64>() {
-            Ok(v) if v == SCHEMA_VERSION as u64 => {}
-            Ok(found) => {
-                return Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION })
-            }
-            Err(_) => {
-                return Err(value_err(line, format!("schema_version {version:?} is not a number")))
-            }
-        }
-    }
-    Ok(())
-}
-
-fn meta_version(entry: Option<(String, u64)>) -> Result<Version> {
-    match entry {
-        None => Ok(Version::V2),
-        Some((v, _)) if v == "2" => Ok(Version::V2),
-        Some((v, _)) if v == "1" => Ok(Version::V1),
-        Some((v, line)) => Err(value_err(line, format!("vmd_version {v:?} is not 1 or 2"))),
-    }
-}
-
-/// The bytes, with the line they came from.
-fn meta_hex(entry: Option<(String, u64)>) -> Result<Option<(Vec<u8>, u64)>> {
-    entry.map(|(v, line)| unhex(&v).map(|b| (b, line)).map_err(|r| value_err(line, r))).transpose()
-}
-
-fn meta_signature(entry: Option<(String, u64)>) -> Result<Option<[u8; SIGNATURE_LEN]>> {
-    let Some((bytes, line)) = meta_hex(entry)? else {
-        return Ok(None);
-    };
-    let signature = bytes.try_into().map_err(|b: Vec<u8>| {
-        value_err(line, format!("expected 30 bytes of hex, found {}", b.len()))
-    })?;
-    Ok(Some(signature))
-}
-
-fn meta_sections_present(entry: Option<(String, u64)>) -> Result<usize> {
-    let Some((n, line)) = entry else {
-        return Ok(6);
-    };
-    match n.parse::<usize>() {
-        Ok(n) if n <= 6 => Ok(n),
-        _ => Err(value_err(line, format!("sections_present {n:?} is not 0 to 6"))),
-    }
-}
-
-fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()> {
+fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut DeferredNames) -> Result<()> {
     match row.cell(col::SECTION) {
         "bone" => motion.bones.push(bone_row(row, names)?),
         "morph" => {
             let raw = row.raw::<23>()?;
             let name_raw = raw.as_ref().map(|r| r[..15].try_into().unwrap());
             let weight = row.req(col::WEIGHT, parse_f32)?;
-            let key = fields::morph_in(row.cell(col::NAME), name_raw, row.frame()?, weight, names);
-            motion.morphs.push(key);
+            let frame = row.frame()?;
+            let name = names.key_name(row.cell(col::NAME), name_raw, || row.field("name"));
+            motion.morphs.push(MorphKey { name, frame, weight });
         }
         "camera" => motion.cameras.push(camera_row(row)?),
         "light" => {
@@ -351,7 +238,7 @@ fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut NamesIn) -> Result<()
     Ok(())
 }
 
-fn bone_row(row: &Row<'_>, names: &mut NamesIn) -> Result<BoneKey> {
+fn bone_row(row: &Row<'_>, names: &mut DeferredNames) -> Result<BoneKey> {
     let raw = row.raw::<111>()?;
     let rotation = row.floats(col::QUAT)?.map(Quat::from_array);
     let euler_deg = row.vec3(col::EULER)?;
@@ -360,8 +247,6 @@ fn bone_row(row: &Row<'_>, names: &mut NamesIn) -> Result<BoneKey> {
     }
     let curves = row.curves::<4>()?;
     let parts = BoneParts {
-        name: row.cell(col::NAME),
-        name_raw: raw.as_ref().map(|r| r[..15].try_into().unwrap()),
         frame: row.frame()?,
         translation: row.vec3(col::XYZ)?,
         rotation,
@@ -370,7 +255,9 @@ fn bone_row(row: &Row<'_>, names: &mut NamesIn) -> Result<BoneKey> {
         physics: row.opt::<PhysicsToggle>(col::PHYSICS, parse_physics)?,
         interpolation_raw: raw.as_ref().map(|r| r[47..].try_into().unwrap()),
     };
-    fields::bone_in(parts, names).map_err(|e| row.err(col::EULER[0], e.reason))
+    let name_raw = raw.as_ref().map(|r| r[..15].try_into().unwrap());
+    let name = names.key_name(row.cell(col::NAME), name_raw, || row.field("name"));
+    fields::bone_in(parts, name).map_err(|e| row.err(col::EULER[0], e.reason))
 }
 
 fn camera_row(row: &Row<'_>) -> Result<CameraKey> {
@@ -387,15 +274,12 @@ fn camera_row(row: &Row<'_>) -> Result<CameraKey> {
     }))
 }
 
-fn ik_row(row: &Row<'_>, names: &mut NamesIn) -> Result<IkState> {
+fn ik_row(row: &Row<'_>, names: &mut DeferredNames) -> Result<IkState> {
     let raw = row.raw::<21>()?;
-    let parts = IkParts {
-        name: row.cell(col::NAME),
-        name_raw: raw.as_ref().map(|r| r[..20].try_into().unwrap()),
-        enabled: row.opt(col::ENABLED, parse_bool)?,
-        enabled_raw: raw.map(|r| r[20]),
-    };
-    Ok(fields::ik_in(parts, "name", names))
+    let enabled = row.opt(col::ENABLED, parse_bool)?;
+    let name_raw = raw.as_ref().map(|r| r[..20].try_into().unwrap());
+    let name = names.ik_name(row.cell(col::NAME), name_raw, || row.field("name"));
+    Ok(fields::ik_in(name, enabled, raw.map(|r| r[20])))
 }
 
 /// IK rows repeat their property's frame; a different one means rows were moved apart (e.g. by

@@ -182,3 +182,49 @@ fn errors_name_the_line_and_column() {
     ));
     assert!(from_csv_str("").is_err());
 }
+
+#[test]
+fn a_reader_gives_what_the_text_gives_and_meta_rows_may_come_last() {
+    let mut motion = example_motion();
+    motion.bones[0].name = KeyName::encode_as("左手腕", TextEncoding::Gbk).0;
+    let text = to_csv_string(&motion);
+    assert!(text.contains("#meta,encoding,") && text.contains(",gbk\n"), "{text}");
+    let (from_text, warnings) = from_csv_str_with_warnings(&text).unwrap();
+    assert_same_bytes(&from_text, &motion);
+    let (read, read_warnings) = from_csv_reader_with_warnings(text.as_bytes()).unwrap();
+    assert_same_bytes(&read, &motion);
+    assert_eq!(read_warnings, warnings);
+    // The same sheet with its meta rows moved below the keys: names wait for the encoding.
+    let (meta, keys): (Vec<&str>, Vec<&str>) =
+        text.lines().skip(1).partition(|l| l.starts_with("#meta"));
+    let header = text.lines().next().unwrap();
+    let moved: String =
+        std::iter::once(header).chain(keys).chain(meta).map(|l| l.to_string() + "\n").collect();
+    assert_same_bytes(&from_csv_reader(moved.as_bytes()).unwrap(), &motion);
+}
+
+#[test]
+fn stream_errors_name_the_line() {
+    let text = to_csv_string(&example_motion());
+    let mut bad = text.clone().into_bytes();
+    let at = text.find("右腕").unwrap();
+    bad[at] = 0xFF;
+    let line = text[..at].lines().count() as u64;
+    let err = from_csv_reader(&bad[..]).unwrap_err();
+    assert!(matches!(err, ConvertError::Csv { line: l, .. } if l == line), "{err}");
+    assert!(err.to_string().contains("invalid utf-8"), "{err}");
+    // A sheet cut inside a row: the cut row is still read, and misses its cells.
+    let cut = &text[..text.find("bone,右腕,15,").unwrap() + "bone,右腕,15,0".len()];
+    let err = from_csv_reader(cut.as_bytes()).unwrap_err();
+    assert!(err.to_string().starts_with("CSV line 8, column `y`: fill all"), "{err}");
+    // A format row after key rows still stops the read.
+    let other = format!("{text}#meta,format,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,something-else\n");
+    let err = from_csv_reader(other.as_bytes()).unwrap_err();
+    assert!(err.to_string().contains("given twice"), "{err}");
+    let sheet = "section,name,value\n#meta,format,something-else\nbone,a,\n";
+    let err = from_csv_reader(sheet.as_bytes()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "CSV line 2, column `value`: format is \"something-else\", expected \"vmdkit-motion\""
+    );
+}

@@ -3,7 +3,7 @@
 use super::{col, COLUMNS, IK, META};
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
 use crate::convert::scalar::{physics_text, write_curve, write_f32, Hex};
-use crate::convert::{FORMAT, SCHEMA_VERSION};
+use crate::convert::{trailing, FORMAT, SCHEMA_VERSION};
 use crate::curve::Curve;
 use crate::format::{BoneKey, CameraKey, IkState, MorphKey, Motion, PropertyKey, Section};
 use glam::Vec3;
@@ -58,7 +58,7 @@ impl Row {
     }
 }
 
-pub(super) fn write(motion: &Motion, mut w: impl Write) -> io::Result<()> {
+pub(super) fn write(motion: &Motion, mut w: impl Write, max_trailing: usize) -> io::Result<()> {
     // Excel reads a CSV without a BOM in the system code page, which garbles every name.
     w.write_all("\u{FEFF}".as_bytes())?;
     let mut out = csv::WriterBuilder::new()
@@ -68,7 +68,7 @@ pub(super) fn write(motion: &Motion, mut w: impl Write) -> io::Result<()> {
     out.write_record(COLUMNS)?;
     let mut row = Row { cells: vec![String::new(); COLUMNS.len()] };
     let names = NamesOut::new(motion.detect_encoding());
-    write_meta(motion, &names, &mut row, &mut out)?;
+    write_meta(motion, &names, max_trailing, &mut row, &mut out)?;
     for k in &motion.bones {
         bone_row(&mut row, k, &names);
         row.flush(&mut out)?;
@@ -169,6 +169,7 @@ fn ik_row(row: &mut Row, frame: u32, ik: &IkState, names: &NamesOut) {
 fn write_meta<W: Write>(
     motion: &Motion,
     names: &NamesOut,
+    max_trailing: usize,
     row: &mut Row,
     out: &mut csv::Writer<W>,
 ) -> io::Result<()> {
@@ -194,8 +195,12 @@ fn write_meta<W: Write>(
     if motion.sections_present != 6 {
         meta("sections_present", &motion.sections_present)?;
     }
-    if !motion.trailing.is_empty() {
-        meta("trailing", &Hex(&motion.trailing))?;
+    let (trailing, len) = trailing::kept(motion, max_trailing);
+    for piece in trailing.chunks(trailing::PIECE) {
+        meta("trailing", &Hex(piece))?;
+    }
+    if let Some(len) = len {
+        meta("trailing_len", &len)?;
     }
     Ok(())
 }

@@ -14,6 +14,7 @@
 //! assert_eq!(convert::from_json_str(&text).unwrap().to_bytes(), motion.to_bytes());
 //! ```
 
+mod keys;
 mod read;
 mod write;
 
@@ -28,15 +29,15 @@ use std::io::{self, Write};
 /// The motion as a JSON value tree. Floats hold the shortest decimal of each f32, so the tree
 /// prints as readably as [`to_json_string`] and reads back to the same bits.
 pub fn to_json(motion: &Motion) -> serde_json::Value {
-    serde_json::to_value(write::Document::new(motion, write::FloatStyle::Decimal))
-        .expect("a motion document always converts to a JSON value")
+    let document = write::Document::new(motion, write::FloatStyle::Decimal, usize::MAX);
+    serde_json::to_value(document).expect("a motion document always converts to a JSON value")
 }
 
 /// The motion as JSON text. `pretty` puts each key on its own line (see [`write_json`]).
 pub fn to_json_string(motion: &Motion, pretty: bool) -> String {
     // About 250 bytes per bone key; reserving avoids regrowing the buffer for big motions.
     let mut out = Vec::with_capacity(1024 + 256 * (motion.bones.len() + motion.morphs.len()));
-    write_into(motion, &mut out, pretty).expect("writing to memory cannot fail");
+    write_into(motion, &mut out, pretty, usize::MAX).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
@@ -44,13 +45,30 @@ pub fn to_json_string(motion: &Motion, pretty: bool) -> String {
 /// section arrays are indented and each keyframe is one line, so big motions stay scrollable and
 /// diffs show whole keys; otherwise the text is one compact line.
 pub fn write_json(motion: &Motion, w: impl Write, pretty: bool) -> io::Result<()> {
+    write_json_with(motion, w, pretty, usize::MAX)
+}
+
+/// Like [`write_json`], with at most `max_trailing` of the bytes after the last section. When
+/// that cuts them (or they were cut before, [`Motion::trailing_omitted`]), the document records
+/// their full length in `trailing_len`, and reading it back says the VMD it makes differs.
+pub fn write_json_with(
+    motion: &Motion,
+    w: impl Write,
+    pretty: bool,
+    max_trailing: usize,
+) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 16, w);
-    write_into(motion, &mut w, pretty)?;
+    write_into(motion, &mut w, pretty, max_trailing)?;
     w.flush()
 }
 
-fn write_into(motion: &Motion, w: &mut impl Write, pretty: bool) -> io::Result<()> {
-    let document = write::Document::new(motion, write::FloatStyle::Native);
+fn write_into(
+    motion: &Motion,
+    w: &mut impl Write,
+    pretty: bool,
+    max_trailing: usize,
+) -> io::Result<()> {
+    let document = write::Document::new(motion, write::FloatStyle::Native, max_trailing);
     if pretty {
         let mut serializer =
             serde_json::Serializer::with_formatter(&mut *w, write::KeyPerLine::default());
@@ -72,12 +90,19 @@ pub fn from_json_str_with_warnings(text: &str) -> Result<(Motion, Vec<String>), 
     read::from_slice(text.as_bytes())
 }
 
-/// Reads a motion document from `r` (all of it, then parses: much faster than parsing from an
-/// unbuffered reader byte by byte).
-pub fn from_json_reader(mut r: impl io::Read) -> Result<Motion, ConvertError> {
-    let mut bytes = Vec::new();
-    r.read_to_end(&mut bytes)?;
-    Ok(read::from_slice(&bytes)?.0)
+/// Reads a motion document from `r` as it comes, buffered: memory holds the motion being
+/// built, not the text. Lossy edits are made silently, as in [`from_json_str`].
+pub fn from_json_reader(r: impl io::Read) -> Result<Motion, ConvertError> {
+    Ok(read::from_reader(r)?.0)
+}
+
+/// Like [`from_json_reader`], with a message for each lossy edit. A shape error is reported as
+/// found, even when `format` or `schema_version` later in the text would have shown the document
+/// is not one this library reads ([`from_json_str_with_warnings`] looks back for them).
+pub fn from_json_reader_with_warnings(
+    r: impl io::Read,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    read::from_reader(r)
 }
 
 /// Reads a motion from a JSON value tree such as [`to_json`] returns. Errors carry no line

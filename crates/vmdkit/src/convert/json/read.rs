@@ -1,63 +1,95 @@
-//! Reading a motion document: serde checks the shape (with line and column), then each key is
-//! built by the shared typed-versus-raw rules (with a JSON path).
+//! Reading a motion document in one pass, from bytes or a reader, without a value tree: the
+//! document's fields are visited in order, the section arrays go key by key into the motion
+//! ([`super::keys`]), and what needs the whole document (the encoding, the identity) is
+//! settled at the end.
 
-use crate::convert::fields::{self, BoneParts, CameraParts, FieldError, IkParts, NamesIn};
-use crate::convert::scalar::{
-    curve_from_array, f32_from_f64, parse_encoding, parse_f32, unhex, unhex_array,
-};
-use crate::convert::{ConvertError, FieldPath};
+use super::keys::{HexAppend, HexIn, HexText, SectionSeed};
+use crate::convert::deferred::DeferredNames;
+use crate::convert::fields::{self, NamesIn};
+use crate::convert::scalar::parse_encoding;
+use crate::convert::{skip_bom, trailing, ConvertError, BOM};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
-use crate::format::{Header, LightKey, Motion, PhysicsToggle, Section, ShadowKey, Version};
+use crate::format::{Header, Motion, Section, Version};
 use crate::text::TextEncoding;
-use glam::{Quat, Vec3};
-use serde::de::{self, Deserializer, IgnoredAny, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::Value;
 use std::fmt;
+use std::io::{self, Read};
 
 pub(super) fn from_slice(bytes: &[u8]) -> Result<(Motion, Vec<String>), ConvertError> {
     // Editors on Windows may save JSON with a BOM, which JSON parsers reject.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match serde_json::from_slice::<DocIn>(bytes) {
-        Ok(doc) => build(doc),
-        Err(err) => Err(explain(serde_json::from_slice(bytes).ok(), err)),
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    read(&mut de, || serde_json::from_slice::<Identity>(bytes).ok())
+}
+
+pub(super) fn from_reader(r: impl Read) -> Result<(Motion, Vec<String>), ConvertError> {
+    let mut r = io::BufReader::with_capacity(1 << 16, r);
+    skip_bom(&mut r)?;
+    let mut de = serde_json::Deserializer::from_reader(r);
+    // What was read is gone: a shape error is reported as it is, unless the fields read
+    // before it already said the document is not a motion.
+    read(&mut de, || None)
+}
+
+pub(super) fn from_value(value: Value) -> Result<(Motion, Vec<String>), ConvertError> {
+    let identity = || Identity::deserialize(&value).ok();
+    let mut state = State::new();
+    let head = DocSeed { state: &mut state }.deserialize(&value);
+    finish(head, state, identity)
+}
+
+fn read<'de, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    identity: impl FnOnce() -> Option<Identity>,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    let mut state = State::new();
+    let head = DocSeed { state: &mut state }.deserialize(&mut *de).and_then(|head| {
+        de.end()?;
+        Ok(head)
+    });
+    finish(head, state, identity)
+}
+
+/// What a stopped read needs to explain itself, and what the document is being read into.
+pub(super) struct State {
+    pub motion: Motion,
+    pub names: DeferredNames,
+    /// An error serde's error type cannot carry (a key whose fields do not go together, a
+    /// document that is not a motion): reading stops with a placeholder and returns this.
+    error: Option<ConvertError>,
+}
+
+impl State {
+    fn new() -> Self {
+        State { motion: Motion::default(), names: DeferredNames::new(), error: None }
+    }
+
+    /// Keeps `err` and gives the placeholder that stops serde.
+    pub fn stop<E: de::Error>(&mut self, err: ConvertError) -> E {
+        self.error = Some(err);
+        E::custom("stopped")
     }
 }
 
-pub(super) fn from_value(value: serde_json::Value) -> Result<(Motion, Vec<String>), ConvertError> {
-    match DocIn::deserialize(&value) {
-        Ok(doc) => build(doc),
-        Err(err) => Err(explain(Some(value), err)),
-    }
+/// Only the fields that say what a document is, read again when a shape error may have been
+/// caused by a document that is not a motion, or a newer one.
+#[derive(Deserialize)]
+struct Identity {
+    format: Option<Value>,
+    schema_version: Option<Value>,
 }
 
-/// A shape error in a document that is not a motion, or is a newer one, is better reported as
-/// that than as the first field it trips over.
-fn explain(value: Option<serde_json::Value>, err: serde_json::Error) -> ConvertError {
-    if let Some(value) = value {
-        let Some(object) = value.as_object() else {
-            return ConvertError::NotAMotion { reason: "the document is not a JSON object".into() };
-        };
-        if let Err(e) = check_identity(
-            object.get("format").map(|f| f.as_str().unwrap_or("(not a string)")),
-            object.get("schema_version").and_then(|v| v.as_u64()),
-        ) {
-            return e;
-        }
-    }
-    json_error(err)
+fn identity_error(format: Option<&Value>, schema: Option<&Value>) -> Option<ConvertError> {
+    let format = format.map(|f| f.as_str().unwrap_or("(not a string)"));
+    check_identity(format, schema.map(|v| v.as_u64())).err()
 }
 
-fn json_error(err: serde_json::Error) -> ConvertError {
-    let (line, column) = (err.line(), err.column());
-    let mut message = err.to_string();
-    let suffix = format!(" at line {line} column {column}");
-    if message.ends_with(&suffix) {
-        message.truncate(message.len() - suffix.len());
-    }
-    ConvertError::Json { line, column, message }
-}
-
-fn check_identity(format: Option<&str>, schema_version: Option<u64>) -> Result<(), ConvertError> {
+fn check_identity(
+    format: Option<&str>,
+    schema_version: Option<Option<u64>>,
+) -> Result<(), ConvertError> {
     match format {
         Some(FORMAT) => {}
         Some(other) => {
@@ -71,62 +103,98 @@ fn check_identity(format: Option<&str>, schema_version: Option<u64>) -> Result<(
             })
         }
     }
-    match schema_version {
+    match schema_version.flatten() {
         Some(v) if v == SCHEMA_VERSION as u64 => Ok(()),
         Some(found) => Err(ConvertError::UnsupportedSchema { found, supported: SCHEMA_VERSION }),
         None => Err(ConvertError::NotAMotion { reason: "no numeric schema_version field".into() }),
     }
 }
 
-/// A float: a JSON number, or a string with its bit pattern (`"0x7fc00000"`), `"NaN"` or `"inf"`.
-struct F32In(f32);
+fn json_error(err: serde_json::Error) -> ConvertError {
+    let (line, column) = (err.line(), err.column());
+    let mut message = err.to_string();
+    let suffix = format!(" at line {line} column {column}");
+    if message.ends_with(&suffix) {
+        message.truncate(message.len() - suffix.len());
+    }
+    ConvertError::Json { line, column, message }
+}
 
-impl<'de> Deserialize<'de> for F32In {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = F32In;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(
-                    "a number, or a string with a float's bit pattern such as \"0x7fc00000\"",
-                )
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32In, E> {
-                f32_from_f64(v).map(F32In).map_err(E::custom)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<F32In, E> {
-                Ok(F32In(v as f32))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<F32In, E> {
-                Ok(F32In(v as f32))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<F32In, E> {
-                parse_f32(v).map(F32In).map_err(E::custom)
-            }
+/// The document-level fields, as given.
+#[derive(Default)]
+struct Head {
+    format: Option<Value>,
+    schema_version: Option<Value>,
+    vmd_version: Option<u8>,
+    encoding: Option<TextEncoding>,
+    model_name: String,
+    model_name_raw: Option<Vec<u8>>,
+    signature_raw: Option<[u8; 30]>,
+    sections_present: Option<u64>,
+    trailing_len: Option<u64>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(field_identifier, rename_all = "snake_case")]
+enum Field {
+    #[serde(rename = "$schema")]
+    Schema,
+    Format,
+    SchemaVersion,
+    VmdVersion,
+    Encoding,
+    ModelName,
+    ModelNameRaw,
+    SignatureRaw,
+    Bones,
+    Morphs,
+    Cameras,
+    Lights,
+    SelfShadows,
+    Properties,
+    SectionsPresent,
+    Trailing,
+    TrailingLen,
+}
+
+impl Field {
+    fn name(self) -> &'static str {
+        match self {
+            Field::Schema => "$schema",
+            Field::Format => "format",
+            Field::SchemaVersion => "schema_version",
+            Field::VmdVersion => "vmd_version",
+            Field::Encoding => "encoding",
+            Field::ModelName => "model_name",
+            Field::ModelNameRaw => "model_name_raw",
+            Field::SignatureRaw => "signature_raw",
+            Field::Bones => "bones",
+            Field::Morphs => "morphs",
+            Field::Cameras => "cameras",
+            Field::Lights => "lights",
+            Field::SelfShadows => "self_shadows",
+            Field::Properties => "properties",
+            Field::SectionsPresent => "sections_present",
+            Field::Trailing => "trailing",
+            Field::TrailingLen => "trailing_len",
         }
-        d.deserialize_any(V)
     }
-}
 
-fn vec3(v: &[F32In; 3]) -> Vec3 {
-    Vec3::new(v[0].0, v[1].0, v[2].0)
-}
-
-/// Hex text of exactly `N` bytes, checked where it is read so the error has a line.
-struct HexIn<const N: usize>([u8; N]);
-
-impl<'de, const N: usize> Deserialize<'de> for HexIn<N> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        unhex_array(&text).map(HexIn).map_err(de::Error::custom)
+    /// This field's bit in a set of fields seen.
+    fn bit(self) -> u32 {
+        1 << self as u32
     }
-}
 
-struct HexVec(Vec<u8>);
-
-impl<'de> Deserialize<'de> for HexVec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        unhex(&String::deserialize(d)?).map(HexVec).map_err(de::Error::custom)
+    fn section(self) -> Option<Section> {
+        Some(match self {
+            Field::Bones => Section::Bone,
+            Field::Morphs => Section::Morph,
+            Field::Cameras => Section::Camera,
+            Field::Lights => Section::Light,
+            Field::SelfShadows => Section::SelfShadow,
+            Field::Properties => Section::Property,
+            _ => return None,
+        })
     }
 }
 
@@ -138,227 +206,163 @@ impl<'de> Deserialize<'de> for EncodingIn {
     }
 }
 
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum PhysicsIn {
-    On,
-    Off,
-    Unknown(u8, u8),
+/// Reads the document object: fields in any order, each at most once.
+struct DocSeed<'s> {
+    state: &'s mut State,
 }
 
-impl From<PhysicsIn> for PhysicsToggle {
-    fn from(p: PhysicsIn) -> Self {
-        match p {
-            PhysicsIn::On => PhysicsToggle::On,
-            PhysicsIn::Off => PhysicsToggle::Off,
-            PhysicsIn::Unknown(a, b) => PhysicsToggle::Unknown(a, b),
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
+    type Value = Head;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Head, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl DocSeed<'_> {
+    fn not_an_object<E: de::Error>(self) -> Result<Head, E> {
+        let reason = "the document is not a JSON object".into();
+        Err(self.state.stop(ConvertError::NotAMotion { reason }))
+    }
+
+    /// Stops at once when the fields read so far say this is not a motion, or a newer one,
+    /// rather than at the first field such a document does not have.
+    fn check_early<E: de::Error>(&mut self, head: &Head) -> Result<(), E> {
+        let Some(format) = &head.format else { return Ok(()) };
+        if head.schema_version.is_none() && format.as_str() == Some(FORMAT) {
+            return Ok(());
+        }
+        match identity_error(Some(format), head.schema_version.as_ref()) {
+            Some(err) => Err(self.state.stop(err)),
+            None => Ok(()),
         }
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a vmdkit motion document (a JSON object)")]
-struct DocIn {
-    #[serde(rename = "$schema")]
-    _schema: Option<IgnoredAny>,
-    format: Option<String>,
-    schema_version: Option<u64>,
-    vmd_version: Option<u8>,
-    encoding: Option<EncodingIn>,
-    model_name: String,
-    model_name_raw: Option<HexVec>,
-    signature_raw: Option<HexIn<30>>,
-    #[serde(default)]
-    bones: Vec<BoneIn>,
-    #[serde(default)]
-    morphs: Vec<MorphIn>,
-    #[serde(default)]
-    cameras: Vec<CameraIn>,
-    #[serde(default)]
-    lights: Vec<LightIn>,
-    #[serde(default)]
-    self_shadows: Vec<ShadowIn>,
-    #[serde(default)]
-    properties: Vec<PropertyIn>,
-    sections_present: Option<u64>,
-    trailing: Option<HexVec>,
-}
+impl<'de> Visitor<'de> for DocSeed<'_> {
+    type Value = Head;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a bone key object")]
-struct BoneIn {
-    name: String,
-    frame: u32,
-    translation: Option<[F32In; 3]>,
-    rotation: Option<[F32In; 4]>,
-    euler_deg: Option<[F32In; 3]>,
-    #[serde(default)]
-    curves: BoneCurvesIn,
-    physics: Option<PhysicsIn>,
-    name_raw: Option<HexIn<15>>,
-    interpolation_raw: Option<HexIn<64>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, expecting = "bone curves {\"x\", \"y\", \"z\", \"rotation\"}")]
-struct BoneCurvesIn {
-    x: Option<[u8; 4]>,
-    y: Option<[u8; 4]>,
-    z: Option<[u8; 4]>,
-    rotation: Option<[u8; 4]>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a morph key object")]
-struct MorphIn {
-    name: String,
-    frame: u32,
-    weight: F32In,
-    name_raw: Option<HexIn<15>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a camera key object")]
-struct CameraIn {
-    frame: u32,
-    distance: F32In,
-    target: [F32In; 3],
-    rotation: [F32In; 3],
-    #[serde(default)]
-    curves: CameraCurvesIn,
-    view_angle: u32,
-    perspective: Option<bool>,
-    perspective_raw: Option<u8>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "camera curves {\"x\", \"y\", \"z\", \"rotation\", \"distance\", \"view_angle\"}"
-)]
-struct CameraCurvesIn {
-    x: Option<[u8; 4]>,
-    y: Option<[u8; 4]>,
-    z: Option<[u8; 4]>,
-    rotation: Option<[u8; 4]>,
-    distance: Option<[u8; 4]>,
-    view_angle: Option<[u8; 4]>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a light key object")]
-struct LightIn {
-    frame: u32,
-    color: [F32In; 3],
-    direction: [F32In; 3],
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a self-shadow key object")]
-struct ShadowIn {
-    frame: u32,
-    mode: u8,
-    distance: F32In,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a property key object")]
-struct PropertyIn {
-    frame: u32,
-    visible: Option<bool>,
-    #[serde(default)]
-    ik: Vec<IkIn>,
-    visible_raw: Option<u8>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "an IK state object")]
-struct IkIn {
-    name: String,
-    enabled: Option<bool>,
-    name_raw: Option<HexIn<20>>,
-    enabled_raw: Option<u8>,
-}
-
-/// Collects warnings with their JSON path.
-struct Report {
-    warnings: Vec<String>,
-    names: NamesIn,
-}
-
-impl Report {
-    fn flush(&mut self, section: Option<Section>, record: Option<usize>) {
-        for w in self.names.warnings.drain(..) {
-            let path = FieldPath { section, record, field: "" };
-            self.warnings.push(if section.is_some() { format!("{path}.{w}") } else { w });
-        }
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a vmdkit motion document (a JSON object)")
     }
-}
 
-fn at(section: Option<Section>, record: Option<usize>) -> impl Fn(FieldError) -> ConvertError {
-    move |e| ConvertError::Field { section, record, field: e.field, reason: e.reason }
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Head, A::Error> {
+        let mut head = Head::default();
+        let mut seen = 0u32;
+        let mut trailing = Vec::new();
+        while let Some(field) = map.next_key::<Field>()? {
+            if seen & field.bit() != 0 {
+                return Err(de::Error::duplicate_field(field.name()));
+            }
+            seen |= field.bit();
+            if let Some(section) = field.section() {
+                map.next_value_seed(SectionSeed { state: &mut *self.state, section })?;
+                continue;
+            }
+            match field {
+                Field::Schema => drop(map.next_value::<IgnoredAny>()?),
+                Field::Format => {
+                    head.format = Some(map.next_value()?);
+                    self.check_early(&head)?;
+                }
+                Field::SchemaVersion => {
+                    head.schema_version = Some(map.next_value()?);
+                    self.check_early(&head)?;
+                }
+                Field::VmdVersion => head.vmd_version = Some(map.next_value()?),
+                Field::Encoding => head.encoding = Some(map.next_value::<EncodingIn>()?.0),
+                Field::ModelName => head.model_name = map.next_value()?,
+                Field::ModelNameRaw => {
+                    let mut raw = Vec::new();
+                    map.next_value_seed(HexText(&mut raw))?;
+                    head.model_name_raw = Some(raw);
+                }
+                Field::SignatureRaw => head.signature_raw = Some(map.next_value::<HexIn<30>>()?.0),
+                Field::SectionsPresent => head.sections_present = Some(map.next_value()?),
+                Field::Trailing => map.next_value_seed(HexAppend(&mut trailing))?,
+                Field::TrailingLen => head.trailing_len = Some(map.next_value()?),
+                _ => unreachable!("sections are read above"),
+            }
+        }
+        if let Some(err) = identity_error(head.format.as_ref(), head.schema_version.as_ref()) {
+            return Err(self.state.stop(err));
+        }
+        if seen & Field::ModelName.bit() == 0 {
+            return Err(de::Error::missing_field("model_name"));
+        }
+        self.state.motion.trailing = trailing;
+        Ok(head)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Head, A::Error> {
+        self.not_an_object()
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Head, E> {
+        self.not_an_object()
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Head, E> {
+        self.not_an_object()
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Head, E> {
+        self.not_an_object()
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Head, E> {
+        self.not_an_object()
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Head, E> {
+        self.not_an_object()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Head, E> {
+        self.not_an_object()
+    }
 }
 
 fn top(field: &str, reason: String) -> ConvertError {
     ConvertError::Field { section: None, record: None, field: field.into(), reason }
 }
 
-fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
-    check_identity(doc.format.as_deref(), doc.schema_version)?;
-    let version = version_in(doc.vmd_version)?;
-    let sections_present = sections_present_in(doc.sections_present)?;
-    let enc = doc.encoding.as_ref().map_or(TextEncoding::ShiftJis, |e| e.0);
-    let mut report = Report { warnings: Vec::new(), names: NamesIn::new(enc) };
-    let header = header_in(&doc, version, &mut report)?;
-    let mut motion = Motion::new(header.model_name);
-    motion.header = header;
-    motion.sections_present = sections_present;
-    motion.trailing = doc.trailing.map(|h| h.0).unwrap_or_default();
-    motion.bones.reserve_exact(doc.bones.len());
-    for (i, b) in doc.bones.iter().enumerate() {
-        let key = fields::bone_in(bone_parts(b), &mut report.names)
-            .map_err(at(Some(Section::Bone), Some(i)))?;
-        report.flush(Some(Section::Bone), Some(i));
-        motion.bones.push(key);
+/// The motion from a read document: an error the read kept comes first, then a shape error
+/// (unless the document's identity explains it), then the header, the names and the trailing
+/// bytes, which need the whole document.
+fn finish(
+    head: Result<Head, serde_json::Error>,
+    state: State,
+    identity: impl FnOnce() -> Option<Identity>,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    let State { mut motion, names: deferred, error } = state;
+    if let Some(err) = error {
+        return Err(err);
     }
-    for (i, m) in doc.morphs.iter().enumerate() {
-        let name_raw = m.name_raw.as_ref().map(|h| &h.0);
-        let key = fields::morph_in(&m.name, name_raw, m.frame, m.weight.0, &mut report.names);
-        report.flush(Some(Section::Morph), Some(i));
-        motion.morphs.push(key);
+    let head = head.map_err(|err| {
+        if err.is_io() {
+            return ConvertError::Io(err.into());
+        }
+        let explained = identity()
+            .and_then(|id| identity_error(id.format.as_ref(), id.schema_version.as_ref()));
+        explained.unwrap_or_else(|| json_error(err))
+    })?;
+    let version = version_in(head.vmd_version)?;
+    motion.sections_present = sections_present_in(head.sections_present)?;
+    let mut names = NamesIn::new(head.encoding.unwrap_or(TextEncoding::ShiftJis));
+    // The model name's warnings come before any key's.
+    let model_name = names
+        .model_name(version, &head.model_name, head.model_name_raw.as_deref())
+        .map_err(|e| top(&e.field, e.reason))?;
+    let mut warnings = std::mem::take(&mut names.warnings);
+    let signature = fields::signature_in(version, head.signature_raw);
+    motion.header = Header { signature, model_name };
+    warnings.extend(deferred.resolve(&mut motion, &mut names));
+    if let Some(len) = head.trailing_len {
+        motion.trailing_omitted = trailing_omitted(len, motion.trailing.len())?;
+        if motion.trailing_omitted > 0 {
+            warnings.push(trailing::cut_warning("trailing_len", len, motion.trailing.len()));
+        }
     }
-    motion.cameras.extend(doc.cameras.iter().map(|c| fields::camera_in(camera_parts(c))));
-    motion.lights.extend(doc.lights.iter().map(|l| LightKey {
-        frame: l.frame,
-        color: vec3(&l.color),
-        direction: vec3(&l.direction),
-    }));
-    motion.shadows.extend(doc.self_shadows.iter().map(|s| ShadowKey {
-        frame: s.frame,
-        mode: s.mode,
-        distance: s.distance.0,
-    }));
-    for (i, p) in doc.properties.iter().enumerate() {
-        let ik = p.ik.iter().enumerate().map(|(j, ik)| {
-            fields::ik_in(ik_parts(ik), &format!("ik[{j}].name"), &mut report.names)
-        });
-        let key = fields::property_in(p.frame, p.visible, p.visible_raw, ik.collect());
-        motion.properties.push(key);
-        report.flush(Some(Section::Property), Some(i));
-    }
-    Ok((motion, report.warnings))
+    Ok((motion, warnings))
 }
 
-/// The header, with the model name's warnings flushed before any key's.
-fn header_in(doc: &DocIn, version: Version, report: &mut Report) -> Result<Header, ConvertError> {
-    let model_name_raw = doc.model_name_raw.as_ref().map(|h| &h.0[..]);
-    let model_name = report
-        .names
-        .model_name(version, &doc.model_name, model_name_raw)
-        .map_err(at(None, None))?;
-    report.flush(None, None);
-    let signature = fields::signature_in(version, doc.signature_raw.as_ref().map(|h| h.0));
-    Ok(Header { signature, model_name })
+/// How many bytes a `trailing_len` says were cut from the ones given.
+fn trailing_omitted(len: u64, given: usize) -> Result<u64, ConvertError> {
+    trailing::omitted(len, given).map_err(|reason| top("trailing_len", reason))
 }
 
 fn version_in(vmd_version: Option<u8>) -> Result<Version, ConvertError> {
@@ -376,44 +380,5 @@ fn sections_present_in(sections_present: Option<u64>) -> Result<usize, ConvertEr
         Some(n) => {
             Err(top("sections_present", format!("{n} is more than the 6 sections a VMD has")))
         }
-    }
-}
-
-fn bone_parts(b: &BoneIn) -> BoneParts<'_> {
-    let c = &b.curves;
-    BoneParts {
-        name: &b.name,
-        name_raw: b.name_raw.as_ref().map(|h| &h.0),
-        frame: b.frame,
-        translation: b.translation.as_ref().map(vec3),
-        rotation: b.rotation.as_ref().map(|r| Quat::from_xyzw(r[0].0, r[1].0, r[2].0, r[3].0)),
-        euler_deg: b.euler_deg.as_ref().map(vec3),
-        curves: [c.x, c.y, c.z, c.rotation].map(|c| c.map(curve_from_array)),
-        physics: b.physics.map(PhysicsToggle::from),
-        interpolation_raw: b.interpolation_raw.as_ref().map(|h| &h.0),
-    }
-}
-
-fn camera_parts(c: &CameraIn) -> CameraParts {
-    let k = &c.curves;
-    CameraParts {
-        frame: c.frame,
-        distance: c.distance.0,
-        target: vec3(&c.target),
-        rotation: vec3(&c.rotation),
-        curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle]
-            .map(|c| c.map(curve_from_array)),
-        view_angle: c.view_angle,
-        perspective: c.perspective,
-        perspective_raw: c.perspective_raw,
-    }
-}
-
-fn ik_parts(ik: &IkIn) -> IkParts<'_> {
-    IkParts {
-        name: &ik.name,
-        name_raw: ik.name_raw.as_ref().map(|h| &h.0),
-        enabled: ik.enabled,
-        enabled_raw: ik.enabled_raw,
     }
 }

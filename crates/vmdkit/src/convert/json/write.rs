@@ -2,7 +2,7 @@
 
 use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOut};
 use crate::convert::scalar::{f32_as_decimal_f64, f32_bits, Hex};
-use crate::convert::section_key;
+use crate::convert::{section_key, trailing};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
@@ -114,11 +114,13 @@ pub(super) struct Document<'a> {
     motion: &'a Motion,
     names: NamesOut,
     floats: FloatStyle,
+    max_trailing: usize,
 }
 
 impl<'a> Document<'a> {
-    pub fn new(motion: &'a Motion, floats: FloatStyle) -> Self {
-        Document { motion, names: NamesOut::new(motion.detect_encoding()), floats }
+    pub fn new(motion: &'a Motion, floats: FloatStyle, max_trailing: usize) -> Self {
+        let names = NamesOut::new(motion.detect_encoding());
+        Document { motion, names, floats, max_trailing }
     }
 }
 
@@ -157,8 +159,14 @@ impl Serialize for Document<'_> {
         if m.sections_present != 6 {
             map.serialize_entry("sections_present", &m.sections_present)?;
         }
-        if !m.trailing.is_empty() {
-            map.serialize_entry("trailing", &HexOut(&m.trailing))?;
+        let (trailing, len) = trailing::kept(m, self.max_trailing);
+        if trailing.len() > trailing::PIECE {
+            map.serialize_entry("trailing", &Seq(|| trailing.chunks(trailing::PIECE).map(HexOut)))?;
+        } else if !trailing.is_empty() {
+            map.serialize_entry("trailing", &HexOut(trailing))?;
+        }
+        if let Some(len) = len {
+            map.serialize_entry("trailing_len", &len)?;
         }
         map.end()
     }
