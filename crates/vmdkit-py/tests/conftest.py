@@ -97,3 +97,17 @@ def damaged_vmds(corpus: Path, manifest: list) -> list:
 def largest_dance(corpus_vmds: list) -> Path:
     """The largest corpus VMD by bytes."""
     return max(corpus_vmds, key=lambda pe: int(pe[1]["bytes"]))[0]
+
+
+@pytest.fixture(scope="session")
+def vmdkit_cli(cli: Path):
+    """A function running `vmdkit ARGS...` and returning its stdout (it must exit 0)."""
+
+    def run(*args) -> str:
+        done = subprocess.run(
+            [str(cli), *map(str, args)], capture_output=True, text=True, encoding="utf-8"
+        )
+        assert done.returncode == 0, f"vmdkit {args}: {done.stderr}"
+        return done.stdout
+
+    return run

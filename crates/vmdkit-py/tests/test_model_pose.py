@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import vmdkit
-from vmdkit_cli import vmdkit_cli  # noqa: F401 (a fixture)
 
 MIKU = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx"
 WAVEFILE = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd"

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import vmdkit
-from vmdkit_cli import vmdkit_cli  # noqa: F401 (a fixture)
 
 MIKU = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx"
 TRACE = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx"

@@ -4,7 +4,7 @@
 
 use super::bone::angle_deg;
 use super::runs::LONG_SEGMENT;
-use crate::eval::{BoneSample, CameraSample, MotionSampler};
+use crate::eval::{BoneSample, BoneTrack, CameraSample, CameraTrack, MorphTrack, MotionSampler};
 use crate::format::Motion;
 
 /// The largest differences found, per measure (see [`reduce`](super::reduce) for the units).
@@ -62,13 +62,7 @@ pub fn measure_with(
     for track in a.bone_tracks() {
         let other = b.bone_track(track.name().bytes());
         let cand_frames = other.map_or(&[][..], |t| t.frames());
-        let same = |i: usize, j: usize| {
-            other.is_some_and(|o| {
-                same_segment(i, j, track.frames().len(), o.frames().len(), |i, j| {
-                    track.key(i) == o.key(j)
-                }) && (i == 0 || i == track.frames().len() || track.curves(i) == o.curves(j))
-            })
-        };
+        let same = |i: usize, j: usize| same_segment(track, other, i, j);
         sampled += compare_frames(track.frames(), cand_frames, last, factor, same, |f| {
             let x = track.sample(time(f));
             let y = other.map_or(BoneSample::default(), |t| t.sample(f));
@@ -80,13 +74,7 @@ pub fn measure_with(
     for track in a.morph_tracks() {
         let other = b.morph_track(track.name().bytes());
         let cand_frames = other.map_or(&[][..], |t| t.frames());
-        // Morphs blend linearly: equal ends make equal segments.
-        let same = |i: usize, j: usize| {
-            other.is_some_and(|o| {
-                let (w, v) = (track.weights(), o.weights());
-                same_segment(i, j, w.len(), v.len(), |i, j| w[i] == v[j])
-            })
-        };
+        let same = |i: usize, j: usize| same_segment(track, other, i, j);
         sampled += compare_frames(track.frames(), cand_frames, last, factor, same, |f| {
             let y = other.map_or(0.0, |t| t.sample(f));
             e.morph = e.morph.max(f64::from((track.sample(time(f)) - y).abs()));
@@ -95,13 +83,7 @@ pub fn measure_with(
     if let Some(track) = a.camera_track() {
         let other = b.camera_track();
         let cand_frames = other.map_or(&[][..], |t| t.frames());
-        let same = |i: usize, j: usize| {
-            other.is_some_and(|o| {
-                same_segment(i, j, track.frames().len(), o.frames().len(), |i, j| {
-                    track.key(i) == o.key(j)
-                }) && (i == 0 || i == track.frames().len() || track.curves(i) == o.curves(j))
-            })
-        };
+        let same = |i: usize, j: usize| same_segment(track, other, i, j);
         sampled += compare_frames(track.frames(), cand_frames, last, factor, same, |f| {
             let x = track.sample(time(f));
             let y = other.map_or(CameraSample::MMD_DEFAULT, |t| t.sample(f));
@@ -130,20 +112,60 @@ pub(crate) fn source_time(g: u32, factor: f64) -> f64 {
     }
 }
 
-/// Whether segment i of one track (of `n` keys) and segment j of another (of `m`) have the same
-/// kind and the same end keys (`equal_keys`); see [`segment_between`] for the numbering.
-fn same_segment(
-    i: usize,
-    j: usize,
-    n: usize,
-    m: usize,
-    equal_keys: impl Fn(usize, usize) -> bool,
-) -> bool {
+/// What tells two tracks' segments apart: their end keys and the curve between them.
+trait Segments {
+    fn len(&self) -> usize;
+    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool;
+    fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool;
+}
+
+impl Segments for BoneTrack {
+    fn len(&self) -> usize {
+        self.frames().len()
+    }
+    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
+        self.key(i) == other.key(j)
+    }
+    fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool {
+        self.curves(i) == other.curves(j)
+    }
+}
+
+impl Segments for MorphTrack {
+    fn len(&self) -> usize {
+        self.frames().len()
+    }
+    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
+        self.weights()[i] == other.weights()[j]
+    }
+    /// Morphs blend linearly: equal ends make equal segments.
+    fn same_curve(&self, _: &Self, _: usize, _: usize) -> bool {
+        true
+    }
+}
+
+impl Segments for CameraTrack {
+    fn len(&self) -> usize {
+        self.frames().len()
+    }
+    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
+        self.key(i) == other.key(j)
+    }
+    fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool {
+        self.curves(i) == other.curves(j)
+    }
+}
+
+/// Whether segment i of `a` and segment j of `b` are the same: the same kind, end keys and
+/// curve (see [`segment_between`] for the numbering).
+fn same_segment<T: Segments>(a: &T, b: Option<&T>, i: usize, j: usize) -> bool {
+    let Some(b) = b else { return false };
+    let (n, m) = (a.len(), b.len());
     match (i, j) {
-        (0, 0) => equal_keys(0, 0),
-        _ if i == n && j == m => equal_keys(n - 1, m - 1),
+        (0, 0) => a.same_key(b, 0, 0),
+        _ if i == n && j == m => a.same_key(b, n - 1, m - 1),
         _ if i == 0 || j == 0 || i == n || j == m => false,
-        _ => equal_keys(i, j) && equal_keys(i - 1, j - 1),
+        _ => a.same_key(b, i, j) && a.same_key(b, i - 1, j - 1) && a.same_curve(b, i, j),
     }
 }
 
