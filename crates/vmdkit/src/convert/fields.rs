@@ -196,7 +196,9 @@ pub(crate) fn signature_in(
     raw: Option<[u8; SIGNATURE_LEN]>,
 ) -> [u8; SIGNATURE_LEN] {
     match raw {
-        Some(raw) if Version::from_signature(&raw).unwrap_or(Version::V2) == version => raw,
+        // A signature the VMD reader would not take as `version`'s would make the file one
+        // that reads differently or not at all.
+        Some(raw) if Version::read_leniently_as(&raw) == Some(version) => raw,
         _ => standard_signature(version),
     }
 }
@@ -404,6 +406,15 @@ mod tests {
             signature_in(Version::V1, Some(header.signature)),
             standard_signature(Version::V1)
         );
+        // Found by the `json` fuzz target: a raw signature that is no VMD's was kept, so the
+        // motion read from the document wrote a file no reader takes.
+        let mut garbled = header.signature;
+        garbled[7] = 0x44;
+        assert_eq!(signature_in(Version::V2, Some(garbled)), standard_signature(Version::V2));
+        let mut unknown = standard_signature(Version::V2);
+        unknown[21..25].copy_from_slice(b"0003");
+        assert_eq!(signature_in(Version::V2, Some(unknown)), unknown);
+        assert_eq!(signature_in(Version::V1, Some(unknown)), standard_signature(Version::V1));
 
         let mut names = NamesIn::new(TextEncoding::ShiftJis);
         let v1 = names.model_name(Version::V1, "ミク", None).unwrap();

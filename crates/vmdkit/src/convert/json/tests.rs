@@ -226,6 +226,16 @@ fn signature_and_version_edits() {
     assert!(crate::Motion::parse(&motion.to_bytes()).is_ok());
 }
 
+/// Found by the `json` fuzz target: a `signature_raw` that is no VMD signature was used, and
+/// the VMD written from the motion did not read back, not even leniently.
+#[test]
+fn signature_raw_that_is_no_vmd_signature_is_ignored() {
+    let garbled = "566f63616c6f4407439d6f74696f6e20446174612030303032004a4b4c4d";
+    let (motion, _) = edit(&example_motion(), |v| v["signature_raw"] = json!(garbled)).unwrap();
+    assert_eq!(motion.header.signature, example_motion().header.signature);
+    assert!(crate::Motion::parse(&motion.to_bytes()).is_ok());
+}
+
 #[test]
 fn gbk_names_are_decoded_and_kept() {
     let mut motion = example_motion();
