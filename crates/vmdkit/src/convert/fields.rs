@@ -13,7 +13,7 @@ use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, MorphKey, Motion,
     PhysicsToggle, PropertyKey, Version,
 };
 use crate::text::{EncodeStatus, LongName, RawName, TextEncoding};
@@ -201,6 +201,20 @@ pub(crate) fn signature_in(
         Some(raw) if Version::read_leniently_as(&raw) == Some(version) => raw,
         _ => standard_signature(version),
     }
+}
+
+/// Refuses trailing bytes after fewer than six sections: a reader would take them for the
+/// next section's count, so the VMD written would not read back as the motion (or at all).
+pub(crate) fn check_trailing(motion: &Motion) -> Result<(), FieldError> {
+    let sections = motion.sections_to_write();
+    if motion.trailing.is_empty() || sections == 6 {
+        return Ok(());
+    }
+    let reason = format!(
+        "bytes after the last section need all six sections, and the motion has {sections} \
+         (sections_present and the sections with keys)"
+    );
+    Err(FieldError::new("trailing", reason))
 }
 
 /// The byte for a flag: `raw` while it means the same as `value`, else the plain 0/1 byte.

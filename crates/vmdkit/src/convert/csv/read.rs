@@ -180,12 +180,15 @@ pub(super) fn read(text: &str) -> Result<(Motion, Vec<String>)> {
     }
 
     let mut warnings = Vec::new();
+    let trailing_line = meta.get("trailing").map_or(1, |(_, line)| *line);
     let (mut motion, mut names) = motion_from_meta(meta, &mut warnings)?;
     for (record, line) in &rows {
         let row = Row { record, positions: &positions, line: *line };
         add_row(&row, &mut motion, &mut names)?;
         warnings.extend(names.warnings.drain(..).map(|w| format!("CSV line {line}: {w}")));
     }
+    fields::check_trailing(&motion)
+        .map_err(|e| value_err(trailing_line, format!("{}: {}", e.field, e.reason)))?;
     Ok((motion, warnings))
 }
 

@@ -346,6 +346,7 @@ fn build(doc: DocIn) -> Result<(Motion, Vec<String>), ConvertError> {
         motion.properties.push(key);
         report.flush(Some(Section::Property), Some(i));
     }
+    fields::check_trailing(&motion).map_err(at(None, None))?;
     Ok((motion, report.warnings))
 }
 

@@ -236,6 +236,26 @@ fn signature_raw_that_is_no_vmd_signature_is_ignored() {
     assert!(crate::Motion::parse(&motion.to_bytes()).is_ok());
 }
 
+/// Found by the `json` target's checks: `trailing` with fewer than six sections was read, and
+/// the VMD written from the motion read the bytes as the next section's count.
+#[test]
+fn trailing_bytes_need_all_six_sections() {
+    let old = old_short_motion();
+    let err = edit(&old, |v| v["trailing"] = json!("0102")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "trailing: bytes after the last section need all six sections, and the motion has 2 \
+         (sections_present and the sections with keys)"
+    );
+    // A property key makes all six sections written, and the bytes trailing again.
+    let (motion, _) = edit(&old, |v| {
+        v["trailing"] = json!("0102");
+        v["properties"] = json!([{"frame": 0}]);
+    })
+    .unwrap();
+    assert_eq!(crate::Motion::parse(&motion.to_bytes()).unwrap().trailing, [1, 2]);
+}
+
 #[test]
 fn gbk_names_are_decoded_and_kept() {
     let mut motion = example_motion();
