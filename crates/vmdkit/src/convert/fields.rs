@@ -196,9 +196,9 @@ pub(crate) fn signature_in(
     raw: Option<[u8; SIGNATURE_LEN]>,
 ) -> [u8; SIGNATURE_LEN] {
     match raw {
-        // A signature the VMD reader would not take as `version`'s would make the file one
-        // that reads differently or not at all.
-        Some(raw) if Version::read_leniently_as(&raw) == Some(version) => raw,
+        // Only the padding after a known signature survives a VMD read: strict reading refuses
+        // any other signature and lenient reading replaces it, so it is not kept either.
+        Some(raw) if Version::from_signature(&raw) == Some(version) => raw,
         _ => standard_signature(version),
     }
 }
@@ -425,9 +425,11 @@ mod tests {
         let mut garbled = header.signature;
         garbled[7] = 0x44;
         assert_eq!(signature_in(Version::V2, Some(garbled)), standard_signature(Version::V2));
+        // Found by the `csv` target: nor one of an unknown version, which lenient reading
+        // replaces by the version 2 signature, so the VMD read back as another motion.
         let mut unknown = standard_signature(Version::V2);
-        unknown[21..25].copy_from_slice(b"0003");
-        assert_eq!(signature_in(Version::V2, Some(unknown)), unknown);
+        unknown[21..25].copy_from_slice(b"0 02");
+        assert_eq!(signature_in(Version::V2, Some(unknown)), standard_signature(Version::V2));
         assert_eq!(signature_in(Version::V1, Some(unknown)), standard_signature(Version::V1));
 
         let mut names = NamesIn::new(TextEncoding::ShiftJis);

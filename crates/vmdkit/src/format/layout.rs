@@ -51,15 +51,6 @@ impl Version {
             _ => None,
         }
     }
-
-    /// The version a lenient reader reads a signature field as: the one it announces, 2 for
-    /// another that starts like a VMD's, none for anything else (which is not a VMD at all).
-    pub(crate) fn read_leniently_as(signature: &[u8]) -> Option<Version> {
-        match Version::from_signature(signature) {
-            None if signature.starts_with(SIGNATURE_STEM) => Some(Version::V2),
-            version => version,
-        }
-    }
 }
 
 /// The six sections, in file order.
