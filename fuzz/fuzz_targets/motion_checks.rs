@@ -3,7 +3,7 @@
 //! includes this file as a module, beside `read_checks` (whose `same` compares floats by bits).
 
 use crate::read_checks::same;
-use vmdkit::{convert, Motion, ReadOptions, Repair};
+use vmdkit::{convert, Motion};
 
 /// The motion a VMD write and read give back: the file has a count for every section up to the
 /// last one written, so those read back as present.
@@ -13,20 +13,13 @@ pub fn as_read_back(motion: &Motion) -> Motion {
     expected
 }
 
-/// VMD bytes read back (leniently only for an unusual signature, which strict reading refuses)
-/// to the motion, and write again byte for byte.
+/// VMD bytes read back strictly to the motion, and write again byte for byte.
 pub fn check_vmd(motion: &Motion) {
     let bytes = motion.to_bytes();
     assert_eq!(bytes.len(), motion.encoded_len());
-    let parsed = Motion::parse_with(&bytes, ReadOptions::LENIENT)
-        .unwrap_or_else(|e| panic!("written VMD does not read: {e}"));
-    assert!(
-        parsed.repairs.iter().all(|r| matches!(r, Repair::UnknownSignature { .. })),
-        "written VMD needs repairs: {:?}",
-        parsed.repairs
-    );
-    assert!(same(&as_read_back(motion), &parsed.motion), "VMD round trip changes the motion");
-    assert!(parsed.motion.to_bytes() == bytes, "VMD read back writes other bytes");
+    let back = Motion::parse(&bytes).unwrap_or_else(|e| panic!("written VMD does not read: {e}"));
+    assert!(same(&as_read_back(motion), &back), "VMD round trip changes the motion");
+    assert!(back.to_bytes() == bytes, "VMD read back writes other bytes");
 }
 
 /// JSON text (compact and pretty) and the JSON value tree read back to the motion.

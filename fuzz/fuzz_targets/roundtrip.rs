@@ -2,8 +2,8 @@
 //! back: the same motion every time (`motion_checks`). Where the other targets only reach the
 //! writers with what their readers accept, this one hands them any motion a VMD can hold:
 //! raw names and interpolation blocks as well as names encoded as MMD writes them, canonical
-//! curve blocks, every physics toggle, NaN and infinite floats, odd flag bytes, unusual
-//! signatures, absent sections and trailing bytes.
+//! curve blocks, every physics toggle, NaN and infinite floats, odd flag bytes, signature
+//! padding, absent sections and trailing bytes.
 
 #![no_main]
 
@@ -149,25 +149,18 @@ fn keys<T>(u: &mut Unstructured, make: impl Fn(&mut Unstructured) -> Result<T>) 
 
 fn header(u: &mut Unstructured) -> Result<Header> {
     let version = if u.ratio(1, 4)? { Version::V1 } else { Version::V2 };
+    // A known signature: lenient reading replaces any other by version 2's, and strict
+    // reading refuses it. The five bytes after it are kept as they are.
     let mut signature = [0u8; SIGNATURE_LEN];
-    match u.int_in_range(0..=3)? {
-        // An unknown version, or garbage after the text: lenient reading keeps both as long
-        // as the signature starts as a VMD's (other bytes are not a VMD at all).
-        0 => {
-            signature = u.arbitrary()?;
-            signature[..20].copy_from_slice(&SIGNATURE_V2[..20]);
-        }
-        1 => {
-            signature[..25].copy_from_slice(SIGNATURE_V2);
-            signature[25..].copy_from_slice(u.bytes(5)?);
-        }
-        _ => signature[..25].copy_from_slice(match version {
-            Version::V1 => SIGNATURE_V1,
-            _ => SIGNATURE_V2,
-        }),
+    signature[..25].copy_from_slice(match version {
+        Version::V1 => SIGNATURE_V1,
+        _ => SIGNATURE_V2,
+    });
+    if u.ratio(1, 4)? {
+        signature[25..].copy_from_slice(u.bytes(5)?);
     }
     let mut model_name: RawName<20> = name(u)?;
-    if Version::from_signature(&signature) == Some(Version::V1) {
+    if version == Version::V1 {
         // A version 1 file has 10 bytes of model name; the reader fills the rest with zeros.
         model_name.0[10..].fill(0);
     }
