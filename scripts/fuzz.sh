@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes vmdkit's readers with cargo-fuzz (targets in fuzz/fuzz_targets/): `read` (VMD),
 # `keypoints` (every keypoint format, with write/read round trips), `model` (PMX, PMD, bone
-# CSV, then skeleton, posing and the retargeting rig) and `layout` (joint mappings, layout
-# detection).
+# CSV, then skeleton, posing and the retargeting rig), `layout` (joint mappings, layout
+# detection), `vpd` (VPD poses, written back and applied to the standard model), `json` and
+# `csv` (motion documents, written back as JSON, CSV and VMD) and `roundtrip` (motions built
+# from the fuzzer's bytes, written as VMD, JSON and CSV and read back). Results: docs/fuzzing.md.
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...] [-- extra libFuzzer args...]
 # (default 660 seconds; every target in turn, each for SECONDS, when none is named). At the
@@ -12,9 +14,12 @@
 # shared corpus (../shared/corpus, or $VMDKIT_CORPUS), `keypoints` from the small CSV, TRC and
 # .pose files of ../shared/pose ($VMDKIT_POSE) plus tiny NPY, NPZ and JSON files written here,
 # `model` from the small PMX and PMD files of the corpus and the bone CSVs of ../shared/pose,
-# `layout` from mapping texts written here. The seed folders, fuzz/artifacts/ and fuzz/target/
-# are git-ignored and must stay untracked: they hold other people's files and bytes derived
-# from them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
+# `layout` from mapping texts written here, `vpd` from the corpus's VPDs plus small ones
+# written here, `json` and `csv` from the small VMDs converted by the vmdkit command line
+# (built into $CARGO_TARGET_DIR/release) and the built-in example, `roundtrip` from the
+# smallest VMDs' bytes (any bytes make a motion). The seed folders, fuzz/artifacts/ and
+# fuzz/target/ are git-ignored and must stay untracked: they hold other people's files and
+# bytes derived from them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
 #
 # cargo-fuzz needs a nightly compiler for -Zsanitizer; the nightly toolchain is used when
 # installed, otherwise the stable one with RUSTC_BOOTSTRAP=1.
@@ -26,7 +31,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-660}
 shift || true
-all_targets=(read keypoints model layout)
+all_targets=(read keypoints model layout vpd json csv roundtrip)
 targets=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case " ${all_targets[*]} " in
@@ -108,6 +113,39 @@ PY
         [ -d "$pose_src" ] && find "$pose_src" -type f -iname '*_born.csv' -print0 |
             copy_seeds "$seeds"
         ;;
+    vpd)
+        [ -d "$corpus_src" ] && find "$corpus_src" -type f -iname '*.vpd' -size -64k -print0 |
+            copy_seeds "$seeds"
+        # MMD's layout (CP932, CRLF); a BOM, comments, morphs and spread values; CR only.
+        printf 'Vocaloid Pose Data file\r\n\r\nm.osm;\t\t// \x90\x65\r\n2;\r\n\r\nBone0{\x83\x5a\x83\x93\x83\x5e\x81\x5b\r\n  0.500000,-1.250000,0.000000;\r\n  0.000000,0.000000,0.000000,1.000000;\r\n}\r\n\r\nBone1{\x8d\xb6\x91\xab\x82\x68\x82\x6a\r\n  0,0,0;\r\n  0.049841,0.038732,-0.102715,0.992706;\r\n}\r\n' \
+            >"$seeds/gen-mmd.vpd"
+        printf '\xef\xbb\xbf// c\nVocaloid Pose Data file\nm.osm\n1\nBone0 { 右腕 // r\n.5 , -1e0 ,\n 0 \n 0,0,0,1\n}\nMorph0{まばたき\n0.75;\n}\n' \
+            >"$seeds/gen-bom.vpd"
+        printf 'Vocaloid Pose Data file\rm.osm;\r3;\rBone0{左足ＩＫ\r1,2,3;0,0,0,0;\r}\rBone1{右ひざ\r0,0,0;0.7,0,0,0.7;}\rBone2{上半身\r0,0,0;0,0.38,0,0.92;\r}\r' \
+            >"$seeds/gen-cr.vpd"
+        ;;
+    json | csv)
+        local vmdkit=$CARGO_TARGET_DIR/release/vmdkit tmp
+        tmp=$(mktemp -d)
+        if [ -x "$vmdkit" ]; then
+            if [ -d "$corpus_src" ]; then
+                while IFS= read -r -d '' file; do
+                    # Damaged files are read leniently: what their repairs keep is a motion too.
+                    "$vmdkit" convert --lenient --to "$target" "$file" \
+                        "$tmp/$(sha256sum "$file" | cut -c1-16).$target" 2>/dev/null || true
+                done < <(find "$corpus_src" -type f -iname '*.vmd' -size -16k -print0)
+                find "$tmp" -type f -size -64k -print0 | copy_seeds "$seeds"
+            fi
+            "$vmdkit" example --to "$target" "$seeds/gen-example.$target" >/dev/null
+        else
+            echo "$target: no $vmdkit to convert seeds with; starting from nothing" >&2
+        fi
+        rm -rf "$tmp"
+        ;;
+    roundtrip)
+        [ -d "$corpus_src" ] && find "$corpus_src" -type f -iname '*.vmd' -size -4k -print0 |
+            copy_seeds "$seeds"
+        ;;
     layout)
         printf 'Hips pelvis\nLeftUpLeg left_hip\nRightUpLeg right_hip\nSpine spine\n# c\nHead head\n' \
             >"$seeds/gen-text"
@@ -126,6 +164,10 @@ mkdir -p "$logs"
 cd "$logs"  # libFuzzer writes fuzz-0.log (with -jobs) to the working directory
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
     for t in "${targets[@]}"; do "${cargo[@]}" fuzz build --fuzz-dir "$root/fuzz" "$t"; done
+    # The command line converts the json and csv seeds.
+    case " ${targets[*]} " in
+    *" json "* | *" csv "*) cargo build --release -p vmdkit-cli --manifest-path "$root/Cargo.toml" ;;
+    esac
 fi
 summary=()
 for target in "${targets[@]}"; do

@@ -13,8 +13,8 @@ use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, PhysicsToggle,
-    PropertyKey, Version,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Motion,
+    PhysicsToggle, PropertyKey, Version,
 };
 use crate::text::{EncodeStatus, KeyName, LongName, RawName, TextEncoding};
 use glam::{Quat, Vec3};
@@ -196,9 +196,25 @@ pub(crate) fn signature_in(
     raw: Option<[u8; SIGNATURE_LEN]>,
 ) -> [u8; SIGNATURE_LEN] {
     match raw {
-        Some(raw) if Version::from_signature(&raw).unwrap_or(Version::V2) == version => raw,
+        // Only the padding after a known signature survives a VMD read: strict reading refuses
+        // any other signature and lenient reading replaces it, so it is not kept either.
+        Some(raw) if Version::from_signature(&raw) == Some(version) => raw,
         _ => standard_signature(version),
     }
+}
+
+/// Refuses trailing bytes after fewer than six sections: a reader would take them for the
+/// next section's count, so the VMD written would not read back as the motion (or at all).
+pub(crate) fn check_trailing(motion: &Motion) -> Result<(), FieldError> {
+    let sections = motion.sections_to_write();
+    if motion.trailing.is_empty() || sections == 6 {
+        return Ok(());
+    }
+    let reason = format!(
+        "bytes after the last section need all six sections, and the motion has {sections} \
+         (sections_present and the sections with keys)"
+    );
+    Err(FieldError::new("trailing", reason))
 }
 
 /// The byte for a flag: `raw` while it means the same as `value`, else the plain 0/1 byte.
@@ -382,6 +398,17 @@ mod tests {
             signature_in(Version::V1, Some(header.signature)),
             standard_signature(Version::V1)
         );
+        // Found by the `json` fuzz target: a raw signature that is no VMD's was kept, so the
+        // motion read from the document wrote a file no reader takes.
+        let mut garbled = header.signature;
+        garbled[7] = 0x44;
+        assert_eq!(signature_in(Version::V2, Some(garbled)), standard_signature(Version::V2));
+        // Found by the `csv` target: nor one of an unknown version, which lenient reading
+        // replaces by the version 2 signature, so the VMD read back as another motion.
+        let mut unknown = standard_signature(Version::V2);
+        unknown[21..25].copy_from_slice(b"0 02");
+        assert_eq!(signature_in(Version::V2, Some(unknown)), standard_signature(Version::V2));
+        assert_eq!(signature_in(Version::V1, Some(unknown)), standard_signature(Version::V1));
 
         let mut names = NamesIn::new(TextEncoding::ShiftJis);
         let v1 = names.model_name(Version::V1, "ミク", None).unwrap();

@@ -92,7 +92,10 @@ pub(crate) fn parse_bytes(data: &[u8]) -> Result<Model> {
         Ok(text) => parse(text),
         Err(not_utf8) => {
             match encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(data) {
-                Some(text) => parse(&text),
+                Some(text) => parse(&text).map_err(|mut e| {
+                    e.offset = shift_jis_offset(data, &text, e.offset as usize) as u64;
+                    e
+                }),
                 None => Err(ModelError {
                     kind: ModelErrorKind::CsvNotText,
                     section: ModelSection::Header,
@@ -102,6 +105,20 @@ pub(crate) fn parse_bytes(data: &[u8]) -> Result<Model> {
             }
         }
     }
+}
+
+/// Where the character at `utf8_offset` of `text`, the decoding of the valid Shift-JIS `data`,
+/// starts in `data`: the reader's offsets count bytes of the text, which in UTF-8 takes up to
+/// half as many again as in Shift-JIS (3 bytes for 2), so they could point past the file's end.
+/// Each character comes from a lead byte and its trail byte, or from one byte.
+fn shift_jis_offset(data: &[u8], text: &str, utf8_offset: usize) -> usize {
+    let chars = text.char_indices().take_while(|&(i, _)| i < utf8_offset).count();
+    let mut pos = 0;
+    for _ in 0..chars {
+        let lead = matches!(data.get(pos), Some(0x81..=0x9F | 0xE0..=0xFC));
+        pos += if lead { 2 } else { 1 };
+    }
+    pos.min(data.len())
 }
 
 /// One field, unquoted, with the byte offset where it starts in the text.

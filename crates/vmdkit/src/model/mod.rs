@@ -43,7 +43,7 @@ impl Model {
     /// Reads a PMX or PMD file's bytes, or a bone CSV's ([`Model::parse_bone_csv`]); the format
     /// is chosen by the magic bytes, or for the CSV by a first non-empty line that starts with
     /// `;Bone` or `Bone,`. A CSV may be UTF-8 (with or without a byte order mark) or
-    /// Shift-JIS; error offsets in a Shift-JIS CSV count bytes of its UTF-8 decoding.
+    /// Shift-JIS; error offsets count the file's bytes in either encoding.
     pub fn parse(data: &[u8]) -> Result<Model, ModelError> {
         if pmx::is_pmx(data) {
             pmx::parse(data)

@@ -89,7 +89,10 @@ impl Meta {
         let signature = fields::signature_in(version, signature_raw);
         motion.header = Header { signature, model_name };
         warnings.extend(deferred.resolve(motion, &mut names));
+        let trailing_line = self.trailing.as_ref().map_or(1, |(_, line)| *line);
         motion.trailing = self.trailing.map(|(bytes, _)| bytes).unwrap_or_default();
+        fields::check_trailing(motion)
+            .map_err(|e| value_err(trailing_line, format!("{}: {}", e.field, e.reason)))?;
         if let Some((len, line)) = trailing_len {
             let len = len.parse::<u64>().map_err(|_| {
                 value_err(line, format!("trailing_len {len:?} is not a whole number"))

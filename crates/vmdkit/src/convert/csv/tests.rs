@@ -181,6 +181,11 @@ fn errors_name_the_line_and_column() {
         ConvertError::UnsupportedSchema { found: 2, .. }
     ));
     assert!(from_csv_str("").is_err());
+
+    // Found by the `csv` target's checks: these bytes would be read as the camera count.
+    let text = "section,name,frame,value\n#meta,sections_present,,2\n#meta,trailing,,0102\n";
+    let err = from_csv_str(text).unwrap_err().to_string();
+    assert!(err.starts_with("CSV line 3, column `value`: trailing: bytes after"), "{err}");
 }
 
 #[test]

@@ -357,6 +357,7 @@ fn finish(
             warnings.push(trailing::cut_warning("trailing_len", len, motion.trailing.len()));
         }
     }
+    fields::check_trailing(&motion).map_err(|e| top(&e.field, e.reason))?;
     Ok((motion, warnings))
 }
 

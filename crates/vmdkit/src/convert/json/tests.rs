@@ -226,6 +226,41 @@ fn signature_and_version_edits() {
     assert!(crate::Motion::parse(&motion.to_bytes()).is_ok());
 }
 
+/// Found by the `json` fuzz target: a `signature_raw` that is no VMD signature was used, and
+/// the VMD written from the motion did not read back, not even leniently. Then by the `csv`
+/// target: one of an unknown version ("0 02") was used too, and lenient reading of the VMD
+/// replaced it, so the motion read back differed.
+#[test]
+fn signature_raw_that_is_no_vmd_signature_is_ignored() {
+    let garbled = "566f63616c6f4407439d6f74696f6e20446174612030303032004a4b4c4d";
+    let unknown = "566f63616c6f6964204d6f74696f6e20446174612030203032004a4b4c4d";
+    for raw in [garbled, unknown] {
+        let (motion, _) = edit(&example_motion(), |v| v["signature_raw"] = json!(raw)).unwrap();
+        assert_eq!(motion.header.signature, example_motion().header.signature);
+        assert!(crate::Motion::parse(&motion.to_bytes()).is_ok());
+    }
+}
+
+/// Found by the `json` target's checks: `trailing` with fewer than six sections was read, and
+/// the VMD written from the motion read the bytes as the next section's count.
+#[test]
+fn trailing_bytes_need_all_six_sections() {
+    let old = old_short_motion();
+    let err = edit(&old, |v| v["trailing"] = json!("0102")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "trailing: bytes after the last section need all six sections, and the motion has 2 \
+         (sections_present and the sections with keys)"
+    );
+    // A property key makes all six sections written, and the bytes trailing again.
+    let (motion, _) = edit(&old, |v| {
+        v["trailing"] = json!("0102");
+        v["properties"] = json!([{"frame": 0}]);
+    })
+    .unwrap();
+    assert_eq!(crate::Motion::parse(&motion.to_bytes()).unwrap().trailing, [1, 2]);
+}
+
 #[test]
 fn gbk_names_are_decoded_and_kept() {
     let mut motion = example_motion();

@@ -260,3 +260,21 @@ fn shift_jis_export_reads_as_utf8_would() {
     let model = Model::parse(&sjis).unwrap();
     assert_eq!(model, Model::parse_bone_csv(&text).unwrap());
 }
+
+/// Found by the `model` fuzz target: offsets in a Shift-JIS CSV counted bytes of its UTF-8
+/// decoding, so an error after Japanese text pointed past the end of a short file.
+#[test]
+fn shift_jis_error_offsets_count_the_file_bytes() {
+    let text = fixture(&[row("センター", "", &[(6, "1.2.3")])]);
+    let (sjis, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&text[3..]);
+    assert!(!unmappable);
+    let e = Model::parse(&sjis).unwrap_err();
+    assert_eq!(&sjis[e.offset as usize..][..5], b"1.2.3", "{e}");
+
+    // A row too short after a header of Japanese text: 3 bytes a character in UTF-8, 2 in
+    // Shift-JIS, and 1 for the half-width katakana.
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(";Bone,ボーン名ｱ\nBone,a,c0");
+    let e = Model::parse(&sjis).unwrap_err();
+    assert!(matches!(e.kind, ModelErrorKind::CsvRowTooShort { found: 3, .. }), "{e}");
+    assert_eq!(&sjis[e.offset as usize..], b"Bone,a,c0", "{e}");
+}
