@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub mod alloc;
+pub mod files;
 
 /// The corpus folder: `$VMDKIT_CORPUS`, or `shared/corpus` beside the workspace.
 pub fn corpus_dir() -> PathBuf {

@@ -141,14 +141,8 @@ fn stdout_through_proc_is_written_in_place() {
     assert_eq!(output.stdout, example_as("json"));
 }
 
-/// A node of the kernel's memory device `minor` (3 null, 7 full) in `dir`; None where mknod
-/// is not allowed.
 #[cfg(target_os = "linux")]
-fn memory_device(dir: &Path, name: &str, minor: u32) -> Option<PathBuf> {
-    let path = dir.join(name);
-    let made = Command::new("mknod").arg(&path).args(["c", "1", &minor.to_string()]).status();
-    made.is_ok_and(|s| s.success()).then_some(path)
-}
+use test_corpus::files::memory_device;
 
 #[cfg(target_os = "linux")]
 #[test]

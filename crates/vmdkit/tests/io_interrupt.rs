@@ -2,17 +2,9 @@
 //! because it removes the temporary files of the whole process and refuses new ones.
 
 use std::io::Write;
-use std::path::Path;
 use vmdkit::io::{remove_temporary_files, write_atomic, write_atomic_with};
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use test_corpus::files::listing as names;
 
 #[test]
 fn an_interrupted_write_leaves_no_temporary_file_and_later_ones_are_refused() {

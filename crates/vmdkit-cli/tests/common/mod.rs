@@ -29,15 +29,9 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-/// The names in a folder, sorted: to see that nothing (temporary files included) was left.
-pub fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+// Not every test binary that includes this module lists a folder.
+#[allow(unused_imports)]
+pub use test_corpus::files::listing;
 
 /// Asserts the process did not panic (a panic exits 101 and prints "panicked").
 pub fn assert_no_panic(output: &std::process::Output) {

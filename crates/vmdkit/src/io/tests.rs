@@ -3,14 +3,7 @@ use super::*;
 use std::fs;
 use std::path::PathBuf;
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use test_corpus::files::{listing as names, memory_device};
 
 fn tmp_of(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!(".{name}.{}.tmp", std::process::id()))
@@ -218,16 +211,6 @@ mod unix {
         file.read_to_end(&mut read).unwrap();
         assert_eq!(read, b"new", "truncated, as `>` would");
         assert!(names(dir.path()).is_empty());
-    }
-
-    /// A node of the kernel's memory device `minor` (3 null, 7 full) in `dir`, so that a wrong
-    /// write could replace only this copy, never the real one in /dev. None where mknod is not
-    /// allowed.
-    #[cfg(target_os = "linux")]
-    fn memory_device(dir: &Path, name: &str, minor: u32) -> Option<PathBuf> {
-        let path = dir.join(name);
-        let made = Command::new("mknod").arg(&path).args(["c", "1", &minor.to_string()]).status();
-        made.is_ok_and(|s| s.success()).then_some(path)
     }
 
     #[cfg(target_os = "linux")]

@@ -119,17 +119,24 @@ trait Segments {
     fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool;
 }
 
-impl Segments for BoneTrack {
-    fn len(&self) -> usize {
-        self.frames().len()
-    }
-    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
-        self.key(i) == other.key(j)
-    }
-    fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool {
-        self.curves(i) == other.curves(j)
-    }
+/// Tracks with keys and curves: bones and the camera.
+macro_rules! curved_segments {
+    ($($track:ty),*) => {$(
+        impl Segments for $track {
+            fn len(&self) -> usize {
+                self.frames().len()
+            }
+            fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
+                self.key(i) == other.key(j)
+            }
+            fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool {
+                self.curves(i) == other.curves(j)
+            }
+        }
+    )*};
 }
+
+curved_segments!(BoneTrack, CameraTrack);
 
 impl Segments for MorphTrack {
     fn len(&self) -> usize {
@@ -141,18 +148,6 @@ impl Segments for MorphTrack {
     /// Morphs blend linearly: equal ends make equal segments.
     fn same_curve(&self, _: &Self, _: usize, _: usize) -> bool {
         true
-    }
-}
-
-impl Segments for CameraTrack {
-    fn len(&self) -> usize {
-        self.frames().len()
-    }
-    fn same_key(&self, other: &Self, i: usize, j: usize) -> bool {
-        self.key(i) == other.key(j)
-    }
-    fn same_curve(&self, other: &Self, i: usize, j: usize) -> bool {
-        self.curves(i) == other.curves(j)
     }
 }
 
