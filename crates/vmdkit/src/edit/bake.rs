@@ -54,6 +54,9 @@ pub enum BakeError {
         /// The rate asked for, in keys per second.
         fps: f64,
     },
+    /// The motion has no bone keys: posing it on a model would give rest poses only.
+    #[error("the motion has no bone keys; nothing to pose")]
+    NoBoneKeys,
     /// The output would be larger than the limit; nothing was sampled.
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
@@ -335,12 +338,12 @@ impl SampledKey for ShadowKey {
 
 /// Output frame numbering at `fps`.
 #[derive(Clone, Copy)]
-struct Rate {
-    fps: f64,
+pub(crate) struct Rate {
+    pub(crate) fps: f64,
 }
 
 impl Rate {
-    fn new(fps: f64) -> Result<Self, BakeError> {
+    pub(crate) fn new(fps: f64) -> Result<Self, BakeError> {
         if fps.is_finite() && fps > 0.0 {
             Ok(Rate { fps })
         } else {
@@ -350,13 +353,13 @@ impl Rate {
 
     /// Source frame (30 fps) of output frame `k`. For integer rates such as 60 or 24 this is
     /// exact whenever the true value is a whole frame.
-    fn source_time(self, k: u32) -> f64 {
+    pub(crate) fn source_time(self, k: u32) -> f64 {
         f64::from(k) * FPS / self.fps
     }
 
     /// Output frames from the last one at or before source frame `first` to the first one at or
     /// after `last`.
-    fn output_range(self, first: u32, last: u32) -> Result<(u32, u32), BakeError> {
+    pub(crate) fn output_range(self, first: u32, last: u32) -> Result<(u32, u32), BakeError> {
         let at = |f: u32| f64::from(f) * self.fps / FPS;
         let (lo, hi) = (at(first).floor(), at(last).ceil());
         if hi > f64::from(u32::MAX) {

@@ -7,10 +7,13 @@
 //! | edit | source file | curves |
 //! |---|---|---|
 //! | [`bake()`] | `bake.rs` | linear, a key at every frame of the new rate |
+//! | [`bake_ik()`] | `bake_ik.rs` | kept, but the bones IK moves get linear keys at every frame |
 //! | [`mirror()`] | `mirror.rs` | kept (mirroring values does not change weights) |
 //! | [`shift()`], [`trim()`] | `time.rs` | kept; cut segments split with [`split_at`] |
+//! | [`place()`] | `place.rs` | kept, unless a turn mixes channels of different curves |
 //! | [`retime()`] | `retime.rs` | kept when keys scale to whole frames, else refitted |
 //! | [`merge()`] | `merge.rs` | kept |
+//! | [`append()`] | `append.rs` | kept; linear keys added at the seams |
 //! | [`rename()`], [`filter()`] | `rename.rs`, `names.rs` | kept |
 //! | [`scale()`] | `scale.rs` | kept (scaling values does not change weights) |
 //! | [`reduce()`] | `reduce/` | fitted, within a [`Tolerance`] ([`measure`] checks it) |
@@ -35,10 +38,13 @@
 //! ([`Motion::detect_encoding`](crate::Motion::detect_encoding)); a name an edit does not
 //! change keeps its raw field bytes (padding included), so unrelated keys round-trip exactly.
 
+pub(crate) mod append;
 pub(crate) mod bake;
+pub(crate) mod bake_ik;
 pub(crate) mod merge;
 pub(crate) mod mirror;
 pub(crate) mod names;
+pub(crate) mod place;
 pub(crate) mod reduce;
 pub(crate) mod rename;
 pub(crate) mod retime;
@@ -46,13 +52,16 @@ pub(crate) mod scale;
 pub(crate) mod split;
 pub(crate) mod time;
 
+pub use append::{append, AppendReport};
 pub use bake::{bake, bake_sampler, bake_size, BakeError};
+pub use bake_ik::{bake_ik, IkBakeOptions, IkBakeReport, MAX_ROUNDS};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
 pub use names::{
     decode_clean, encode_name, encoded_len, mirror_name, standard_bones, to_english, to_japanese,
     BoneName, EnglishStyle, NameFit,
 };
+pub use place::{place, PlaceReport, PlaceRoot, RigidTransform};
 pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
     measure, measure_with, reduce, KeyCounts, MeasuredErrors, ReduceMethod, ReduceOptions,
@@ -110,6 +119,12 @@ pub enum EditError {
         /// The frame the key would have landed on (above `u32::MAX`).
         frame: u64,
     },
+    /// A camera can only be turned about the vertical axis (see [`place()`]).
+    #[error(
+        "the camera can only be turned by a yaw: pitch and roll would change its Euler angles in \
+         a way their linear blend cannot follow"
+    )]
+    CameraTilt,
     /// A trim range with `from > to`.
     #[error("the range {from}..={to} is empty")]
     EmptyRange {

@@ -151,6 +151,11 @@ impl Pose {
     pub fn ik_rotation(&self, bone: usize) -> Quat {
         self.ik_rotation[bone]
     }
+
+    /// The rotation bone and group morphs gave the bone (before its key: morph · keyed).
+    pub(crate) fn morph_rotation(&self, bone: usize) -> Quat {
+        self.morph_rotation[bone]
+    }
 }
 
 impl Pose {

@@ -1,0 +1,346 @@
+//! Baking IK into plain forward-kinematics keys: a motion that plays the same with IK off.
+//!
+//! **What is baked.** Every bone an IK chain rotates (the links of every chain that some key
+//! leaves on) gets a key at every frame of the motion's pose span (its first to its last bone,
+//! morph or IK key) holding the local rotation and translation that give, with IK off, the pose
+//! the original plays with IK on: every bone's model-space position and rotation. Every other
+//! track keeps its keys and curves exactly. The property section then switches every chain of
+//! the model off: a key at frame 0 (added when there is none) and every existing key list each
+//! IK bone as off; visibility is kept.
+//!
+//! **Append (付与) is kept, not baked.** MMD and the engines without IK still evaluate append
+//! bones from their sources on playback (a 足D follows 足, however 足 got its rotation), so a bone
+//! that appends from a baked link follows the link's new keys by itself: baking the append into
+//! its own keys too would apply it twice. An append bone gets keys only when it is itself a link;
+//! they are then what gives, with its append still applied, the target rotation.
+//!
+//! **How.** Per output frame the original is posed with IK on ([`IkBakeOptions::pose`]); then the
+//! baked bones' keys are solved so that the forward-kinematics pose of the new keys gives each
+//! of them the local transform (in its parent's frame) of the IK pose: rotation key ← M⁻¹·L·L′⁻¹·M
+//! · key, where L is the target local rotation, L′ the one the current keys give and M the bone
+//! morphs' rotation; translation key ← key + (target − current offset). One round is exact unless
+//! an append source was itself corrected; rounds repeat, at most [`MAX_ROUNDS`], until every
+//! bone is within 1e-5 units of its target. The report gives the largest difference left over
+//! all bones and frames, measured on the keys as written.
+//!
+//! **Frame rate.** Without [`IkBakeOptions::fps`] frame numbers stay and the baked keys fall on
+//! every integer frame. With it, the whole motion is first resampled ([`bake_sampler`]) and the
+//! baked bones get keys at the same output frames.
+//!
+//! **Reduce.** With [`IkBakeOptions::reduce`] the dense keys are thinned by [`reduce()`]: the
+//! baked bones' tracks alone, or with `fps` the whole (resampled) motion. The bound then holds
+//! per track (local translation and angle), not in model space.
+
+use super::bake::{bake_sampler, bake_size, property_key, BakeError, Rate};
+use super::reduce::{reduce, ReduceOptions, ReduceReport};
+use crate::curve::Curve;
+use crate::eval::{BoneSample, MotionSampler};
+use crate::format::{BoneInterpolation, BoneKey, IkState, Motion, PropertyKey, Section};
+use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::math::{quat_angle, FPS};
+use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton};
+use crate::text::{KeyName, LongName};
+use glam::{Quat, Vec3};
+use std::collections::HashSet;
+
+/// Solving rounds per frame at most (see the module documentation).
+pub const MAX_ROUNDS: usize = 4;
+/// Model units: a frame whose bones are all this close to their targets is done.
+const CONVERGED: f32 = 1e-5;
+
+/// How [`bake_ik`] plays the original and what it writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkBakeOptions {
+    /// How the original is posed: the IK solver whose result the keys reproduce.
+    pub pose: PoseOptions,
+    /// `None`: keep the frame numbers; `Some(n)`: resample the motion to n keys per second
+    /// (frame numbers then count at n, as [`bake()`](super::bake()) does).
+    pub fps: Option<f64>,
+    /// Thin the dense keys with [`reduce()`].
+    pub reduce: Option<ReduceOptions>,
+    /// Refuse outputs larger than this many bytes of VMD records, before any work.
+    pub max_output_bytes: u64,
+}
+
+impl Default for IkBakeOptions {
+    fn default() -> Self {
+        IkBakeOptions {
+            pose: PoseOptions::default(),
+            fps: None,
+            reduce: None,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+}
+
+/// What [`bake_ik`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IkBakeReport {
+    /// The bones that got a key at every frame (model bone indices, in deform order).
+    pub baked_bones: Vec<usize>,
+    /// Baked bones no VMD key can address: their 15-byte name drives an earlier bone of the
+    /// same name. They keep their original keys, so their pose may differ (see the errors).
+    pub unkeyable_bones: Vec<usize>,
+    /// IK chains switched off in the property section (every chain of the model).
+    pub chains_switched_off: usize,
+    /// Output frames baked.
+    pub frames: u64,
+    /// Keys written for the baked bones (before any reduction).
+    pub keys: u64,
+    /// The largest distance, over every bone and output frame, between a bone's model-space
+    /// position with IK off on the new keys and with IK on on the original (model units).
+    pub max_position_error: f32,
+    /// The same for model-space rotations, in degrees.
+    pub max_rotation_error_degrees: f64,
+    /// What the reduction did, when asked for.
+    pub reduce: Option<ReduceReport>,
+}
+
+/// Bakes the IK of `motion`, posed on `skeleton`, into forward-kinematics keys (see the module
+/// documentation). `progress(done, total)` is called after each output frame.
+pub fn bake_ik(
+    motion: &Motion,
+    skeleton: &Skeleton,
+    options: &IkBakeOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(Motion, IkBakeReport), BakeError> {
+    let sampler = MotionSampler::new(motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(BakeError::NoBoneKeys);
+    }
+    let rate = Rate::new(options.fps.unwrap_or(FPS))?;
+    let binding = Binding::new(skeleton, &sampler);
+    let (first, last) = pose_span(&sampler);
+    let (lo, hi) = rate.output_range(first, last)?;
+    let frames = u64::from(hi - lo) + 1;
+
+    let baked = baked_bones(skeleton, &sampler, &binding, options.pose);
+    let count = frames.saturating_mul(baked.len() as u64);
+    let record = Section::Bone.record_size().unwrap_or(0) as u64;
+    let base_bytes = match options.fps {
+        Some(fps) => bake_size(&sampler, fps)?.bytes,
+        None => Section::ALL.iter().fold(0u64, |sum, &s| {
+            sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
+        }),
+    };
+    let size = DenseSize {
+        output: DenseOutput::Keys,
+        first,
+        last,
+        fps: rate.fps,
+        frames,
+        count,
+        bytes: count.saturating_mul(record).saturating_add(base_bytes),
+    };
+    size.within(options.max_output_bytes)?;
+
+    let mut out = match options.fps {
+        Some(fps) => bake_sampler(&sampler, motion.header, fps, options.max_output_bytes)?,
+        None => motion.clone(),
+    };
+    let mut report = IkBakeReport { frames, ..IkBakeReport::default() };
+    let mut tracks = Vec::new();
+    for &b in &baked {
+        match track_name(skeleton, &sampler, &binding, b) {
+            Some(name) => tracks.push((b, name)),
+            None => report.unkeyable_bones.push(b),
+        }
+    }
+    report.baked_bones = tracks.iter().map(|&(b, _)| b).collect();
+
+    let keys = solve_frames(skeleton, &sampler, &binding, options.pose, rate, (lo, hi), &tracks, {
+        let report = &mut report;
+        move |done, errors: (f32, f64)| {
+            report.max_position_error = report.max_position_error.max(errors.0);
+            report.max_rotation_error_degrees = report.max_rotation_error_degrees.max(errors.1);
+            progress(done, frames);
+        }
+    });
+    report.keys = keys.len() as u64;
+
+    let replaced: HashSet<&[u8]> = tracks.iter().map(|(_, name)| name.bytes()).collect();
+    out.bones.retain(|k| !replaced.contains(k.name.bytes()));
+    match (options.reduce, options.fps) {
+        (Some(reduce_options), None) => {
+            let dense = Motion { bones: keys, ..motion.without_keys() };
+            let (thin, reduced) = reduce(&dense, &reduce_options);
+            out.bones.extend(thin.bones);
+            report.reduce = Some(reduced);
+        }
+        (Some(reduce_options), Some(_)) => {
+            out.bones.extend(keys);
+            let (thin, reduced) = reduce(&out, &reduce_options);
+            out = thin;
+            report.reduce = Some(reduced);
+        }
+        (None, _) => out.bones.extend(keys),
+    }
+    report.chains_switched_off = switch_ik_off(&mut out.properties, skeleton, &sampler, &binding);
+    Ok((out, report))
+}
+
+/// The first and last frame of the tracks that move a skeleton: bones, morphs and IK switches.
+fn pose_span(sampler: &MotionSampler) -> (u32, u32) {
+    let frames = (sampler.bone_tracks().iter().map(|t| t.frames()))
+        .chain(sampler.morph_tracks().iter().map(|t| t.frames()))
+        .chain(sampler.ik_tracks().iter().map(|t| t.track().frames()));
+    frames.fold((u32::MAX, 0), |(lo, hi), f| (lo.min(f[0]), hi.max(f[f.len() - 1])))
+}
+
+/// The links of every chain some key leaves on, in deform order; none when IK is not solved.
+fn baked_bones(
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    binding: &Binding,
+    pose: PoseOptions,
+) -> Vec<usize> {
+    if !pose.solve_ik {
+        return Vec::new();
+    }
+    let mut on = vec![true; skeleton.ik_count()];
+    for &(track, k) in &binding.iks {
+        on[k as usize] = sampler.ik_tracks()[track as usize].track().values().contains(&true);
+    }
+    let mut link = vec![false; skeleton.bone_count()];
+    for k in (0..skeleton.ik_count()).filter(|&k| on[k]) {
+        for b in skeleton.ik_links(k) {
+            link[b] = true;
+        }
+    }
+    skeleton.deform_order().filter(|&b| link[b]).collect()
+}
+
+/// The name bone `b`'s keys get: its track's, or the model's name cut to a key; `None` when
+/// that name drives an earlier bone.
+fn track_name(
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    binding: &Binding,
+    b: usize,
+) -> Option<KeyName> {
+    if let Some(&(track, _)) = binding.bones.iter().find(|&&(_, bone)| bone as usize == b) {
+        return Some(*sampler.bone_tracks()[track as usize].name());
+    }
+    let name = *skeleton.bone_key_name(b);
+    let first =
+        (0..skeleton.bone_count()).find(|&i| skeleton.bone_key_name(i).bytes() == name.bytes());
+    (first == Some(b)).then_some(name)
+}
+
+/// The baked bones' keys at every output frame `lo..=hi`, grouped by bone; `done(frames done,
+/// (position error, rotation error in degrees))` after each frame.
+#[allow(clippy::too_many_arguments)]
+fn solve_frames(
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    binding: &Binding,
+    options: PoseOptions,
+    rate: Rate,
+    (lo, hi): (u32, u32),
+    tracks: &[(usize, KeyName)],
+    mut done: impl FnMut(u64, (f32, f64)),
+) -> Vec<BoneKey> {
+    let frames = (hi - lo) as usize + 1;
+    let mut per_bone: Vec<Vec<BoneKey>> =
+        tracks.iter().map(|_| Vec::with_capacity(frames)).collect();
+    let mut poser = Poser::with_options(skeleton, sampler, binding, options);
+    let fk = PoseEvaluator::with_options(skeleton, PoseOptions { solve_ik: false, ..options });
+    let (mut target, mut pose) = (Pose::new(skeleton), Pose::new(skeleton));
+    let mut input = PoseInput::new(skeleton);
+    for (i, k) in (lo..=hi).enumerate() {
+        poser.pose_at(rate.source_time(k), &mut target);
+        input.clone_from(poser.input());
+        let mut errors = (f32::INFINITY, f64::INFINITY);
+        for round in 0..MAX_ROUNDS {
+            fk.evaluate(&input, &mut pose);
+            errors = difference(&pose, &target);
+            if errors.0 <= CONVERGED || round + 1 == MAX_ROUNDS {
+                break;
+            }
+            for &(b, _) in tracks {
+                correct(skeleton, &pose, &target, b, &mut input.bones[b]);
+            }
+        }
+        for ((b, name), keys) in tracks.iter().zip(&mut per_bone) {
+            let s = &input.bones[*b];
+            // The short way from the previous key, so that playback between frames does not spin.
+            let rotation = match keys.last() {
+                Some(prev) if prev.rotation.dot(s.rotation) < 0.0 => -s.rotation,
+                _ => s.rotation,
+            };
+            keys.push(BoneKey {
+                name: *name,
+                frame: k,
+                translation: s.translation,
+                rotation,
+                interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
+            });
+        }
+        done(i as u64 + 1, errors);
+    }
+    per_bone.into_iter().flatten().collect()
+}
+
+/// Bone `b`'s local rotation and offset from rest in `pose`, from its and its parent's
+/// model-space transforms (what the pose shows, whatever the order of evaluation was).
+fn local(skeleton: &Skeleton, pose: &Pose, b: usize) -> (Quat, Vec3) {
+    let (rotation, position) = (pose.rotation(b), pose.position(b));
+    let rest = skeleton.rest_offset(b);
+    match skeleton.parent(b) {
+        Some(p) => {
+            let inverse = pose.rotation(p).inverse();
+            (inverse * rotation, inverse * (position - pose.position(p)) - rest)
+        }
+        None => (rotation, position - rest),
+    }
+}
+
+/// Moves bone `b`'s key so that its local transform in the forward pose `pose` becomes the one
+/// in `target`.
+fn correct(skeleton: &Skeleton, pose: &Pose, target: &Pose, b: usize, key: &mut BoneSample) {
+    let (want, want_offset) = local(skeleton, target, b);
+    let (have, have_offset) = local(skeleton, pose, b);
+    let morph = pose.morph_rotation(b);
+    key.rotation = (morph.inverse() * want * have.inverse() * morph * key.rotation).normalize();
+    key.translation += want_offset - have_offset;
+}
+
+/// The largest position distance and rotation angle (degrees) between two poses' bones.
+fn difference(a: &Pose, b: &Pose) -> (f32, f64) {
+    let position =
+        (a.positions().iter().zip(b.positions())).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max);
+    let rotation = (a.rotations().iter().zip(b.rotations()))
+        .map(|(p, q)| quat_angle(*p, *q).to_degrees())
+        .fold(0.0, f64::max);
+    (position, rotation)
+}
+
+/// Lists every IK chain of `skeleton` as off in every key of `properties`, adding a key at
+/// frame 0 when none is there; gives the number of chains.
+fn switch_ik_off(
+    properties: &mut Vec<PropertyKey>,
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    binding: &Binding,
+) -> usize {
+    let names: Vec<LongName> = (0..skeleton.ik_count())
+        .map(|k| match binding.iks.iter().find(|&&(_, chain)| chain as usize == k) {
+            Some(&(track, _)) => *sampler.ik_tracks()[track as usize].name(),
+            None => LongName::encode(skeleton.bone_name(skeleton.ik_bone(k))).0,
+        })
+        .collect();
+    if !properties.iter().any(|p| p.frame == 0) {
+        properties.insert(0, property_key(sampler, 0, 0.0));
+    }
+    for key in properties.iter_mut() {
+        for state in &mut key.ik {
+            state.enabled_byte = 0;
+        }
+        for name in &names {
+            if !key.ik.iter().any(|s| s.name.bytes() == name.bytes()) {
+                key.ik.push(IkState { name: *name, enabled_byte: 0 });
+            }
+        }
+    }
+    names.len()
+}
