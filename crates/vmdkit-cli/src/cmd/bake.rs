@@ -1,24 +1,55 @@
-//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::edit::bake`).
+//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::edit::bake`); with `--model`, IK
+//! baked into forward keys (`bake_ik.rs`) or world-space joints (`bake_world.rs`). This file
+//! picks the mode and refuses the options that would do nothing in it.
 
+use super::bake_world::WorldBakeOptions;
+use super::edit::ToleranceArgs;
+use crate::error::usage;
 use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
 use crate::io::{self, Format};
-use std::path::PathBuf;
-use vmdkit::edit::{bake_sampler, BakeError};
+use std::path::{Path, PathBuf};
+use vmdkit::edit::{bake_sampler, BakeError, Tolerance};
 use vmdkit::eval::MotionSampler;
+use vmdkit::math::FPS;
 
 const AFTER_HELP: &str = "\
+Three bakes, picked by --model and the output's extension:
+
+  bake FILE --fps N -o OUT.vmd|.json|.csv          every track resampled, a key every 1/N s
+  bake FILE --model MODEL -o OUT.vmd [--fps N]     IK baked into forward (FK) keys
+  bake FILE --model MODEL --fps N -o OUT.npz|.csv|.json   world-space joints of every bone
+
 MMD plays every VMD at 30 fps and a VMD has no frame-rate field, so the output's frame numbers
 count at the new rate: in a 60 fps bake, frame 120 is two seconds in (MMD itself would play
-it at half speed; tell your player the rate). JSON and CSV outputs use `vmdkit convert`'s
-schemas, which have no frame-rate field yet, so the rate travels only in the frame numbers.
-Camera cuts stay cuts: dense camera keys are one frame apart, which MMD holds, not blends.
-Every track gets a key at every frame from its first key to its last, so the output's size
-follows the frame numbers: it is worked out first, and a bake larger than --max-output-size
-(VMD records, or with --model the arrays) fails before any work, naming the frame span.
+it at half speed; tell your player the rate). --from-fps M says the input's frame numbers count
+at M (a motion authored at 60 fps: --from-fps 60), as `vmdkit retime` has it. JSON and CSV
+outputs use `vmdkit convert`'s schemas, which have no frame-rate field yet, so the rate travels
+only in the frame numbers. Camera cuts stay cuts: dense camera keys are one frame apart, which
+MMD holds, not blends. Every track gets a key at every frame from its first key to its last, so
+the output's size follows the frame numbers: it is worked out first, and a bake larger than
+--max-output-size (VMD records, or the world bake's arrays) fails before any work.
+
+IK bake (.vmd with --model): every bone an IK chain rotates (knees, legs, ankles, and any
+other chain some key leaves on) gets a key at every frame from the motion's first to its last
+bone/morph/IK key, holding what reproduces, with IK off, the pose MMD's IK gives (within 1e-4
+units; the largest difference is reported). Every other track keeps its keys and curves exactly;
+--fps N resamples the whole motion too, and --reduce thins the baked keys with `vmdkit
+reduce`'s fitter and tolerances. Every IK chain of the model is switched off in the property
+(IK/visibility) section: at frame 0 and in every existing key. Append (付与) bones are not
+baked: MMD and engines without IK still apply append from the source bone on playback, so a
+D bone (足D, ひざD) follows its baked source by itself, and keys of its own would apply the
+append twice. A motion without bone keys (a camera motion) is an error: there is nothing to pose.
+
+Options that do nothing in the chosen mode are errors: --metres, --scale, --up and
+--right-handed belong to the world bake, --ik to the two --model bakes, --reduce to the IK
+bake, --pretty to a .json output.
 
 Examples:
   vmdkit bake dance.vmd --fps 60 -o dance60.vmd
-  vmdkit bake dance.vmd --fps 24 -o dance24.json";
+  vmdkit bake dance60.vmd --from-fps 60 --fps 30 -o dance30.vmd
+  vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd
+  vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd --reduce --max-angle-error 0.2
+  vmdkit bake dance.vmd --model miku.pmx --fps 30 --metres --up z -o joints.npz";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -26,10 +57,15 @@ pub struct BakeArgs {
     /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Keys per second of the output: any positive number (60, 24, 29.97, ...)
-    #[arg(long, value_name = "N")]
-    pub fps: f64,
-    /// The output file; its extension picks the format: .vmd, .json or .csv
+    /// Keys per second of the output: any positive number (60, 24, 29.97, ...); required
+    /// except for the IK bake, which keeps the frame numbers without it
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub fps: Option<f64>,
+    /// The rate the input's frame numbers count at (default 30, MMD's)
+    #[arg(long, value_name = "M", requires = "fps", allow_negative_numbers = true)]
+    pub from_fps: Option<f64>,
+    /// The output file; its extension picks the format: .vmd, .json or .csv (with --model:
+    /// .vmd for the IK bake, .npz, .csv or .json for world-space joints)
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
     /// Read a damaged VMD leniently, keeping every complete record
@@ -38,17 +74,109 @@ pub struct BakeArgs {
     /// Indent JSON output
     #[arg(long)]
     pub pretty: bool,
+    /// IK bake: thin the baked keys to fitted curves within the tolerances below
+    #[arg(long)]
+    pub reduce: bool,
+    /// With --reduce: largest bone translation error at any frame, model units [default: 0.05]
+    #[arg(long, value_name = "E", requires = "reduce", allow_negative_numbers = true)]
+    pub max_position_error: Option<f64>,
+    /// With --reduce: largest bone rotation error at any frame, degrees [default: 0.5]
+    #[arg(long, value_name = "D", requires = "reduce", allow_negative_numbers = true)]
+    pub max_angle_error: Option<f64>,
+    /// With --reduce: largest morph weight error at any frame [default: 0.01]
+    #[arg(long, value_name = "M", requires = "reduce", allow_negative_numbers = true)]
+    pub max_morph_error: Option<f64>,
     #[command(flatten)]
     pub limit: OutputLimit,
 }
 
-pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
-    check_fps(args.fps)?;
+impl BakeArgs {
+    /// The rate the source is sampled at for an output of `fps`: the input's frame numbers
+    /// counting at --from-fps, a key every 1/fps s is a key every 30/(fps·from/30) source frames.
+    fn sampling_fps(&self, fps: f64) -> anyhow::Result<f64> {
+        check_fps(fps)?;
+        match self.from_fps {
+            Some(from) if !(from.is_finite() && from > 0.0) => {
+                Err(usage(format!("--from-fps must be a positive number, not {from}")))
+            }
+            Some(from) => Ok(fps * FPS / from),
+            None => Ok(fps),
+        }
+    }
+
+    /// --fps, or a usage error saying which bake needs it.
+    fn required_fps(&self, bake: &str) -> anyhow::Result<f64> {
+        match self.fps {
+            Some(fps) => self.sampling_fps(fps),
+            None => Err(usage(format!("{bake} needs --fps N (keys per second of the output)"))),
+        }
+    }
+
+    /// The --reduce tolerances, defaults for those not given.
+    pub fn tolerance(&self) -> anyhow::Result<Tolerance> {
+        let default = Tolerance::default();
+        ToleranceArgs {
+            max_position_error: self.max_position_error.unwrap_or(default.position),
+            max_angle_error: self.max_angle_error.unwrap_or(default.angle_degrees),
+            max_morph_error: self.max_morph_error.unwrap_or(default.morph),
+        }
+        .tolerance()
+    }
+}
+
+/// A usage error for `flag`, which does nothing in this mode.
+fn refuse(flag: &str, why: &str) -> anyhow::Error {
+    usage(format!("{flag} {why}"))
+}
+
+/// Runs the bake `args` and `model` ask for (see the help).
+pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyhow::Result<()> {
+    let is_vmd = Format::from_path(&args.output) == Some(Format::Vmd);
+    if args.pretty && Format::from_path(&args.output) != Some(Format::Json) {
+        return Err(refuse("--pretty", "indents JSON: it needs a .json output"));
+    }
+    match model {
+        None => {
+            if let Some(flag) = world.given().first() {
+                return Err(refuse(flag, "needs --model: it applies to a bake on a model"));
+            }
+            if args.reduce {
+                return Err(refuse(
+                    "--reduce",
+                    "needs --model and a .vmd output (it thins an IK bake's keys; to thin \
+                     another motion, use `vmdkit reduce`)",
+                ));
+            }
+            let fps = args.required_fps("a bake without --model")?;
+            run_keys(args, fps)
+        }
+        Some(model) if is_vmd => {
+            if let Some(flag) = world.given().iter().find(|&&f| f != "--ik") {
+                return Err(refuse(
+                    flag,
+                    "applies to a world-space bake (.npz, .csv or .json), not to a .vmd output",
+                ));
+            }
+            let fps = args.fps.map(|fps| args.sampling_fps(fps)).transpose()?;
+            super::bake_ik::run(args, model, fps, world.ik.unwrap_or_default())
+        }
+        Some(model) => {
+            if args.reduce {
+                return Err(refuse("--reduce", "applies to the IK bake, a .vmd output"));
+            }
+            let fps = args.required_fps("a world-space bake")?;
+            super::bake_world::run(args, model, fps, world)
+        }
+    }
+}
+
+/// Every track resampled at `fps` (the sampling rate, after --from-fps).
+fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
     let format = Format::of_output(&args.output)?;
     let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
-    let baked = match bake_sampler(&sampler, loaded.motion.header, args.fps, args.limit.bytes()) {
+    let baked = match bake_sampler(&sampler, loaded.motion.header, fps, args.limit.bytes()) {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         baked => baked?,
     };
@@ -58,6 +186,7 @@ pub fn run(args: &BakeArgs) -> anyhow::Result<()> {
         + baked.cameras.len()
         + baked.lights.len()
         + baked.shadows.len();
-    eprintln!("{}: {keys} keys; frame numbers count at {} fps", args.output.display(), args.fps);
+    let rate = args.fps.unwrap_or(fps);
+    eprintln!("{}: {keys} keys; frame numbers count at {rate} fps", args.output.display());
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
 //! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
 
+use super::bake::BakeArgs;
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, check_fps, read_model, too_large, IkMode, OutputLimit};
+use crate::eval_args::{bind, read_model, too_large, IkMode, OutputLimit};
 use crate::io;
 use std::path::Path;
 use vmdkit::edit::BakeError;
@@ -37,12 +38,24 @@ pub struct WorldBakeOptions {
     /// Convert to right-handed, Y up (the same as --up y)
     #[arg(long)]
     pub right_handed: bool,
-    /// IK solver
-    #[arg(long, value_enum, value_name = "MODE", default_value_t)]
-    pub ik: IkMode,
+    /// IK solver of the original's pose (with --model) [default: mmd]
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub ik: Option<IkMode>,
 }
 
 impl WorldBakeOptions {
+    /// The flags given, as typed: each does nothing without a model.
+    pub fn given(&self) -> Vec<&'static str> {
+        let flags = [
+            (self.metres, "--metres"),
+            (self.scale.is_some(), "--scale"),
+            (self.up.is_some(), "--up"),
+            (self.right_handed, "--right-handed"),
+            (self.ik.is_some(), "--ik"),
+        ];
+        flags.into_iter().filter(|&(given, _)| given).map(|(_, flag)| flag).collect()
+    }
+
     /// The library settings these options ask for, at `fps`, refusing arrays above `limit`.
     pub fn settings(&self, fps: f64, limit: OutputLimit) -> anyhow::Result<BakeSettings> {
         let scale = match (self.metres, self.scale) {
@@ -64,7 +77,7 @@ impl WorldBakeOptions {
             fps,
             scale,
             axes,
-            pose: self.ik.options(),
+            pose: self.ik.unwrap_or_default().options(),
             max_output_bytes: limit.bytes(),
         })
     }
@@ -90,24 +103,25 @@ fn output_format(out: &Path) -> anyhow::Result<Output> {
     }
 }
 
-/// Bakes the motion at `motion_path` on the model at `model_path` at `fps` samples per second
-/// into `out` (`.npz`, `.csv` or `.json`, written atomically; `-` is stdout), refusing arrays
-/// larger than `limit`.
+/// Bakes `args.file` on the model at `model_path` at `fps` samples per second of source time
+/// (after --from-fps) into `args.output` (`.npz`, `.csv` or `.json`, written atomically; `-` is
+/// stdout), refusing arrays larger than `--max-output-size`.
 pub fn run(
-    motion_path: &Path,
+    args: &BakeArgs,
     model_path: &Path,
     fps: f64,
-    out: &Path,
     opts: &WorldBakeOptions,
-    limit: OutputLimit,
 ) -> anyhow::Result<()> {
-    check_fps(fps)?;
+    let (out, limit) = (args.output.as_path(), args.limit);
     let format = output_format(out)?;
     let settings = opts.settings(fps, limit)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(motion_path, false, io::NO_TRAILING)?;
-    let skeleton = Skeleton::new(&model);
+    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
+    }
+    let skeleton = Skeleton::new(&model);
     let refused = |e: BakeError| match e {
         BakeError::TooLarge(e) => too_large(&loaded.label, &e),
         e => e.into(),
@@ -124,7 +138,9 @@ pub fn run(
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();
-    let bake = bake.map_err(refused)?;
+    let mut bake = bake.map_err(refused)?;
+    // Sampled at the source's rate; the file states the rate asked for.
+    bake.fps = args.fps.unwrap_or(fps);
 
     match format {
         Output::Npz => io::write_seekable_output(out, |w| bake.write_npz(w))?,
@@ -136,7 +152,7 @@ pub fn run(
         out.display(),
         bake.frame_count(),
         bake.bone_count(),
-        fps,
+        bake.fps,
         bake.units(),
         bake.axes.label()
     );

@@ -5,6 +5,7 @@ use crate::error::Outcome;
 use clap::Subcommand;
 
 pub mod bake;
+pub mod bake_ik;
 pub mod bake_world;
 pub mod check;
 pub mod completions;
@@ -30,7 +31,7 @@ pub enum Command {
     Check(check::Args),
     /// Evaluate a motion at any (fractional) frame, as MMD plays it
     Sample(sample::SampleArgs),
-    /// Resample a motion at a new frame rate; with --model, bake world-space joints
+    /// Resample a motion at a new frame rate; with --model, bake IK into FK keys or world joints
     Bake(BakeCommand),
     /// Pose a model's skeleton: every bone's model-space position and rotation at a frame
     Pose(pose::PoseArgs),
@@ -65,12 +66,14 @@ impl Command {
     }
 }
 
-/// `bake`: key frames at a new rate, or with `--model` the world-space joints of every frame.
+/// `bake`: key frames at a new rate, or with `--model` IK baked into forward keys (.vmd) or the
+/// world-space joints of every frame.
 #[derive(clap::Args)]
 pub struct BakeCommand {
     #[command(flatten)]
     keys: bake::BakeArgs,
-    /// Pose this PMX/PMD model (or PmxEditor bone CSV) and bake world positions and rotations (.npz, .csv or .json)
+    /// Pose this PMX/PMD model (or PmxEditor bone CSV): with a .vmd output, bake IK into forward
+    /// keys; with .npz, .csv or .json, bake world positions and rotations
     #[arg(long, value_name = "MODEL")]
     model: Option<std::path::PathBuf>,
     #[command(flatten)]
@@ -79,16 +82,6 @@ pub struct BakeCommand {
 
 impl BakeCommand {
     fn run(&self) -> anyhow::Result<()> {
-        match &self.model {
-            Some(model) => bake_world::run(
-                &self.keys.file,
-                model,
-                self.keys.fps,
-                &self.keys.output,
-                &self.world,
-                self.keys.limit,
-            ),
-            None => bake::run(&self.keys),
-        }
+        bake::run(&self.keys, self.model.as_deref(), &self.world)
     }
 }

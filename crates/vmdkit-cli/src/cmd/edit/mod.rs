@@ -11,6 +11,7 @@ use crate::io::{self, Format};
 use std::path::{Path, PathBuf};
 use vmdkit::Motion;
 
+mod append;
 mod filter;
 mod merge;
 mod mirror;
@@ -21,6 +22,7 @@ mod scale;
 mod shift;
 mod trim;
 
+pub use append::AppendArgs;
 pub use filter::FilterArgs;
 pub use merge::MergeArgs;
 pub use mirror::MirrorArgs;
@@ -43,6 +45,8 @@ pub enum EditCommand {
     Shift(ShiftArgs),
     /// Merge several motions (dance, facial, camera) into one; later files win collisions
     Merge(MergeArgs),
+    /// Play motions one after another: each starts after the previous one's last frame
+    Append(AppendArgs),
     /// Rename bones and morphs (map file, pairs, or the standard Japanese/English names)
     Rename(RenameArgs),
     /// Keep or drop bones and morphs by name
@@ -60,6 +64,7 @@ pub fn run(cmd: &EditCommand) -> anyhow::Result<()> {
         EditCommand::Trim(args) => trim::run(args),
         EditCommand::Shift(args) => shift::run(args),
         EditCommand::Merge(args) => merge::run(args),
+        EditCommand::Append(args) => append::run(args),
         EditCommand::Rename(args) => rename::run(args),
         EditCommand::Filter(args) => filter::run(args),
         EditCommand::Scale(args) => scale::run(args),

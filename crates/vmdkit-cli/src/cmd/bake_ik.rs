@@ -1,0 +1,90 @@
+//! `vmdkit bake --model MODEL -o OUT.vmd`: IK baked into forward keys (see
+//! `vmdkit::edit::bake_ik`).
+
+use super::bake::BakeArgs;
+use super::edit::{counts, errors, list};
+use crate::batch::progress_bar;
+use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode};
+use crate::io::{self, Format};
+use std::path::Path;
+use vmdkit::edit::{bake_ik, BakeError, IkBakeOptions, ReduceOptions};
+use vmdkit::eval::MotionSampler;
+use vmdkit::skeleton::Skeleton;
+
+/// Bakes shorter than this many frames finish before a progress bar would help.
+const PROGRESS_MIN_FRAMES: u64 = 2_000;
+
+/// Bakes the IK of `args.file` posed on `model_path` with `ik` into `args.output` (a .vmd),
+/// resampled to `fps` (the sampling rate, after --from-fps) when given.
+pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> anyhow::Result<()> {
+    let reduce = match args.reduce {
+        true => Some(ReduceOptions { tolerance: args.tolerance()?, ..ReduceOptions::default() }),
+        false => None,
+    };
+    let model = read_model(model_path)?;
+    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
+    let skeleton = Skeleton::new(&model);
+    let sampler = MotionSampler::new(&loaded.motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
+    }
+    warn_duplicates(&loaded.label, &sampler);
+    // For its warnings: what binds to nothing is not baked.
+    bind(&loaded.label, &skeleton, &sampler);
+    drop(sampler);
+
+    let options =
+        IkBakeOptions { pose: ik.options(), fps, reduce, max_output_bytes: args.limit.bytes() };
+    let mut bar = None;
+    let baked = bake_ik(&loaded.motion, &skeleton, &options, |done, total| {
+        let bar = bar.get_or_insert_with(|| {
+            progress_bar(total as usize, total >= PROGRESS_MIN_FRAMES, "frames")
+        });
+        bar.set_position(done);
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let (out, report) = match baked {
+        Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
+        Err(e) => return Err(anyhow::anyhow!("{}: {e}", loaded.label)),
+        Ok(baked) => baked,
+    };
+    io::save_motion(&args.output, &out, Format::Vmd, false, io::TEXT_TRAILING_CAP)?;
+
+    let names: Vec<&str> = report.baked_bones.iter().map(|&b| skeleton.bone_name(b)).collect();
+    if !report.unkeyable_bones.is_empty() {
+        let names: Vec<&str> =
+            report.unkeyable_bones.iter().map(|&b| skeleton.bone_name(b)).collect();
+        eprintln!(
+            "warning: {} bones IK moves share their 15-byte key name with an earlier bone, so \
+             no key can reach them; they keep their keys: {}",
+            names.len(),
+            list(&names, 8)
+        );
+    }
+    eprintln!("{}: {}", args.output.display(), counts(&out));
+    eprintln!(
+        "IK baked into {} bones ({}) over {} frames{}; {} IK chains switched off; with IK off \
+         every bone is within {:.1e} units and {:.1e}° of the original's IK pose",
+        names.len(),
+        list(&names, 8),
+        report.frames,
+        match args.fps {
+            Some(rate) => format!(" (frame numbers count at {rate} fps)"),
+            None => String::new(),
+        },
+        report.chains_switched_off,
+        report.max_position_error,
+        report.max_rotation_error_degrees,
+    );
+    if let Some(reduced) = &report.reduce {
+        eprintln!(
+            "reduced {} bone keys to {}; largest error at any frame: {}",
+            reduced.before.bones,
+            reduced.after.bones,
+            errors(&reduced.errors)
+        );
+    }
+    Ok(())
+}
