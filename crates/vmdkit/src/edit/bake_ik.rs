@@ -344,3 +344,100 @@ fn switch_ik_off(
     }
     names.len()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts};
+
+    fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
+        Bone { flags: BoneFlags::ROTATABLE, ..Bone::new(name, position, parent) }
+    }
+
+    /// A leg whose hip link also appends half of a control bone's turn, whose knee a D bone
+    /// follows by append, solved by 足ＩＫ.
+    fn leg() -> Model {
+        let mut bones = vec![
+            bone("ctrl", Vec3::new(0.0, 11.0, 0.0), None),
+            bone("足", Vec3::new(1.0, 10.0, 0.0), None),
+            bone("ひざ", Vec3::new(1.0, 5.0, 0.0), Some(1)),
+            bone("足首", Vec3::new(1.0, 0.5, 0.0), Some(2)),
+            bone("足ＩＫ", Vec3::new(1.0, 0.5, 0.0), None),
+            bone("ひざD", Vec3::new(1.0, 5.0, 0.0), Some(1)),
+        ];
+        bones[1].append = Some(Append {
+            parent: 0,
+            ratio: 0.5,
+            rotation: true,
+            translation: false,
+            local: false,
+        });
+        bones[5].append = Some(Append {
+            parent: 2,
+            ratio: 1.0,
+            rotation: true,
+            translation: false,
+            local: false,
+        });
+        bones[4].deform_layer = 1;
+        let knee = (Vec3::new(-std::f32::consts::PI, 0.0, 0.0), Vec3::new(-0.0087, 0.0, 0.0));
+        bones[4].ik = Some(Ik {
+            target: 3,
+            loop_count: 40,
+            limit_angle: 2.0,
+            links: vec![IkLink { bone: 2, limits: Some(knee) }, IkLink { bone: 1, limits: None }],
+        });
+        Model {
+            format: ModelFormat::Pmx { version: 2.0, utf8: true },
+            name: "leg".into(),
+            name_en: String::new(),
+            comment: String::new(),
+            comment_en: String::new(),
+            bones,
+            morphs: Vec::new(),
+            counts: SectionCounts::default(),
+        }
+    }
+
+    fn key(name: &str, frame: u32, translation: Vec3, rotation: Quat) -> BoneKey {
+        BoneKey { translation, rotation, ..BoneKey::new(KeyName::encode(name).0, frame) }
+    }
+
+    #[test]
+    fn a_baked_leg_plays_with_ik_off_as_with_ik_and_its_d_bone_keeps_following() {
+        let skeleton = Skeleton::new(&leg());
+        let mut motion = Motion::new(LongName::encode("leg").0);
+        motion.bones = vec![
+            key("足ＩＫ", 0, Vec3::new(0.0, 2.0, -1.0), Quat::IDENTITY),
+            key("足ＩＫ", 10, Vec3::new(0.5, 3.0, -2.0), Quat::IDENTITY),
+            key("ctrl", 0, Vec3::ZERO, Quat::IDENTITY),
+            key("ctrl", 10, Vec3::ZERO, Quat::from_rotation_y(0.6)),
+            key("ひざ", 5, Vec3::ZERO, Quat::from_rotation_x(-0.2)),
+        ];
+        let (baked, report) =
+            bake_ik(&motion, &skeleton, &IkBakeOptions::default(), |_, _| ()).expect("a bake");
+        assert_eq!(report.baked_bones, vec![1, 2]);
+        assert_eq!((report.frames, report.keys, report.chains_switched_off), (11, 22, 1));
+        // The control bone's and the IK bone's keys are kept as they were.
+        assert_eq!(&baked.bones[..4], &motion.bones[..4]);
+        assert!(baked.properties[0].ik.iter().all(|s| !s.is_enabled()));
+
+        let play = |m: &Motion, options: PoseOptions, t: f64| {
+            let sampler = MotionSampler::new(m);
+            let binding = Binding::new(&skeleton, &sampler);
+            let mut pose = Pose::new(&skeleton);
+            Poser::with_options(&skeleton, &sampler, &binding, options).pose_at(t, &mut pose);
+            pose
+        };
+        let fk = PoseOptions { solve_ik: false, ..PoseOptions::default() };
+        for t in 0..=12 {
+            let (want, got) =
+                (play(&motion, PoseOptions::default(), t.into()), play(&baked, fk, t.into()));
+            let (position, rotation) = difference(&want, &got);
+            assert!(position < 1e-4 && rotation < 1e-2, "frame {t}: {position} {rotation}");
+            // The IK moved the leg, and the D bone follows the baked knee by its append.
+            assert!(want.ik_rotation(2) != Quat::IDENTITY);
+            assert!(quat_angle(got.rotation(5), got.rotation(2)) < 1e-5);
+        }
+    }
+}

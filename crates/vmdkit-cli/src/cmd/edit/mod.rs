@@ -41,7 +41,7 @@ pub enum EditCommand {
     Retime(RetimeArgs),
     /// Keep a range of frames, with exact keys and split curves at the cuts
     Trim(TrimArgs),
-    /// Move every key by a number of frames
+    /// Move every key in time, or the whole motion in space through its root bone
     Shift(ShiftArgs),
     /// Merge several motions (dance, facial, camera) into one; later files win collisions
     Merge(MergeArgs),
