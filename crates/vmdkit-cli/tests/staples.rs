@@ -344,7 +344,8 @@ fn shift_moves_and_turns_a_dance_through_its_root_bones() {
         positions(&skeleton, &Motion::read_file(&wave).unwrap(), PoseOptions::default(), &frames);
     let turned = Motion::read_file(d.join("turned.vmd")).unwrap();
     let after = positions(&skeleton, &turned, PoseOptions::default(), &frames);
-    let rotation = glam::Quat::from_rotation_y((-90f32).to_radians());
+    // --rotate is in MMD panel degrees: the panel negates Y.
+    let rotation = glam::Quat::from_rotation_y(90f32.to_radians());
     let moved: Vec<Vec<Vec3>> = before
         .iter()
         .map(|pose| pose.iter().map(|&p| rotation * p + Vec3::new(-2.0, 0.0, 5.0)).collect())
@@ -386,7 +387,11 @@ fn shift_without_a_model_picks_bones_from_the_motion_and_below_zero_names_clip()
     );
     let r = Motion::read_file(d.join("r.vmd")).unwrap();
     let turned = r.cameras[1].rotation.y - before.cameras[1].rotation.y;
-    assert!((turned + 90f32.to_radians()).abs() < 1e-5, "{turned}");
+    assert!((turned - 90f32.to_radians()).abs() < 1e-5, "{turned}");
+    let root =
+        r.bones.iter().find(|k| k.name == rooted.bones[rooted.bones.len() - 1].name).unwrap();
+    let panel = vmdkit::angles::quat_to_mmd_euler_deg(root.rotation);
+    assert!((panel - Vec3::new(0.0, 90.0, 0.0)).length() < 1e-3, "{panel}");
     let (code, stderr) = run(d, &["shift", "rooted.vmd", "r.vmd", "--rotate", "0,20", "--camera"]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("the camera can only be turned by a yaw"), "{stderr}");

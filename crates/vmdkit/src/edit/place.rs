@@ -17,6 +17,7 @@
 //! follow, so a camera is only turned by yaw ([`EditError::CameraTilt`]).
 
 use super::EditError;
+use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::{BoneInterpolation, BoneKey, CameraCurve, CameraInterpolation, Motion};
 use crate::text::KeyName;
@@ -32,11 +33,11 @@ pub struct RigidTransform {
 }
 
 impl RigidTransform {
-    /// A turn by Euler angles in degrees, yaw (about Y) outermost, then pitch (X), then roll (Z),
-    /// followed by a move.
+    /// A turn by the angles MMD's bone panel shows, in degrees (yaw Y, pitch X, roll Z: the
+    /// panel's `(X, Y, Z)` is `(pitch, yaw, roll)`, see [`crate::angles`]), then a move.
     pub fn from_degrees(yaw: f32, pitch: f32, roll: f32, offset: Vec3) -> Self {
-        let (y, p, r) = (yaw.to_radians(), pitch.to_radians(), roll.to_radians());
-        RigidTransform { rotation: Quat::from_euler(glam::EulerRot::YXZ, y, p, r), offset }
+        let rotation = mmd_euler_deg_to_quat(Vec3::new(pitch, yaw, roll)).normalize();
+        RigidTransform { rotation, offset }
     }
 
     /// The yaw of a turn about Y alone, in radians; `None` when it also pitches or rolls.

@@ -15,9 +15,9 @@ const AFTER_HELP: &str = "\
 before frame 0 is an error, unless --clip first trims away what would fall off (inserting exact
 keys at the new frame 0). Curves are unchanged.
 
---offset X,Y,Z moves and --rotate YAW[,PITCH,ROLL] (degrees; yaw about the vertical Y axis,
-then pitch about X, then roll about Z, as a 全ての親 key's rotation) turns the whole motion
-about the model's origin, by rewriting the keys of the bone everything hangs from: 全ての親
+--offset X,Y,Z moves and --rotate YAW[,PITCH,ROLL] turns the whole motion about the model's
+origin (degrees as MMD's bone panel shows a rotation: YAW is its Y, PITCH its X, ROLL its Z),
+by rewriting the keys of the bone everything hangs from: 全ての親
 (\"parent of all\"), which gets a key at frame 0 if the motion has none. Which bone:
   with --model MODEL: 全ての親 when the model has it, else every root bone of the model
     (センター and the leg IK bones of older models), with their rest positions;
