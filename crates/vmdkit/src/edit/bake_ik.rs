@@ -240,6 +240,10 @@ fn solve_frames(
     tracks: &[(usize, KeyName)],
     mut done: impl FnMut(u64, (f32, f64)),
 ) -> Vec<BoneKey> {
+    // Nothing to solve: no frame needs posing (and a far frame number would make that long).
+    if tracks.is_empty() {
+        return Vec::new();
+    }
     let frames = (hi - lo) as usize + 1;
     let mut per_bone: Vec<Vec<BoneKey>> =
         tracks.iter().map(|_| Vec::with_capacity(frames)).collect();
@@ -439,5 +443,24 @@ mod tests {
             assert!(want.ik_rotation(2) != Quat::IDENTITY);
             assert!(quat_angle(got.rotation(5), got.rotation(2)) < 1e-5);
         }
+    }
+
+    #[test]
+    fn a_far_frame_is_refused_before_any_work_and_nothing_to_bake_poses_nothing() {
+        let skeleton = Skeleton::new(&leg());
+        let mut motion = Motion::new(LongName::encode("leg").0);
+        motion.bones = vec![
+            key("足ＩＫ", 0, Vec3::new(0.0, 2.0, -1.0), Quat::IDENTITY),
+            key("足ＩＫ", u32::MAX - 1, Vec3::new(0.5, 3.0, -2.0), Quat::IDENTITY),
+        ];
+        let err = bake_ik(&motion, &skeleton, &IkBakeOptions::default(), |_, _| ()).unwrap_err();
+        assert!(matches!(err, BakeError::TooLarge(_)), "{err:?}");
+        // IK not solved: no bone to bake, so no frame is posed, however far the keys are.
+        let off = PoseOptions { solve_ik: false, ..PoseOptions::default() };
+        let options = IkBakeOptions { pose: off, ..IkBakeOptions::default() };
+        let (out, report) = bake_ik(&motion, &skeleton, &options, |_, _| ()).unwrap();
+        assert_eq!((report.baked_bones.len(), report.keys), (0, 0));
+        assert_eq!(out.bones, motion.bones);
+        assert!(out.properties[0].ik.iter().all(|s| !s.is_enabled()));
     }
 }

@@ -22,6 +22,7 @@ use crate::curve::Curve;
 use crate::format::{BoneInterpolation, BoneKey, CameraCurve, CameraInterpolation, Motion};
 use crate::text::KeyName;
 use glam::{Mat3, Quat, Vec3};
+use std::collections::{HashMap, HashSet};
 
 /// A rigid transform of model space: p ↦ rotation · p + offset.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,13 +90,20 @@ pub fn place(
     let mut out = motion.clone();
     let mut report = PlaceReport::default();
     let matrix = Mat3::from_quat(transform.rotation);
-    for root in roots {
+    // Each root's keys, in frame order; a name given twice is moved once (the first rest wins,
+    // as the first bone of a name gets its keys in MMD).
+    let mut tracks: HashMap<&[u8], Vec<usize>> =
+        roots.iter().map(|r| (r.name.bytes(), Vec::new())).collect();
+    for (i, key) in motion.bones.iter().enumerate() {
+        if let Some(track) = tracks.get_mut(key.name.bytes()) {
+            track.push(i);
+        }
+    }
+    let mut done = HashSet::new();
+    for root in roots.iter().filter(|r| done.insert(r.name.bytes())) {
         let moved = |t: Vec3| transform.rotation * (root.rest + t) + transform.offset - root.rest;
         let mut keyed = false;
-        // Previous key's translation per track: only the keys of this root, in frame order.
-        let mut order: Vec<usize> = (0..out.bones.len())
-            .filter(|&i| out.bones[i].name.bytes() == root.name.bytes())
-            .collect();
+        let mut order = tracks.remove(root.name.bytes()).unwrap_or_default();
         order.sort_by_key(|&i| out.bones[i].frame);
         let mut previous: Option<Vec3> = None;
         for &i in &order {
