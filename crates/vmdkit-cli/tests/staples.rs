@@ -404,3 +404,12 @@ fn shift_without_a_model_picks_bones_from_the_motion_and_below_zero_names_clip()
     // Nothing asked: a usage error.
     assert_eq!(run(d, &["shift", "example.vmd", "e.vmd"]).0, 2);
 }
+
+#[test]
+fn bake_with_a_model_names_both_bakes_for_an_unknown_extension() {
+    let (tmp, _) = example_dir();
+    let (code, stderr) =
+        run(tmp.path(), &["bake", "example.vmd", "--model", "m.pmx", "-o", "x.txt"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(".vmd (IK baked into keys), or .npz, .csv or .json"), "{stderr}");
+}

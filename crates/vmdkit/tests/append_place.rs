@@ -171,3 +171,30 @@ fn a_turned_camera_sees_the_turned_model_as_before() {
         assert_eq!(k.interpolation, m.interpolation);
     }
 }
+
+#[test]
+fn ik_switches_do_not_leak_across_a_seam() {
+    let dance = vmdkit::example::example_motion();
+    let ik = |on: u8| vmdkit::IkState {
+        name: vmdkit::LongName::encode("左足ＩＫ").0,
+        enabled_byte: on,
+    };
+    let mut off = dance.clone();
+    off.properties = vec![vmdkit::PropertyKey { frame: 0, visible_byte: 1, ik: vec![ik(0)] }];
+    let mut plain = dance.clone();
+    plain.properties.clear();
+    let start = dance.frame_range().unwrap().1 + 1;
+    let state = |m: &Motion, frame: u32| {
+        let s = MotionSampler::new(m);
+        s.ik_track_named("左足ＩＫ", m.detect_encoding()).map(|t| t.sample(frame))
+    };
+    // A switches IK off; B, with no property keys, plays with IK on, as alone.
+    let (joined, _) = append(&[off.clone(), plain.clone()], 0).unwrap();
+    assert_eq!(state(&joined, start - 1), Some(false));
+    assert_eq!(state(&joined, start), Some(true));
+    // Only B switches: A keeps the default (on) until B starts.
+    let (joined, _) = append(&[plain, off], 0).unwrap();
+    assert_eq!(state(&joined, 0), Some(true));
+    assert_eq!(state(&joined, start - 1), Some(true));
+    assert_eq!(state(&joined, start), Some(false));
+}

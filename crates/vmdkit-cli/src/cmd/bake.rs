@@ -161,6 +161,7 @@ pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> a
             super::bake_ik::run(args, model, fps, world.ik.unwrap_or_default())
         }
         Some(model) => {
+            super::bake_world::output_format(&args.output)?;
             if args.reduce {
                 return Err(refuse("--reduce", "applies to the IK bake, a .vmd output"));
             }

@@ -84,20 +84,22 @@ impl WorldBakeOptions {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Output {
+pub(super) enum Output {
     Npz,
     Csv,
     Json,
 }
 
-fn output_format(out: &Path) -> anyhow::Result<Output> {
+/// The world bake's output format, from `out`'s extension; a usage error naming both bakes.
+pub(super) fn output_format(out: &Path) -> anyhow::Result<Output> {
     let ext = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("npz") => Ok(Output::Npz),
         Some("csv") => Ok(Output::Csv),
         Some("json") => Ok(Output::Json),
         _ => Err(crate::error::usage(format!(
-            "with --model, the output's extension picks the format: .npz, .csv or .json (not {})",
+            "with --model, the output's extension picks the bake: .vmd (IK baked into keys), or \
+             .npz, .csv or .json (world-space joints), not {}",
             out.display()
         ))),
     }
