@@ -14,7 +14,8 @@
 //!   again at B's start (it held there alone). A track only one motion has is at rest in the
 //!   other (no translation or rotation, weight 0): it gets a rest key at B's start (only in A)
 //!   or at A's last frame (only in B). Between A's last frame and B's start, over the gap, bones
-//!   and morphs blend linearly from A's pose to B's: `gap` frames of transition, none at 0.
+//!   and morphs blend from A's pose to B's, by the curve of B's key at its start (linear where
+//!   the key was added): `gap` frames of transition, none at 0.
 //! * Camera, light and self-shadow: the seam is a cut. A's last key is held until the frame
 //!   before B's first key, where a copy of it is added, so the two are one frame apart: a camera
 //!   jumps there (reference §6.6) instead of gliding from A's last shot into B's first.

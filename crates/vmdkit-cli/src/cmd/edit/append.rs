@@ -13,7 +13,8 @@ and camera cuts included.
 Each part plays as it did alone: keys are added at each seam so that a track holds its last
 value to the end of its motion, starts its next motion at that motion's first value, and is at
 rest (no translation or rotation, weight 0) in a motion that does not key it. Over the gap,
-bones and morphs blend linearly from one pose to the next (--gap 0: none). The camera, light
+bones and morphs blend from one pose to the next (by the curve of the next motion's key at its
+frame 0, linear where vmdkit added that key; --gap 0: none). The camera, light
 and self-shadow cut instead: the earlier motion's last camera is held to the frame before the
 next motion's first camera key, so MMD jumps there rather than gliding across the seam.
 
