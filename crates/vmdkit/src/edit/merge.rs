@@ -252,8 +252,15 @@ mod tests {
         assert_eq!(report.total(), 0, "{report:?}");
         assert_eq!(report.duplicates[0], [0; 6]);
         assert_eq!(report.duplicates[1][Section::Morph as usize], m.morphs.len());
-        assert_eq!(report.total_duplicates(), m.bones.len() + m.morphs.len() + m.cameras.len()
-            + m.lights.len() + m.shadows.len() + m.properties.len());
+        assert_eq!(
+            report.total_duplicates(),
+            m.bones.len()
+                + m.morphs.len()
+                + m.cameras.len()
+                + m.lights.len()
+                + m.shadows.len()
+                + m.properties.len()
+        );
 
         // Padding after the NUL does not make a key different; a changed value does.
         let mut later = Motion::new(m.header.model_name);
