@@ -13,11 +13,22 @@ use vmdkit::TextEncoding;
 const AFTER_HELP: &str = "\
 Output: for each file its version, model name (decoded, with the encoding used), key counts
 per section and which sections the file has, the frame range and its length at 30 fps, every
-bone and morph name with its key count, and warnings: names cut mid-character or not
-decodable, duplicate keys for one name and frame, unsorted keys, physics-off keys, non-unit or
-zero quaternions, out-of-range bytes, trailing bytes, keys at frames far beyond the rest (a
-damaged frame number, which bakes and frame-by-frame edits would span), and repairs made by
---lenient.
+bone and morph name with its key count, and warnings, one line per kind and section:
+  repaired                damage or a writer quirk lenient reading (--lenient) repaired
+  name_cut_mid_character  a name fills its field and ends inside a character (harmless)
+  name_undecodable        a name that is not valid in the file's encoding
+  duplicate_keys          keys for one name and frame that differ (players disagree)
+  identical_keys          keys for one name and frame that are the same (harmless)
+  unsorted_keys           keys out of frame order (harmless: players sort them)
+  physics_off             bone keys with physics switched off (harmless: MMD's own setting)
+  non_unit_quaternion     rotations whose length is not 1
+  zero_quaternion         all-zero rotations
+  non_finite              NaN or infinite numbers
+  out_of_range            bytes outside their documented range
+  trailing_bytes          bytes after the last section (harmless: players ignore them)
+  far_frames              keys far beyond the rest (a damaged frame number, which bakes and
+                          frame-by-frame edits would span)
+`check --strict-warnings` fails on the kinds not marked harmless; see `vmdkit check --help`.
 
 --json prints one JSON object per file, one per line (JSON Lines), in input order. Keys: path,
 bytes, version (1 or 2), model_name, encoding (shift_jis, gbk or utf-8), camera_motion,
