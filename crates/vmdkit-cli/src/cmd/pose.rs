@@ -28,7 +28,7 @@ pub struct PoseArgs {
     pub model: PathBuf,
     #[command(flatten)]
     pub at: MotionAt,
-    /// Print JSON: {"frame", "bones": [{"name", "position", "rotation"}]}
+    /// Print JSON: {"frame", "bones": [{"name", "parent", "position", "rotation"}]}
     #[arg(long)]
     pub json: bool,
     /// IK solver
