@@ -9,6 +9,7 @@
 //! * `sample.rs`: a motion sampled at one time, as `vmdkit sample --json` prints it
 //!   ([`SampleDoc`]).
 //! * `model.rs`: a PMX/PMD model as `vmdkit info --json MODEL.pmx` prints it ([`ModelDoc`]).
+//! * `vpd.rs`: a VPD pose file as `vmdkit info --json POSE.vpd` prints it ([`PoseFileDoc`]).
 //! * `pose.rs`: a posed skeleton, as `vmdkit pose --json` prints it ([`PoseDoc`]).
 //! * `curves.rs`: interpolation curves, shared with the convert JSON format ([`BoneCurves`]).
 //! * `binding.rs`: the warnings to show when a motion only partly fits a model.
@@ -19,6 +20,7 @@ pub(crate) mod keys;
 pub(crate) mod model;
 pub(crate) mod pose;
 pub(crate) mod sample;
+pub(crate) mod vpd;
 
 pub use binding::binding_warnings;
 pub use curves::{curve_points, BoneCurves, CameraCurves};
@@ -32,3 +34,4 @@ pub use model::{
 };
 pub use pose::{PoseBone, PoseDoc};
 pub use sample::{BoneDoc, BoneValue, CameraDoc, LightDoc, MorphDoc, Named, SampleDoc, ShadowDoc};
+pub use vpd::{PoseCounts, PoseFileBone, PoseFileDoc, PoseFileMorph};
