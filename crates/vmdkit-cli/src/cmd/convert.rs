@@ -81,46 +81,66 @@ fn convert_pose(args: &Args) -> Option<anyhow::Result<Outcome>> {
     if !pose_in && !pose_out {
         return None;
     }
-    Some((|| {
-        if args.from.is_some() && pose_in {
-            return Err(usage("--from does not apply to a .vpd input"));
+    Some(convert_with_pose(args, pose_in, pose_out))
+}
+
+/// A conversion where IN (`pose_in`), OUT (`pose_out`) or both are VPD poses.
+fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Result<Outcome> {
+    if args.from.is_some() && pose_in {
+        return Err(usage("--from does not apply to a .vpd input"));
+    }
+    if args.to.is_some() && pose_out {
+        return Err(usage("--to does not apply to a .vpd output"));
+    }
+    if args.lenient && pose_in {
+        return Err(usage("--lenient reads damaged VMDs; it does nothing with a .vpd input"));
+    }
+    if (args.keep_trailing || args.pretty) && pose_out {
+        return Err(usage("--keep-trailing and --pretty do nothing with a .vpd output"));
+    }
+    let pose = if pose_in {
+        if pose_out && args.frame.is_some() {
+            return Err(usage("--frame does nothing when both IN and OUT are poses"));
         }
-        if args.to.is_some() && pose_out {
-            return Err(usage("--to does not apply to a .vpd output"));
-        }
-        let pose = if pose_in {
-            if pose_out && args.frame.is_some() {
-                return Err(usage("--frame does nothing when both IN and OUT are poses"));
-            }
-            let pose = read_pose(&args.input)?;
-            if pose_out {
-                pose
-            } else {
-                let frame = key_frame(args.frame)?;
-                let loaded = pose_as_motion(&args.input, &pose, frame);
-                let to = Format::resolve(args.to, &args.output, "--to")?;
-                io::save_motion(&args.output, &loaded.motion, to, args.pretty, io::ALL_TRAILING)?;
-                return Ok(Outcome::Success);
-            }
-        } else {
-            let Some(frame) = args.frame else {
-                return Err(usage(
-                    "a .vpd OUT needs --frame F: the time of the motion to write as a pose",
-                ));
-            };
-            crate::eval_args::check_frame(frame)?;
-            let from = Format::resolve(args.from, &args.input, "--from")?;
-            let loaded = io::read_motion(&args.input, from, args.lenient, io::NO_TRAILING)?;
-            loaded.warn_repairs();
-            let pose = VpdPose::from_motion(&loaded.motion, frame);
-            if pose.bones.is_empty() && pose.morphs.is_empty() {
-                anyhow::bail!("{}: no bone or morph keys to make a pose of", loaded.label);
-            }
+        let pose = read_pose(&args.input)?;
+        if pose_out {
             pose
+        } else {
+            let frame = key_frame(args.frame)?;
+            let loaded = pose_as_motion(&args.input, &pose, frame);
+            let to = Format::resolve(args.to, &args.output, "--to")?;
+            refuse_binary_to_terminal(to, &args.output)?;
+            io::save_motion(&args.output, &loaded.motion, to, args.pretty, io::ALL_TRAILING)?;
+            return Ok(Outcome::Success);
+        }
+    } else {
+        let Some(frame) = args.frame else {
+            return Err(usage(
+                "a .vpd OUT needs --frame F: the time of the motion to write as a pose",
+            ));
         };
-        io::write_output(&args.output, |out| out.write_all(&pose.to_bytes()))?;
-        Ok(Outcome::Success)
-    })())
+        crate::eval_args::check_frame(frame)?;
+        let from = Format::resolve(args.from, &args.input, "--from")?;
+        let loaded = io::read_motion(&args.input, from, args.lenient, io::NO_TRAILING)?;
+        loaded.warn_repairs();
+        let pose = VpdPose::from_motion(&loaded.motion, frame);
+        if pose.bones.is_empty() && pose.morphs.is_empty() {
+            anyhow::bail!("{}: no bone or morph keys to make a pose of", loaded.label);
+        }
+        pose
+    };
+    io::write_output(&args.output, |out| out.write_all(&pose.to_bytes()))?;
+    Ok(Outcome::Success)
+}
+
+/// A usage error for a binary VMD about to be written to a terminal.
+fn refuse_binary_to_terminal(to: Format, output: &std::path::Path) -> anyhow::Result<()> {
+    if to == Format::Vmd && is_stdio(output) && std::io::stdout().is_terminal() {
+        return Err(usage(
+            "refusing to write binary VMD to a terminal; redirect stdout or name a file",
+        ));
+    }
+    Ok(())
 }
 
 /// `--frame` as the frame of a pose's keys: a whole number from 0.
@@ -146,11 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     let from = Format::resolve(args.from, &args.input, "--from")?;
     let to = Format::resolve(args.to, &args.output, "--to")?;
-    if to == Format::Vmd && is_stdio(&args.output) && std::io::stdout().is_terminal() {
-        return Err(usage(
-            "refusing to write binary VMD to a terminal; redirect stdout or name a file",
-        ));
-    }
+    refuse_binary_to_terminal(to, &args.output)?;
     let max_trailing = match to {
         Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,
         _ => io::ALL_TRAILING,

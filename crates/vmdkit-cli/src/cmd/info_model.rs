@@ -8,7 +8,7 @@ use vmdkit::report::{panel_name, ModelBone, ModelDoc, PoseFileDoc};
 /// column: R rotatable, T translatable, V visible, C controllable, I IK, A append, F fixed
 /// axis, L local axes, P after physics, E external parent.
 fn flag_letters(bone: &ModelBone) -> String {
-    let has = |name: &str| bone.flags.iter().any(|f| *f == name);
+    let has = |name: &'static str| bone.flags.contains(&name);
     [
         (has("rotatable"), 'R'),
         (has("translatable"), 'T'),

@@ -235,7 +235,8 @@ impl<const N: usize> Renamer<'_, N> {
             }
         }
         // Sorted, so that the error is the same from run to run.
-        let mut collisions: Vec<(&[u8], Vec<(String, String)>)> = by_new
+        type Collision<'a> = (&'a [u8], Vec<(String, String)>);
+        let mut collisions: Vec<Collision> = by_new
             .into_iter()
             .filter(|(_, olds)| olds.len() > 1)
             .map(|(new, olds)| {
