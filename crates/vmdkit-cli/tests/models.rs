@@ -393,7 +393,22 @@ fn options_that_do_not_apply_to_poses_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let vpd = dir.path().join("out.vpd");
     let json = dir.path().join("out.json");
-    let cases: [(Vec<&std::ffi::OsStr>, &str); 5] = [
+    let cases: [(Vec<&std::ffi::OsStr>, &str); 7] = [
+        (
+            vec!["convert".as_ref(), pose.as_os_str(), json.as_os_str(), "--lenient".as_ref()],
+            "it does nothing with a .vpd input",
+        ),
+        (
+            vec![
+                "convert".as_ref(),
+                wave.as_os_str(),
+                vpd.as_os_str(),
+                "--frame".as_ref(),
+                "3".as_ref(),
+                "--pretty".as_ref(),
+            ],
+            "do nothing with a .vpd output",
+        ),
         (
             vec![
                 "pose".as_ref(),
