@@ -378,6 +378,16 @@ fn pose_of_a_vpd_is_the_pose_of_its_one_frame_motion_and_lists_parents() {
         assert_eq!(b["name"], bone.name.as_str());
         assert_eq!(b["parent"].as_u64(), bone.parent.map(|p| p as u64), "{}", bone.name);
     }
+    // The table has the parents too.
+    let table =
+        String::from_utf8(run_ok(&["pose".as_ref(), m, miku.as_os_str(), pose_file.as_os_str()]))
+            .unwrap();
+    let upper = model.bone_index("上半身").unwrap();
+    let row = table.lines().find(|l| l.ends_with("  上半身")).unwrap();
+    assert!(
+        row.starts_with(&format!("{upper:>4} {:>6} ", model.bones[upper].parent.unwrap())),
+        "{row}"
+    );
     // The pose moved the model: the VPD rotates センター.
     let centre = &bones[model.bone_index("センター").unwrap()]["rotation"];
     assert_ne!(centre[3].as_f64().unwrap(), 1.0);

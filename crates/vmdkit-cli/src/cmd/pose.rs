@@ -93,7 +93,7 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One line per bone: index, position, rotation and name, in aligned columns.
+/// One line per bone: index, parent index, position, rotation and name, in aligned columns.
 fn write_table(
     out: &mut impl Write,
     frame: f64,
@@ -108,14 +108,15 @@ fn write_table(
     )?;
     writeln!(
         out,
-        "{:>4} {:>10} {:>10} {:>10}  {:>9} {:>9} {:>9} {:>9}  name",
-        "#", "x", "y", "z", "qx", "qy", "qz", "qw"
+        "{:>4} {:>6} {:>10} {:>10} {:>10}  {:>9} {:>9} {:>9} {:>9}  name",
+        "#", "parent", "x", "y", "z", "qx", "qy", "qz", "qw"
     )?;
     for b in 0..bones {
         let (p, q) = (pose.position(b), pose.rotation(b).normalize());
+        let parent = skeleton.parent(b).map_or("-".to_string(), |p| p.to_string());
         writeln!(
             out,
-            "{b:>4} {:>10.4} {:>10.4} {:>10.4}  {:>9.6} {:>9.6} {:>9.6} {:>9.6}  {}",
+            "{b:>4} {parent:>6} {:>10.4} {:>10.4} {:>10.4}  {:>9.6} {:>9.6} {:>9.6} {:>9.6}  {}",
             p.x,
             p.y,
             p.z,
