@@ -469,3 +469,50 @@ fn options_that_do_not_apply_to_poses_are_usage_errors() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("is a model"));
 }
+
+#[test]
+fn check_reads_models_and_poses_and_names_the_damage() {
+    let Some(manifest) = corpus_or_skip("check models") else {
+        return;
+    };
+    let mut paths = models(&manifest);
+    paths.extend(manifest.of_kind("vpd").map(|e| e.path.clone()));
+    let output = vmdkit().arg("check").args(&paths).output().unwrap();
+    assert_no_panic(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut failed = 0;
+    for path in &paths {
+        let at = path.display().to_string();
+        let readable = match path.extension().and_then(|e| e.to_str()) {
+            Some("vpd") => VpdPose::read_file(path).is_ok(),
+            _ => Model::read_file(path).is_ok(),
+        };
+        if readable {
+            assert!(stdout.contains(&format!("ok    {at}\n")), "{at}: {stdout}");
+        } else {
+            failed += 1;
+            assert!(stdout.contains(&format!("FAIL  cannot read the model: {at}: ")), "{stdout}");
+        }
+    }
+    assert_eq!(output.status.code(), Some(if failed > 0 { 1 } else { 0 }), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "{} files checked: {} ok, {failed} damaged",
+            paths.len(),
+            paths.len() - failed
+        )),
+        "{stdout}"
+    );
+    // A model cut short names the section and offset.
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.pmx");
+    let bytes = std::fs::read(manifest.dir.join(MIKU)).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let output = vmdkit().arg("check").arg(&cut).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("FAIL  cannot read the model: ") && stdout.contains("byte offset"),
+        "{stdout}"
+    );
+}

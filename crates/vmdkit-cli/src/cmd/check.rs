@@ -2,6 +2,8 @@
 
 use crate::batch::for_each_ordered;
 use crate::error::{usage, Outcome};
+use crate::eval_args::read_model;
+use crate::inputs::{read_pose, InputKind};
 use crate::io::{expand_inputs, load_vmd, LoadError};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -9,6 +11,10 @@ use std::path::PathBuf;
 use vmdkit::lint::{lint, Warning, WarningKind, TRAILING_PREVIEW};
 
 const AFTER_HELP: &str = "\
+Motions are read and linted; PMX/PMD models and VPD poses (by extension or first bytes) are
+read, which checks every count, index and record, and have no warnings. Folders are searched
+for *.vmd only.
+
 Prints one line per file: `ok`, or `FAIL` with the reason (file, section, record and byte
 offset) or the denied warning kinds, then the file's warnings indented, then a summary line.
 
@@ -33,7 +39,8 @@ Examples:
   vmdkit check --strict-warnings --allow duplicate_keys motions/
   vmdkit check --strict-warnings --deny unsorted_keys motions/
   vmdkit check --deny far_frames,non_finite motions/
-  vmdkit check --lenient broken.vmd";
+  vmdkit check --lenient broken.vmd
+  vmdkit check miku.pmx pose.vpd";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -54,7 +61,7 @@ pub struct Args {
     /// Print only files that fail or have warnings, and the summary
     #[arg(long, short)]
     quiet: bool,
-    /// VMD files, or folders searched recursively for *.vmd
+    /// VMD files, PMX/PMD models, VPD poses, or folders searched recursively for *.vmd
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
 }
@@ -87,6 +94,19 @@ fn denied_kinds(args: &Args) -> anyhow::Result<BTreeSet<WarningKind>> {
     Ok(strict.chain(deny).collect())
 }
 
+/// Reads one file and lints it; a model or pose is checked by reading it (the readers check
+/// every count, index and record), and has no warnings.
+fn check_one(path: &std::path::Path, lenient: bool) -> Result<Vec<Warning>, LoadError> {
+    let unreadable =
+        |e: anyhow::Error| LoadError { message: e.to_string(), suggest_lenient: false };
+    match InputKind::of(path) {
+        InputKind::Model => read_model(path).map(|_| Vec::new()).map_err(unreadable),
+        InputKind::Pose => read_pose(path).map(|_| Vec::new()).map_err(unreadable),
+        InputKind::Motion => load_vmd(path, lenient, TRAILING_PREVIEW)
+            .map(|loaded| lint(&loaded.motion, &loaded.repairs)),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let denied = denied_kinds(&args)?;
     let files = expand_inputs(&args.files)?;
@@ -94,10 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let (mut ok, mut failed, mut warned, mut refused) = (0usize, 0usize, 0usize, 0usize);
     for_each_ordered(
         &files,
-        |path| {
-            load_vmd(path, args.lenient, TRAILING_PREVIEW)
-                .map(|loaded| lint(&loaded.motion, &loaded.repairs))
-        },
+        |path| check_one(path, args.lenient),
         |path, result: Result<Vec<Warning>, LoadError>| {
             match result {
                 Ok(warnings) => {
