@@ -178,3 +178,49 @@ fn a_collision_names_the_tracks_and_how_to_resolve_it() {
     assert!(renamed.bones.iter().any(|k| k.name.bytes() == b"LIndex1"));
     assert!(renamed.bones.iter().any(|k| k.name.bytes() == b"fore2_L"));
 }
+
+#[test]
+fn to_japanese_reads_older_spellings_and_nuthouse_names_the_mmd_style() {
+    let mut motion = Motion::new(vmdkit::LongName::encode("m").0);
+    for (i, name) in
+        ["foot_L", "LeftIndexFinge", "leg IK parent_R", "RightMiddle3", "center"].iter().enumerate()
+    {
+        motion.bones.push(vmdkit::BoneKey::new(vmdkit::KeyName::encode(name).0, i as u32));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let english = dir.path().join("english.vmd");
+    motion.write_file(&english).unwrap();
+    let japanese = dir.path().join("japanese.vmd");
+    let output =
+        vmdkit().arg("rename").arg(&english).arg(&japanese).arg("--to-japanese").output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let names: Vec<String> = Motion::read_file(&japanese)
+        .unwrap()
+        .bones
+        .iter()
+        .map(|k| k.name.to_string_lossy())
+        .collect();
+    // A name cut by an older dictionary (LeftIndexFinger1 in 15 bytes) is not guessed at.
+    assert_eq!(names, ["左足首", "LeftIndexFinge", "右足IK親", "右中指３", "センター"]);
+
+    let out = |style: &str| {
+        let path = dir.path().join(format!("{style}.vmd"));
+        let output = vmdkit()
+            .arg("rename")
+            .arg(&japanese)
+            .arg(&path)
+            .args(["--to-english", "--english-style", style])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        std::fs::read(path).unwrap()
+    };
+    assert_eq!(out("nuthouse"), out("mmd"));
+    let names: Vec<String> = Motion::parse(&out("mmd"))
+        .unwrap()
+        .bones
+        .iter()
+        .map(|k| k.name.to_string_lossy())
+        .collect();
+    assert_eq!(names, ["ankle_L", "LeftIndexFinge", "leg IKP_R", "middle3_R", "center"]);
+}
