@@ -7,6 +7,7 @@ mod batch;
 mod cmd;
 mod error;
 mod eval_args;
+mod inputs;
 mod io;
 mod signals;
 

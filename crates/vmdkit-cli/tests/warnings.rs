@@ -22,6 +22,7 @@ fn quirks_are_warned_about_but_do_not_fail_check() {
     for frame in [30, 0, 30] {
         motion.bones.push(BoneKey::new(arm, frame)); // unsorted and a duplicate
     }
+    motion.bones[2].translation.x = 1.0; // that differs from the first key at frame 30
     let mut hair = BoneKey::new(KeyName::encode("髪").0, 0);
     hair.interpolation =
         BoneInterpolation::canonical(BoneInterpolation::DEFAULT.curves(), PhysicsToggle::Off);

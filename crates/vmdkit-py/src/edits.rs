@@ -95,7 +95,7 @@ pub fn retime<'py>(
     Ok((out, d))
 }
 
-/// `motions` merged in order, later keys winning.
+/// `motions` merged in order, identical keys kept once, later keys winning.
 pub fn merge<'py>(py: Python<'py>, motions: &[&Data]) -> PyResult<Edited<'py>> {
     let (out, r) = py.detach(|| {
         guard(|| {
@@ -104,18 +104,20 @@ pub fn merge<'py>(py: Python<'py>, motions: &[&Data]) -> PyResult<Edited<'py>> {
         })
     })?;
     let d = PyDict::new(py);
-    let collisions = r
-        .collisions
-        .iter()
-        .map(|per| {
-            let c = PyDict::new(py);
-            for (section, n) in Section::ALL.iter().zip(per) {
-                c.set_item(section.name(), n)?;
-            }
-            Ok(c)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("collisions", collisions)?;
+    let per_section = |counts: &[[usize; 6]]| {
+        counts
+            .iter()
+            .map(|per| {
+                let c = PyDict::new(py);
+                for (section, n) in Section::ALL.iter().zip(per) {
+                    c.set_item(section.name(), n)?;
+                }
+                Ok(c)
+            })
+            .collect::<PyResult<Vec<_>>>()
+    };
+    d.set_item("collisions", per_section(&r.collisions)?)?;
+    d.set_item("duplicates", per_section(&r.duplicates)?)?;
     d.set_item("model_name", r.model_name)?;
     d.set_item("other_model_names", r.other_model_names)?;
     Ok((out, d))

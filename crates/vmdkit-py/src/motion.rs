@@ -306,7 +306,8 @@ impl Motion {
     }
 
     /// This motion and `others` merged in order; where two inputs key the same track at the
-    /// same frame, the later one wins (counted in the report's `collisions`).
+    /// same frame, identical keys are kept once (counted in the report's `duplicates`) and
+    /// otherwise the later one wins (counted in `collisions`).
     #[pyo3(signature = (*others))]
     fn merge(&self, py: Python<'_>, others: &Bound<'_, PyTuple>) -> PyResult<Motion> {
         let others: Vec<Bound<'_, Motion>> =

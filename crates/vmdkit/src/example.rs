@@ -242,6 +242,7 @@ pub fn example_model() -> Model {
         comment_en: String::new(),
         bones,
         morphs: Vec::new(),
+        morph_list: Vec::new(),
         counts: SectionCounts::default(),
     }
 }
@@ -381,6 +382,7 @@ pub fn standard_model() -> Model {
         comment_en: String::new(),
         bones,
         morphs: Vec::new(),
+        morph_list: Vec::new(),
         counts: SectionCounts::default(),
     }
 }

@@ -28,11 +28,15 @@ Euler angles: --euler shows them in degrees instead of radians, signs as stored.
 
 --name keeps bone and morph keys whose decoded name is NAME exactly.
 
+A VPD pose (.vpd) is listed as the motion it makes: one bone key per bone and one morph key
+per morph, at frame 0, with linear curves.
+
 Examples:
   vmdkit dump --example
   vmdkit dump dance.vmd | less
   vmdkit dump --euler --name 右腕 dance.vmd
-  vmdkit dump --json --section camera camera.vmd > camera.json";
+  vmdkit dump --json --section camera camera.vmd > camera.json
+  vmdkit dump --euler pose.vpd";
 
 /// A section on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,7 +84,8 @@ pub struct Args {
     /// Dump the built-in example motion instead of a file
     #[arg(long, conflicts_with = "file")]
     example: bool,
-    /// A motion file (.vmd, or .json/.csv as written by `vmdkit convert`), or - for a VMD on stdin
+    /// A motion file (.vmd, or .json/.csv as written by `vmdkit convert`), a VPD pose, or - for
+    /// a VMD on stdin
     #[arg(value_name = "FILE", required_unless_present = "example")]
     file: Option<PathBuf>,
 }
@@ -88,7 +93,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let sections = asked_sections(&args)?;
     let loaded = match &args.file {
-        Some(path) if !args.example => io::load_motion(path, args.lenient, io::NO_TRAILING)?,
+        Some(path) if !args.example => {
+            crate::inputs::load_motion_or_pose(path, args.lenient, io::NO_TRAILING)?
+        }
         _ => io::example(),
     };
     let options = KeyOptions {

@@ -1,23 +1,38 @@
 //! `vmdkit info`: what a motion file holds, and what is odd about it.
 
+use super::info_model::{write_model, write_pose};
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
+use crate::inputs::{read_pose, InputKind};
 use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::lint::{analyse, NameSummary, Warning, TRAILING_PREVIEW};
+use vmdkit::model::{Model, VpdPose};
+use vmdkit::report::{ModelDoc, PoseFileDoc};
 use vmdkit::Section;
 use vmdkit::TextEncoding;
 
 const AFTER_HELP: &str = "\
 Output: for each file its version, model name (decoded, with the encoding used), key counts
 per section and which sections the file has, the frame range and its length at 30 fps, every
-bone and morph name with its key count, and warnings: names cut mid-character or not
-decodable, duplicate keys for one name and frame, unsorted keys, physics-off keys, non-unit or
-zero quaternions, out-of-range bytes, trailing bytes, keys at frames far beyond the rest (a
-damaged frame number, which bakes and frame-by-frame edits would span), and repairs made by
---lenient.
+bone and morph name with its key count, and warnings, one line per kind and section:
+  repaired                damage or a writer quirk lenient reading (--lenient) repaired
+  name_cut_mid_character  a name fills its field and ends inside a character (harmless)
+  name_undecodable        a name that is not valid in the file's encoding
+  duplicate_keys          keys for one name and frame that differ (players disagree)
+  identical_keys          keys for one name and frame that are the same (harmless)
+  unsorted_keys           keys out of frame order (harmless: players sort them)
+  physics_off             bone keys with physics switched off (harmless: MMD's own setting)
+  non_unit_quaternion     rotations whose length is not 1
+  zero_quaternion         all-zero rotations
+  non_finite              NaN or infinite numbers
+  out_of_range            bytes outside their documented range
+  trailing_bytes          bytes after the last section (harmless: players ignore them)
+  far_frames              keys far beyond the rest (a damaged frame number, which bakes and
+                          frame-by-frame edits would span)
+`check --strict-warnings` fails on the kinds not marked harmless; see `vmdkit check --help`.
 
 --json prints one JSON object per file, one per line (JSON Lines), in input order. Keys: path,
 bytes, version (1 or 2), model_name, encoding (shift_jis, gbk or utf-8), camera_motion,
@@ -26,13 +41,32 @@ counts {bone, morph, camera, light, self_shadow, property}, sections_present, fr
 frames: [first, last]}]), warnings ([{kind, section, count, message}]). A file that cannot
 be read gives {path, error, lenient_may_help} instead, and the exit status is 1.
 
-Files are read in parallel; a progress bar shows on a terminal when there are many.
+Models (.pmx, .pmd, or a file starting PMX / Pmd): format, version and text encoding, name,
+English name and comment, counts (vertices, faces, materials, bones and IK chains, morphs,
+rigid bodies, joints), every bone (index, parent, flags as letters, deform layer, name and
+English name; append source and ratio; IK target, loop count, limit angle and each link with
+its angle limits) and every morph (panel, kind, offsets, names). --json gives one object
+{path, kind: \"model\", format, version, encoding, name, name_en, comment, comment_en, counts,
+bones: [{index, name, name_en, parent, parent_name, position, deform_layer, flags: [names],
+flag_bits, append, fixed_axis, ik}], morphs: [{index, name, name_en, panel, kind, offsets}]}
+(vmdkit::report::ModelDoc documents every field).
+
+VPD poses (.vpd, or a file starting \"Vocaloid Pose Data file\"): the model file, every bone's
+translation and rotation and every morph's weight; --json {path, kind: \"pose\", bytes,
+model_file, model_name, counts {bones, morphs}, bones: [{name, translation, rotation}],
+morphs: [{name, weight}]}.
+
+Folders are searched for *.vmd only; give models and poses by name. Files are read in
+parallel; a progress bar shows on a terminal when there are many.
 
 Examples:
   vmdkit info --example
   vmdkit info dance.vmd
   vmdkit info --json motions/ > motions.jsonl
-  vmdkit info --json dance.vmd | jq '.counts.bone'";
+  vmdkit info --json dance.vmd | jq '.counts.bone'
+  vmdkit info miku.pmx
+  vmdkit info --json miku.pmx | jq '.bones[] | select(.ik) | .name'
+  vmdkit info pose.vpd";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -46,7 +80,8 @@ pub struct Args {
     /// Summarise the built-in example motion instead of files
     #[arg(long, conflicts_with = "files")]
     example: bool,
-    /// VMD files, or folders searched recursively for *.vmd
+    /// VMD (or JSON/CSV) motions, PMX/PMD models, VPD poses, or folders searched
+    /// recursively for *.vmd
     #[arg(value_name = "FILE", required_unless_present = "example")]
     files: Vec<PathBuf>,
 }
@@ -54,7 +89,8 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.example {
-        emit(&mut out, &Ok(summarise(crate::io::example())), args.json, true)?;
+        let info = Summary::Motion(summarise(crate::io::example()));
+        emit(&mut out, &Ok(info), args.json, true)?;
         out.flush()?;
         return Ok(Outcome::Success);
     }
@@ -63,13 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut first = true;
     for_each_ordered(
         &files,
-        |path| {
-            // Only what the trailing-bytes warning shows: a file padded with gigabytes is
-            // summarised without reading the padding.
-            load_vmd(path, args.lenient, TRAILING_PREVIEW)
-                .map(summarise)
-                .map_err(|e| (path.display().to_string(), e))
-        },
+        |path| read_summary(path, args.lenient).map_err(|e| (path.display().to_string(), e)),
         |_, result| {
             if result.is_err() {
                 outcome = Outcome::Failed;
@@ -84,7 +114,38 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// The summary of one file; also the `--json` object.
+/// What `info` reports of one input.
+pub enum Summary {
+    Motion(Info),
+    Model { path: String, model: Box<Model> },
+    Pose { path: String, bytes: u64, pose: VpdPose },
+}
+
+/// Reads one input of any kind and summarises it.
+fn read_summary(path: &std::path::Path, lenient: bool) -> Result<Summary, LoadError> {
+    let label = path.display().to_string();
+    let failed = |message: String| LoadError { message, suggest_lenient: false };
+    match InputKind::of(path) {
+        InputKind::Model => match crate::eval_args::read_model(path) {
+            Ok(model) => Ok(Summary::Model { path: label, model: Box::new(model) }),
+            Err(e) => Err(failed(e.to_string())),
+        },
+        InputKind::Pose => match read_pose(path) {
+            Ok(pose) => {
+                let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+                Ok(Summary::Pose { path: label, bytes, pose })
+            }
+            Err(e) => Err(failed(e.to_string())),
+        },
+        // Only what the trailing-bytes warning shows: a file padded with gigabytes is
+        // summarised without reading the padding.
+        InputKind::Motion => {
+            load_vmd(path, lenient, TRAILING_PREVIEW).map(|l| Summary::Motion(summarise(l)))
+        }
+    }
+}
+
+/// The summary of one motion; also the `--json` object.
 #[derive(Serialize)]
 pub struct Info {
     path: String,
@@ -165,19 +226,33 @@ pub fn summarise(loaded: Loaded) -> Info {
     }
 }
 
-type FileResult = Result<Info, (String, LoadError)>;
+type FileResult = Result<Summary, (String, LoadError)>;
 
 fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> anyhow::Result<()> {
     match (result, json) {
-        (Ok(info), true) => {
-            serde_json::to_writer(&mut *out, info)?;
+        (Ok(summary), true) => {
+            match summary {
+                Summary::Motion(info) => serde_json::to_writer(&mut *out, info)?,
+                Summary::Model { path, model } => {
+                    serde_json::to_writer(&mut *out, &ModelDoc::new(path, model))?
+                }
+                Summary::Pose { path, bytes, pose } => {
+                    serde_json::to_writer(&mut *out, &PoseFileDoc::new(path, *bytes, pose))?
+                }
+            }
             writeln!(out)?;
         }
-        (Ok(info), false) => {
+        (Ok(summary), false) => {
             if !first {
                 writeln!(out)?;
             }
-            write_text(out, info)?;
+            match summary {
+                Summary::Motion(info) => write_text(out, info)?,
+                Summary::Model { path, model } => write_model(out, &ModelDoc::new(path, model))?,
+                Summary::Pose { path, bytes, pose } => {
+                    write_pose(out, &PoseFileDoc::new(path, *bytes, pose))?
+                }
+            }
         }
         (Err((path, err)), json) => {
             if json {

@@ -14,6 +14,7 @@ pub mod dump;
 pub mod edit;
 pub mod example;
 pub mod info;
+mod info_model;
 pub mod keypoints;
 pub mod pose;
 pub mod retarget;
@@ -21,7 +22,8 @@ pub mod sample;
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Summarise motions: version, model name, key counts, frame range, bones, morphs, warnings
+    /// Summarise motions (version, model name, key counts, frame range, bones, morphs, warnings),
+    /// PMX/PMD models (bones, IK, morphs) and VPD poses
     Info(info::Args),
     /// List every keyframe of a motion, readable, or as JSON
     Dump(dump::Args),

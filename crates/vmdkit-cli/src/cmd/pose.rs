@@ -1,7 +1,9 @@
 //! `vmdkit pose`: every bone of a model in model space at one time of a motion (see
 //! `vmdkit::skeleton`).
 
-use crate::eval_args::{bind, check_frame, read_model, IkMode, MotionAt};
+use crate::error::usage;
+use crate::eval_args::{bind, check_frame, read_model, IkMode};
+use crate::inputs::{pose_as_motion, read_pose, InputKind};
 use crate::io;
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,9 +18,15 @@ Bones are evaluated as MMD does: morphs, then deform order with append (付与),
 CCD IK, IK switched by the motion's property keys. Physics is not simulated: bones that rigid
 bodies would move follow their keys or rest.
 
+FILE may be a VPD pose (.vpd): its bones and morphs are applied as keys at one frame, so
+--frame is not given. --json prints {\"frame\", \"bones\": [{\"name\", \"parent\", \"position\",
+\"rotation\"}]}, bones in model order, parent the index of the parent bone in that list (null
+for a root), as the NPZ of `bake --model` holds it.
+
 Examples:
   vmdkit pose --model miku.pmx dance.vmd --frame 120
-  vmdkit pose --model mei.pmd greeting.vmd --frame 12.5 --json";
+  vmdkit pose --model mei.pmd greeting.vmd --frame 12.5 --json
+  vmdkit pose --model miku.pmx pose.vpd --json";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -26,9 +34,13 @@ pub struct PoseArgs {
     /// The model: .pmx or .pmd
     #[arg(long, value_name = "MODEL")]
     pub model: PathBuf,
-    #[command(flatten)]
-    pub at: MotionAt,
-    /// Print JSON: {"frame", "bones": [{"name", "position", "rotation"}]}
+    /// The motion (.vmd, or a .json/.csv written by `vmdkit convert`), or a VPD pose
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The time, as a frame number at 30 fps (fractions allowed); not for a VPD pose
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    pub frame: Option<f64>,
+    /// Print JSON: {"frame", "bones": [{"name", "parent", "position", "rotation"}]}
     #[arg(long)]
     pub json: bool,
     /// IK solver
@@ -40,28 +52,48 @@ pub struct PoseArgs {
 }
 
 pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
-    check_frame(args.at.frame)?;
+    let is_pose = InputKind::of(&args.file) == InputKind::Pose;
+    let frame = match (args.frame, is_pose) {
+        (Some(frame), false) => frame,
+        (None, true) => 0.0,
+        (None, false) => {
+            return Err(usage("--frame F is required: the time of the motion to pose"))
+        }
+        (Some(_), true) => {
+            return Err(usage(
+                "--frame does nothing with a VPD pose, which is the same at every time",
+            ))
+        }
+    };
+    check_frame(frame)?;
     let model = read_model(&args.model)?;
-    let loaded = io::load_motion(&args.at.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = if is_pose {
+        if args.lenient {
+            return Err(usage("--lenient reads damaged VMDs; it does nothing with a VPD pose"));
+        }
+        pose_as_motion(&args.file, &read_pose(&args.file)?, 0)
+    } else {
+        io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?
+    };
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);
     let mut poser = Poser::with_options(&skeleton, &sampler, &binding, args.ik.options());
     let mut pose = Pose::new(&skeleton);
-    poser.pose_at(args.at.frame, &mut pose);
+    poser.pose_at(frame, &mut pose);
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
-        io::write_json_line(&mut out, &PoseDoc::new(args.at.frame, &skeleton, &pose))?;
+        io::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
     } else {
-        write_table(&mut out, args.at.frame, &loaded.label, &skeleton, &pose)?;
+        write_table(&mut out, frame, &loaded.label, &skeleton, &pose)?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// One line per bone: index, position, rotation and name, in aligned columns.
+/// One line per bone: index, parent index, position, rotation and name, in aligned columns.
 fn write_table(
     out: &mut impl Write,
     frame: f64,
@@ -76,14 +108,15 @@ fn write_table(
     )?;
     writeln!(
         out,
-        "{:>4} {:>10} {:>10} {:>10}  {:>9} {:>9} {:>9} {:>9}  name",
-        "#", "x", "y", "z", "qx", "qy", "qz", "qw"
+        "{:>4} {:>6} {:>10} {:>10} {:>10}  {:>9} {:>9} {:>9} {:>9}  name",
+        "#", "parent", "x", "y", "z", "qx", "qy", "qz", "qw"
     )?;
     for b in 0..bones {
         let (p, q) = (pose.position(b), pose.rotation(b).normalize());
+        let parent = skeleton.parent(b).map_or("-".to_string(), |p| p.to_string());
         writeln!(
             out,
-            "{b:>4} {:>10.4} {:>10.4} {:>10.4}  {:>9.6} {:>9.6} {:>9.6} {:>9.6}  {}",
+            "{b:>4} {parent:>6} {:>10.4} {:>10.4} {:>10.4}  {:>9.6} {:>9.6} {:>9.6} {:>9.6}  {}",
             p.x,
             p.y,
             p.z,

@@ -75,6 +75,16 @@ pub use scale::scale;
 pub use split::{split_at, sub_curve, SubCurve, ROUNDING_BOUND};
 pub use time::{shift, trim, TrimReport};
 
+/// "a (→ b), c" for [`EditError::NameCollision`]: each old name with the new one asked for it.
+fn collision_list(names: &[String], requested: &[String]) -> String {
+    let parts: Vec<String> = names
+        .iter()
+        .zip(requested)
+        .map(|(old, new)| if old == new { old.clone() } else { format!("{old} (→ {new})") })
+        .collect();
+    parts.join(", ")
+}
+
 /// Why an edit cannot be made.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -137,12 +147,20 @@ pub enum EditError {
     #[error("the time factor must be a positive finite number, not {0}")]
     BadFactor(f64),
     /// Renaming would give two different tracks the same name, merging them.
-    #[error("renaming would merge the {kind} tracks {} into one named {into}", names.join(", "))]
+    #[error(
+        "renaming would merge the {kind} tracks {} into one named {into}{}",
+        collision_list(names, requested),
+        if *field_full { " (a name field holds the first 15 bytes of a name; 20 for IK)" } else { "" }
+    )]
     NameCollision {
         /// `bone`, `morph` or `IK`: which names collided.
         kind: &'static str,
         /// The old names that would merge, sorted.
         names: Vec<String>,
+        /// The new name asked for each of `names` (the old name itself for one left as it is).
+        requested: Vec<String>,
+        /// Whether the stored name fills its field: the names may differ only after the cut.
+        field_full: bool,
         /// The name they would all get, as stored in the field (after any shortening).
         into: String,
     },

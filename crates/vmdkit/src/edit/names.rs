@@ -1,12 +1,17 @@
 //! Bone and morph names: the standard Japanese ⇄ English dictionary (reference §9.4), left/right
 //! swapping for [`mirror`](mod@super::mirror), and decoding/encoding in a motion's encoding.
 //!
-//! **Dictionary.** Every standard and semi-standard bone of §9.4 with two English spellings:
-//! nuthouse01's (`arm_L`, the short one, and the default because more names fit the 15-byte
-//! field) and what mmd_tools' `translateFromJp` produces (`LeftArm`). Lookups ignore the width
-//! of letters and digits on the Japanese side (`左足IK` finds `左足ＩＫ`, `左親指0` finds
-//! `左親指０`; the semi-standard `足IK親` keeps its half-width IK, §9.4), and case, spaces and
-//! underscores on the English side.
+//! **Dictionary.** Every standard and semi-standard bone of §9.4 with two English spellings,
+//! each of which fits the 15 bytes of a VMD name field, so that no two names are cut to the
+//! same bytes: MMD's own (`arm_L`, `fore1_L`, `ankle_L`, as the models bundled with MMD name
+//! them, and `shoulderP_L`, `leg IKP_L` as PmxEditor's semi-standard bone plugin adds them; the
+//! default), and a CamelCase one after mmd_tools' `translateFromJp` (`LeftArm`), with the
+//! fingers shortened to `LeftIndex1`, `RightMiddle3` (mmd_tools' `RightMiddleFinger3` needs 18
+//! bytes). Older spellings are still read back ([`to_japanese`]): nuthouse01's (`foot_L`,
+//! `shoulder_raise_L`, `motherbone`) and mmd_tools' long finger names (`LeftIndexFinger1`).
+//! Lookups ignore the width of letters and digits on the Japanese side (`左足IK` finds
+//! `左足ＩＫ`, `左親指0` finds `左親指０`; the semi-standard `足IK親` keeps its half-width IK,
+//! §9.4), and case, spaces and underscores on the English side.
 //!
 //! **Left and right.** [`mirror_name`] swaps 左 ⇄ 右 anywhere in a name, whatever else the name
 //! holds (full-width ＩＫ, half-width IK, half-width katakana), and the ASCII spellings tools
@@ -19,14 +24,15 @@ use crate::text::{EncodeStatus, RawName, TextEncoding};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Which English spelling to produce.
+/// Which English spelling to produce. Every name of either fits a VMD's 15-byte field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EnglishStyle {
-    /// nuthouse01's `bone_dict` with `_L`/`_R` suffixes: `arm_L`, `leg IK_R`.
+    /// MMD's own English names, with `_L`/`_R` suffixes: `arm_L`, `fore1_R`, `leg IK_L`.
     #[default]
-    Nuthouse,
-    /// What mmd_tools' `translateFromJp` gives: `LeftArm`, `RightLegIK`.
+    Mmd,
+    /// CamelCase after mmd_tools, with `Left`/`Right` prefixes: `LeftArm`, `RightIndex1`,
+    /// `LeftLegIK`.
     MmdTools,
 }
 
@@ -35,101 +41,136 @@ pub enum EnglishStyle {
 pub struct BoneName {
     /// The name as MMD models spell it (`左腕`, `左足ＩＫ`).
     pub japanese: String,
-    /// nuthouse01's spelling (`arm_L`).
-    pub nuthouse: String,
-    /// mmd_tools' spelling (`LeftArm`).
+    /// MMD's English name (`arm_L`).
+    pub mmd: String,
+    /// The CamelCase spelling (`LeftArm`).
     pub mmd_tools: String,
+    /// Older English spellings [`to_japanese`] also reads (`foot_L`, `LeftIndexFinger1`).
+    pub aliases: Vec<String>,
 }
 
 impl BoneName {
     /// The English spelling in `style`.
     pub fn english(&self, style: EnglishStyle) -> &str {
         match style {
-            EnglishStyle::Nuthouse => &self.nuthouse,
+            EnglishStyle::Mmd => &self.mmd,
             EnglishStyle::MmdTools => &self.mmd_tools,
         }
     }
 }
 
-/// Bones without a side: (Japanese, nuthouse01, mmd_tools).
-const CENTRE: &[(&str, &str, &str)] = &[
-    ("全ての親", "motherbone", "ParentNode"),
-    ("操作中心", "view cnt", "ControlNode"),
-    ("センター", "center", "Center"),
-    ("グルーブ", "groove", "Groove"),
-    ("腰", "waist", "Waist"),
-    ("上半身", "upper body", "UpperBody"),
-    ("上半身2", "upper body2", "UpperBody2"),
-    ("下半身", "lower body", "LowerBody"),
-    ("首", "neck", "Neck"),
-    ("頭", "head", "Head"),
-    ("両目", "eyes", "Eyes"),
+/// Bones without a side: (Japanese, MMD, CamelCase, older spellings).
+const CENTRE: &[(&str, &str, &str, &[&str])] = &[
+    ("全ての親", "master", "ParentNode", &["motherbone"]),
+    ("操作中心", "view cnt", "ControlNode", &[]),
+    ("センター", "center", "Center", &[]),
+    ("グルーブ", "groove", "Groove", &[]),
+    ("腰", "waist", "Waist", &[]),
+    ("上半身", "upper body", "UpperBody", &[]),
+    ("上半身2", "upper body2", "UpperBody2", &[]),
+    ("下半身", "lower body", "LowerBody", &[]),
+    ("首", "neck", "Neck", &[]),
+    ("頭", "head", "Head", &[]),
+    ("両目", "eyes", "Eyes", &[]),
 ];
 
-/// Sided bones as stems: 左/右 + stem, stem + `_L`/`_R`, `Left`/`Right` + stem.
-const SIDED: &[(&str, &str, &str)] = &[
-    ("目", "eye", "Eye"),
-    ("肩P", "shoulder_raise", "ShoulderP"),
-    ("肩", "shoulder", "Shoulder"),
-    ("肩C", "shoulder_cancel", "ShoulderC"),
-    ("腕", "arm", "Arm"),
-    ("腕捩", "arm twist", "ArmTwist"),
-    ("ひじ", "elbow", "Elbow"),
-    ("手捩", "wrist twist", "HandTwist"),
-    ("手首", "wrist", "Wrist"),
-    ("親指０", "thumb0", "Thumb0"),
-    ("親指１", "thumb1", "Thumb1"),
-    ("親指２", "thumb2", "Thumb2"),
-    ("人指１", "fore1", "IndexFinger1"),
-    ("人指２", "fore2", "IndexFinger2"),
-    ("人指３", "fore3", "IndexFinger3"),
-    ("中指１", "middle1", "MiddleFinger1"),
-    ("中指２", "middle2", "MiddleFinger2"),
-    ("中指３", "middle3", "MiddleFinger3"),
-    ("薬指１", "third1", "RingFinger1"),
-    ("薬指２", "third2", "RingFinger2"),
-    ("薬指３", "third3", "RingFinger3"),
-    ("小指１", "little1", "LittleFinger1"),
-    ("小指２", "little2", "LittleFinger2"),
-    ("小指３", "little3", "LittleFinger3"),
-    ("足", "leg", "Leg"),
-    ("ひざ", "knee", "Knee"),
-    ("足首", "foot", "Ankle"),
-    ("つま先", "toe", "ToeTip"),
-    ("足ＩＫ", "leg IK", "LegIK"),
-    ("つま先ＩＫ", "toe IK", "ToeTipIK"),
-    // nuthouse01 has no entry for 足IK親; this spelling follows its pattern.
-    ("足IK親", "leg IK parent", "LegIKParent"),
-    ("足D", "leg_D", "LegD"),
-    ("ひざD", "knee_D", "KneeD"),
-    ("足首D", "foot_D", "AnkleD"),
-    ("足先EX", "toe_EX", "LegTipEX"),
+/// Sided bones as stems: 左/右 + stem, stem + `_L`/`_R`, `Left`/`Right` + stem. Older
+/// spellings starting with a capital take the prefix, the others the suffix.
+const SIDED: &[(&str, &str, &str, &[&str])] = &[
+    ("目", "eye", "Eye", &[]),
+    ("肩P", "shoulderP", "ShoulderP", &["shoulder_raise"]),
+    ("肩", "shoulder", "Shoulder", &[]),
+    ("肩C", "shoulderC", "ShoulderC", &["shoulder_cancel"]),
+    ("腕", "arm", "Arm", &[]),
+    ("腕捩", "arm twist", "ArmTwist", &[]),
+    ("ひじ", "elbow", "Elbow", &[]),
+    ("手捩", "wrist twist", "HandTwist", &["WristTwist"]),
+    ("手首", "wrist", "Wrist", &[]),
+    ("親指０", "thumb0", "Thumb0", &[]),
+    ("親指１", "thumb1", "Thumb1", &[]),
+    ("親指２", "thumb2", "Thumb2", &[]),
+    ("人指１", "fore1", "Index1", &["IndexFinger1"]),
+    ("人指２", "fore2", "Index2", &["IndexFinger2"]),
+    ("人指３", "fore3", "Index3", &["IndexFinger3"]),
+    ("中指１", "middle1", "Middle1", &["MiddleFinger1"]),
+    ("中指２", "middle2", "Middle2", &["MiddleFinger2"]),
+    ("中指３", "middle3", "Middle3", &["MiddleFinger3"]),
+    ("薬指１", "third1", "Ring1", &["RingFinger1"]),
+    ("薬指２", "third2", "Ring2", &["RingFinger2"]),
+    ("薬指３", "third3", "Ring3", &["RingFinger3"]),
+    ("小指１", "little1", "Little1", &["LittleFinger1"]),
+    ("小指２", "little2", "Little2", &["LittleFinger2"]),
+    ("小指３", "little3", "Little3", &["LittleFinger3"]),
+    ("足", "leg", "Leg", &[]),
+    ("ひざ", "knee", "Knee", &[]),
+    ("足首", "ankle", "Ankle", &["foot"]),
+    ("つま先", "toe", "ToeTip", &[]),
+    ("足ＩＫ", "leg IK", "LegIK", &[]),
+    ("つま先ＩＫ", "toe IK", "ToeTipIK", &[]),
+    ("足IK親", "leg IKP", "LegIKP", &["leg IK parent", "LegIKParent"]),
+    ("足D", "leg_D", "LegD", &[]),
+    ("ひざD", "knee_D", "KneeD", &[]),
+    ("足首D", "ankle_D", "AnkleD", &["foot_D"]),
+    ("足先EX", "toe_EX", "LegTipEX", &[]),
 ];
+
+/// The sided spelling of `stem`: a CamelCase stem takes the side in front (`LeftArm`), any
+/// other after (`arm_L`).
+fn sided(stem: &str, left: bool) -> String {
+    match (stem.starts_with(|c: char| c.is_ascii_uppercase()), left) {
+        (true, true) => format!("Left{stem}"),
+        (true, false) => format!("Right{stem}"),
+        (false, true) => format!("{stem}_L"),
+        (false, false) => format!("{stem}_R"),
+    }
+}
 
 /// The whole dictionary, left before right for each sided bone.
 pub fn standard_bones() -> &'static [BoneName] {
     static TABLE: OnceLock<Vec<BoneName>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let entry =
-            |j: String, n: String, m: String| BoneName { japanese: j, nuthouse: n, mmd_tools: m };
-        let mut table: Vec<BoneName> =
-            CENTRE.iter().map(|&(j, n, m)| entry(j.into(), n.into(), m.into())).collect();
-        for &(j, n, m) in SIDED {
-            for (jp, suffix, en) in [("左", "_L", "Left"), ("右", "_R", "Right")] {
-                table.push(entry(format!("{jp}{j}"), format!("{n}{suffix}"), format!("{en}{m}")));
+        let strings = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        let mut table: Vec<BoneName> = CENTRE
+            .iter()
+            .map(|&(j, m, t, old)| BoneName {
+                japanese: j.into(),
+                mmd: m.into(),
+                mmd_tools: t.into(),
+                aliases: strings(old),
+            })
+            .collect();
+        for &(j, m, t, old) in SIDED {
+            for (side, left) in [("左", true), ("右", false)] {
+                table.push(BoneName {
+                    japanese: format!("{side}{j}"),
+                    mmd: sided(m, left),
+                    mmd_tools: sided(t, left),
+                    aliases: old.iter().map(|a| sided(a, left)).collect(),
+                });
             }
         }
-        // The one name with its side at the end (§9.4).
-        table.push(entry(
-            "腰キャンセル左".into(),
-            "waist_cancel_L".into(),
-            "WaistCancelLeft".into(),
-        ));
-        table.push(entry(
-            "腰キャンセル右".into(),
-            "waist_cancel_R".into(),
-            "WaistCancelRight".into(),
-        ));
+        // The one name with its side at the end (§9.4); PmxEditor's English name.
+        for (jp, mmd, camel, old) in [
+            (
+                "腰キャンセル左",
+                "waistCancel_L",
+                "WaistCancelL",
+                ["waist_cancel_L", "WaistCancelLeft"],
+            ),
+            (
+                "腰キャンセル右",
+                "waistCancel_R",
+                "WaistCancelR",
+                ["waist_cancel_R", "WaistCancelRight"],
+            ),
+        ] {
+            table.push(BoneName {
+                japanese: jp.into(),
+                mmd: mmd.into(),
+                mmd_tools: camel.into(),
+                aliases: strings(&old),
+            });
+        }
         table
     })
 }
@@ -161,8 +202,9 @@ fn index() -> &'static Index {
         let mut english = HashMap::new();
         for (i, b) in standard_bones().iter().enumerate() {
             japanese.insert(fold_width(&b.japanese), i);
-            english.insert(english_key(&b.nuthouse), i);
-            english.insert(english_key(&b.mmd_tools), i);
+            for name in [&b.mmd, &b.mmd_tools].into_iter().chain(&b.aliases) {
+                english.insert(english_key(name), i);
+            }
         }
         Index { japanese, english }
     })
@@ -174,7 +216,7 @@ pub fn to_english(japanese: &str, style: EnglishStyle) -> Option<&'static str> {
     Some(standard_bones()[i].english(style))
 }
 
-/// The standard Japanese name for an English one in either spelling.
+/// The standard Japanese name for an English one in either spelling, or an older one.
 pub fn to_japanese(english: &str) -> Option<&'static str> {
     let i = *index().english.get(&english_key(english))?;
     Some(&standard_bones()[i].japanese)
@@ -296,25 +338,39 @@ mod tests {
     fn dictionary_round_trips_and_is_unambiguous() {
         let bones = standard_bones();
         assert_eq!(bones.len(), CENTRE.len() + 2 * SIDED.len() + 2);
+        let mut keys = std::collections::HashSet::new();
         for b in bones {
-            for style in [EnglishStyle::Nuthouse, EnglishStyle::MmdTools] {
+            for style in [EnglishStyle::Mmd, EnglishStyle::MmdTools] {
                 let en = to_english(&b.japanese, style).unwrap();
+                // Every name fits a VMD bone name field whole, so none is cut into another.
+                assert!(en.len() <= 15, "{en} needs {} bytes", en.len());
                 assert_eq!(to_japanese(en), Some(b.japanese.as_str()), "{en}");
             }
+            // Every spelling, older ones too, leads back to its own bone and to no other.
+            for en in [&b.mmd, &b.mmd_tools].into_iter().chain(&b.aliases) {
+                assert_eq!(to_japanese(en), Some(b.japanese.as_str()), "{en}");
+                keys.insert((english_key(en), b.japanese.clone()));
+            }
         }
-        // Both spellings lead back to their own bone, so no key is shared by two bones.
-        for b in bones {
-            assert_eq!(to_japanese(&b.nuthouse), Some(b.japanese.as_str()));
-            assert_eq!(to_japanese(&b.mmd_tools), Some(b.japanese.as_str()));
-        }
-        assert_eq!(to_english("右腕", EnglishStyle::Nuthouse), Some("arm_R"));
+        let distinct: std::collections::HashSet<&String> = keys.iter().map(|(k, _)| k).collect();
+        assert_eq!(distinct.len(), keys.len(), "an English spelling names two bones");
+        assert_eq!(to_english("右腕", EnglishStyle::Mmd), Some("arm_R"));
         assert_eq!(to_english("左足ＩＫ", EnglishStyle::MmdTools), Some("LeftLegIK"));
+        assert_eq!(to_english("右人指１", EnglishStyle::Mmd), Some("fore1_R"));
+        assert_eq!(to_english("右中指３", EnglishStyle::MmdTools), Some("RightMiddle3"));
+        assert_eq!(to_english("右肩P", EnglishStyle::Mmd), Some("shoulderP_R"));
         // Width-blind on the Japanese side, case-blind on the English side.
-        assert_eq!(to_english("左足IK", EnglishStyle::Nuthouse), Some("leg IK_L"));
+        assert_eq!(to_english("左足IK", EnglishStyle::Mmd), Some("leg IK_L"));
         assert_eq!(to_english("右親指0", EnglishStyle::MmdTools), Some("RightThumb0"));
-        assert_eq!(to_english("左足IK親", EnglishStyle::MmdTools), Some("LeftLegIKParent"));
+        assert_eq!(to_english("左足IK親", EnglishStyle::MmdTools), Some("LeftLegIKP"));
         assert_eq!(to_japanese("LEG_IK_L"), Some("左足ＩＫ"));
+        // Older spellings and the names PMX models carry.
         assert_eq!(to_japanese("waist_cancel_R"), Some("腰キャンセル右"));
+        assert_eq!(to_japanese("LeftIndexFinger1"), Some("左人指１"));
+        assert_eq!(to_japanese("foot_L"), Some("左足首"));
+        assert_eq!(to_japanese("shoulder_raise_R"), Some("右肩P"));
+        assert_eq!(to_japanese("leg_IK_Parent_L"), Some("左足IK親"));
+        assert_eq!(to_japanese("arm_twist_L"), Some("左腕捩"));
         assert_eq!(to_japanese("nope"), None);
     }
 

@@ -49,6 +49,18 @@ impl RenameMap {
         self
     }
 
+    /// Adds every entry of `other`, replacing this map's entries for the same old names (given
+    /// names over the dictionary's, say).
+    pub fn extend(&mut self, other: &RenameMap) -> &mut Self {
+        for (old, new) in &other.bones {
+            upsert(&mut self.bones, old.clone(), new.clone());
+        }
+        for (old, new) in &other.morphs {
+            upsert(&mut self.morphs, old.clone(), new.clone());
+        }
+        self
+    }
+
     /// Whether the map has no entry for bones or morphs.
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty() && self.morphs.is_empty()
@@ -214,23 +226,45 @@ impl<const N: usize> Renamer<'_, N> {
     }
 
     /// Fails when two different old names end up with the same name bytes.
-    fn check_collisions(&self) -> Result<(), EditError> {
-        let mut by_new: HashMap<&[u8], Vec<&RawName<N>>> = HashMap::new();
-        for (old, (new, _)) in &self.done {
+    fn check_collisions(&self, report: &RenameReport) -> Result<(), EditError> {
+        let mut by_new: HashMap<&[u8], Vec<(&RawName<N>, Option<usize>)>> = HashMap::new();
+        for (old, (new, slot)) in &self.done {
             let olds = by_new.entry(new.bytes()).or_default();
-            if !olds.iter().any(|o| o.bytes() == old.bytes()) {
-                olds.push(old);
+            if !olds.iter().any(|(o, _)| o.bytes() == old.bytes()) {
+                olds.push((old, *slot));
             }
         }
-        for (new, olds) in by_new {
-            if olds.len() > 1 {
-                let mut names: Vec<String> = olds.iter().map(|o| o.to_string_lossy()).collect();
+        // Sorted, so that the error is the same from run to run.
+        type Collision<'a> = (&'a [u8], Vec<(String, String)>);
+        let mut collisions: Vec<Collision> = by_new
+            .into_iter()
+            .filter(|(_, olds)| olds.len() > 1)
+            .map(|(new, olds)| {
+                let mut names: Vec<(String, String)> = olds
+                    .iter()
+                    .map(|(old, slot)| {
+                        let old = old.to_string_lossy();
+                        let asked =
+                            slot.map_or_else(|| old.clone(), |i| report.renamed[i].new.clone());
+                        (old, asked)
+                    })
+                    .collect();
                 names.sort();
-                let into = self.encoding.decode(new, false).text.into_owned();
-                return Err(EditError::NameCollision { kind: self.kind, names, into });
-            }
-        }
-        Ok(())
+                (new, names)
+            })
+            .collect();
+        collisions.sort();
+        let Some((new, names)) = collisions.into_iter().next() else {
+            return Ok(());
+        };
+        let (names, requested) = names.into_iter().unzip();
+        Err(EditError::NameCollision {
+            kind: self.kind,
+            names,
+            requested,
+            field_full: new.len() == N,
+            into: self.encoding.decode(new, false).text.into_owned(),
+        })
     }
 }
 
@@ -243,20 +277,20 @@ pub fn rename(motion: &Motion, map: &RenameMap) -> Result<(Motion, RenameReport)
     for key in &mut out.bones {
         key.name = bones.apply(key.name, &mut report)?;
     }
-    bones.check_collisions()?;
+    bones.check_collisions(&report)?;
     let mut morphs =
         Renamer::<15> { kind: "morph", map: &map.morphs, encoding, done: HashMap::new() };
     for key in &mut out.morphs {
         key.name = morphs.apply(key.name, &mut report)?;
     }
-    morphs.check_collisions()?;
+    morphs.check_collisions(&report)?;
     let mut ik = Renamer::<20> { kind: "IK", map: &map.bones, encoding, done: HashMap::new() };
     for key in &mut out.properties {
         for state in &mut key.ik {
             state.name = ik.apply(state.name, &mut report)?;
         }
     }
-    ik.check_collisions()?;
+    ik.check_collisions(&report)?;
     // A bone entry is used when it renamed a bone or an IK entry.
     let used = |kinds: &[&str], old: &str| {
         report.renamed.iter().any(|r| kinds.contains(&r.kind) && r.old == old)
@@ -384,8 +418,7 @@ mod tests {
         assert!(matches!(RenameMap::from_csv("x,a,b"), Err(EditError::BadMap { .. })));
 
         let m = crate::example::example_motion();
-        let (english, report) =
-            rename(&m, &RenameMap::to_english(&m, EnglishStyle::Nuthouse)).unwrap();
+        let (english, report) = rename(&m, &RenameMap::to_english(&m, EnglishStyle::Mmd)).unwrap();
         assert!(report.renamed.iter().any(|r| r.old == "右腕" && r.new == "arm_R"), "{report:?}");
         assert!(report.renamed.iter().any(|r| r.kind == "IK" && r.new == "leg IK_R"), "{report:?}");
         let (back, _) = rename(&english, &RenameMap::to_japanese(&english)).unwrap();
@@ -394,12 +427,38 @@ mod tests {
 
     #[test]
     fn long_names_warn_and_collisions_fail() {
-        let m = motion(&["右人指１", "右人指２", "センター"]);
-        let map = RenameMap::to_english(&m, EnglishStyle::MmdTools);
-        // RightIndexFinger1 and …2 both cut to RightIndexFinge.
-        assert!(matches!(rename(&m, &map), Err(EditError::NameCollision { .. })));
+        // The dictionary's names all fit: fingers do not merge.
+        let m = motion(&["右人指１", "右人指２", "右人指３", "右肩P", "左肩P", "センター"]);
+        for style in [EnglishStyle::Mmd, EnglishStyle::MmdTools] {
+            let (out, report) = rename(&m, &RenameMap::to_english(&m, style)).unwrap();
+            assert!(report.renamed.iter().all(|r| r.shortened.is_none()), "{report:?}");
+            let (back, _) = rename(&out, &RenameMap::to_japanese(&out)).unwrap();
+            let names =
+                |m: &Motion| m.bones.iter().map(|k| k.name.bytes().to_vec()).collect::<Vec<_>>();
+            assert_eq!(names(&back), names(&m));
+        }
+        // Names longer than the field are cut, and two cut alike is an error naming both.
+        let mut map = RenameMap::new();
+        map.bone("右人指１", "RightIndexFinger1").bone("右人指２", "RightIndexFinger2");
+        let err = rename(&m, &map).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "renaming would merge the bone tracks 右人指１ (→ RightIndexFinger1), 右人指２ \
+             (→ RightIndexFinger2) into one named RightIndexFinge (a name field holds the first \
+             15 bytes of a name; 20 for IK)"
+        );
+        // A new name equal to a name left as it is collides too.
+        let mut map = RenameMap::new();
+        map.bone("右人指１", "センター");
+        let err = rename(&m, &map).unwrap_err().to_string();
+        assert!(
+            err.contains("tracks センター, 右人指１ (→ センター) into one named センター"),
+            "{err}"
+        );
         let m = motion(&["右人指１", "センター"]);
-        let (out, report) = rename(&m, &RenameMap::to_english(&m, EnglishStyle::MmdTools)).unwrap();
+        let mut map = RenameMap::new();
+        map.bone("右人指１", "RightIndexFinger1");
+        let (out, report) = rename(&m, &map).unwrap();
         let long = report.renamed.iter().find(|r| r.old == "右人指１").unwrap();
         assert_eq!(long.shortened, Some((17, "RightIndexFinge".to_string())));
         assert_eq!(out.bones[0].name.bytes(), b"RightIndexFinge");

@@ -23,8 +23,9 @@ use super::motion::Motion;
 use super::records::{BoneKey, CameraKey, LightKey, MorphKey, PropertyKey, ShadowKey};
 use crate::text::KeyName;
 
-/// A keyframe of one of the six sections.
-pub trait Keyframe: Clone {
+/// A keyframe of one of the six sections. Keys compare equal when every field holds the
+/// same value (names byte for byte, padding included).
+pub trait Keyframe: Clone + PartialEq {
     /// The section keys of this type live in.
     const SECTION: Section;
 

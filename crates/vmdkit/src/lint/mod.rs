@@ -47,8 +47,12 @@ pub enum WarningKind {
     NameCutMidCharacter,
     /// A name is not valid in the file's encoding.
     NameUndecodable,
-    /// Several keys for the same name (or, in camera/light/shadow/property, the same frame).
+    /// Several keys that differ for the same name and frame (or, in camera/light/shadow/
+    /// property, the same frame): players disagree on which one wins.
     DuplicateKeys,
+    /// Several keys with the same values for the same name and frame: whichever a player keeps,
+    /// the motion plays the same.
+    IdenticalKeys,
     /// A name's keys are not in frame order in the file.
     UnsortedKeys,
     /// Bone keys with the physics toggle off.
@@ -77,6 +81,7 @@ impl WarningKind {
             WarningKind::NameCutMidCharacter => "name_cut_mid_character",
             WarningKind::NameUndecodable => "name_undecodable",
             WarningKind::DuplicateKeys => "duplicate_keys",
+            WarningKind::IdenticalKeys => "identical_keys",
             WarningKind::UnsortedKeys => "unsorted_keys",
             WarningKind::PhysicsOff => "physics_off",
             WarningKind::NonUnitQuaternion => "non_unit_quaternion",
@@ -86,6 +91,49 @@ impl WarningKind {
             WarningKind::TrailingBytes => "trailing_bytes",
             WarningKind::FarFrames => "far_frames",
         }
+    }
+}
+
+impl WarningKind {
+    /// Every kind, in the order warnings are listed.
+    pub const ALL: [WarningKind; 13] = [
+        WarningKind::Repaired,
+        WarningKind::NameCutMidCharacter,
+        WarningKind::NameUndecodable,
+        WarningKind::DuplicateKeys,
+        WarningKind::IdenticalKeys,
+        WarningKind::UnsortedKeys,
+        WarningKind::PhysicsOff,
+        WarningKind::NonUnitQuaternion,
+        WarningKind::ZeroQuaternion,
+        WarningKind::NonFinite,
+        WarningKind::OutOfRange,
+        WarningKind::TrailingBytes,
+        WarningKind::FarFrames,
+    ];
+
+    /// The kind with this [`name`](WarningKind::name).
+    pub fn from_name(name: &str) -> Option<WarningKind> {
+        WarningKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Whether the kind is about how a file is written rather than how it plays: every player
+    /// plays the motion the same with or without what it reports. `vmdkit check
+    /// --strict-warnings` fails only on the other kinds unless told otherwise.
+    ///
+    /// These are: unsorted keys (players sort them), identical repeated keys (any one of them
+    /// gives the same motion), physics-off keys (a setting MMD's own panel writes), trailing
+    /// bytes (ignored by players) and names cut mid-character at the field width (MMD itself
+    /// cuts long names so, and they bind by bytes).
+    pub fn is_harmless(self) -> bool {
+        matches!(
+            self,
+            WarningKind::UnsortedKeys
+                | WarningKind::IdenticalKeys
+                | WarningKind::PhysicsOff
+                | WarningKind::TrailingBytes
+                | WarningKind::NameCutMidCharacter
+        )
     }
 }
 

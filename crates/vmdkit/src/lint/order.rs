@@ -25,9 +25,13 @@ struct TrackOrder {
     /// (frame, previous frame).
     backwards: u64,
     first_backwards: Option<(u32, u32)>,
-    /// Keys dropped as duplicates, and the lowest frame that has some.
+    /// Keys dropped as duplicates that differ from the key kept, and the lowest frame that
+    /// has some.
     duplicates: u64,
     first_duplicate: Option<u32>,
+    /// Keys dropped as duplicates that are the same as the key kept.
+    identical: u64,
+    first_identical: Option<u32>,
     first_frame: u32,
     last_frame: u32,
 }
@@ -42,6 +46,8 @@ impl TrackOrder {
             first_backwards: None,
             duplicates: 0,
             first_duplicate: None,
+            identical: 0,
+            first_identical: None,
             first_frame: 0,
             last_frame: 0,
         };
@@ -53,9 +59,14 @@ impl TrackOrder {
             }
         }
         // Duplicates are reported in frame order, so the first one is at the lowest frame.
-        group.resolve(frame, |f, _, _| {
-            order.duplicates += 1;
-            order.first_duplicate.get_or_insert(f);
+        group.resolve(frame, |f, dropped, kept| {
+            if keys[dropped] == keys[kept] {
+                order.identical += 1;
+                order.first_identical.get_or_insert(f);
+            } else {
+                order.duplicates += 1;
+                order.first_duplicate.get_or_insert(f);
+            }
         });
         order.first_frame = frame(group.keys[0]);
         order.last_frame = frame(group.keys[group.keys.len() - 1]);
@@ -96,6 +107,9 @@ impl OrderLint {
                 format!("{} at frame {frame}{cut}", text(name))
             });
         }
+        if let Some(frame) = order.first_identical {
+            t.identical.add(order.identical, || format!("{} at frame {frame}", text(name)));
+        }
     }
 }
 
@@ -105,6 +119,7 @@ struct NamedTallies {
     cut: Tally,
     invalid: Tally,
     duplicates: Tally,
+    identical: Tally,
     unsorted: Tally,
 }
 
@@ -147,7 +162,13 @@ fn unnamed(order: &TrackOrder, t: &mut NamedTallies) {
     if let Some(frame) = order.first_duplicate {
         t.duplicates.add(order.duplicates, || format!("frame {frame}"));
     }
+    if let Some(frame) = order.first_identical {
+        t.identical.add(order.identical, || format!("frame {frame}"));
+    }
 }
+
+/// The tail of the identical-keys warning: why it does not matter.
+const IDENTICAL: &str = "; every player plays them alike";
 
 const IS: Verb = ("key is", "keys are");
 const REPEATS: Verb = ("key repeats", "keys repeat");
@@ -163,11 +184,13 @@ fn named_warnings(
     const DUPLICATE: (&str, &str) =
         ("a name and frame already keyed", "; players disagree on which key wins");
     const UNSORTED: (&str, &str) = ("out of frame order", "; players sort them");
+    const SAME: (&str, &str) = ("a name and frame already keyed with the same values", IDENTICAL);
     let invalid = format!("not valid {}", encoding.label());
     let rows = [
         (&t.cut, Count::Names, WarningKind::NameCutMidCharacter, NAME, CUT),
         (&t.invalid, Count::Names, WarningKind::NameUndecodable, NAME_IS, (&invalid, "")),
         (&t.duplicates, Count::KeysByName, WarningKind::DuplicateKeys, REPEATS, DUPLICATE),
+        (&t.identical, Count::KeysByName, WarningKind::IdenticalKeys, REPEATS, SAME),
         (&t.unsorted, Count::KeysByName, WarningKind::UnsortedKeys, IS, UNSORTED),
     ];
     for (tally, count, kind, verb, (what, tail)) in rows {
@@ -182,9 +205,11 @@ fn unnamed_warnings(section: Section, t: &NamedTallies, out: &mut Vec<Warning>) 
     const UNSORTED: (&str, &str) = ("out of frame order", "; players sort them");
     const DUPLICATE: (&str, &str) =
         ("a frame already keyed", "; players disagree on which key wins");
+    const SAME: (&str, &str) = ("a frame already keyed with the same values", IDENTICAL);
     for (tally, kind, verb, (what, tail)) in [
         (&t.unsorted, WarningKind::UnsortedKeys, IS, UNSORTED),
         (&t.duplicates, WarningKind::DuplicateKeys, REPEATS, DUPLICATE),
+        (&t.identical, WarningKind::IdenticalKeys, REPEATS, SAME),
     ] {
         out.extend(tally.counted(Count::Keys, kind, section, verb, what, tail));
     }

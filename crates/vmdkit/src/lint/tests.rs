@@ -30,6 +30,11 @@ fn duplicates_order_physics_and_quaternions() {
     for frame in [10, 0, 10, 20] {
         motion.bones.push(BoneKey::new(arm, frame));
     }
+    // The same frame twice with different values (the one above is the same key twice).
+    motion.bones[2].translation.x = 1.0;
+    let mut same = BoneKey::new(KeyName::encode("左腕").0, 4);
+    same.translation.y = 2.0;
+    motion.bones.extend([same, same]);
     let mut zero = BoneKey::new(KeyName::encode("頭").0, 5);
     zero.rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
     let mut long = BoneKey::new(KeyName::encode("首").0, 5);
@@ -37,8 +42,9 @@ fn duplicates_order_physics_and_quaternions() {
     long.interpolation =
         BoneInterpolation::canonical(BoneInterpolation::DEFAULT.curves(), PhysicsToggle::Off);
     motion.bones.extend([zero, long]);
-    motion.cameras.push(CameraKey { frame: 3, ..crate::example::example_motion().cameras[0] });
-    motion.cameras.push(CameraKey { frame: 3, ..crate::example::example_motion().cameras[0] });
+    let camera = CameraKey { frame: 3, ..crate::example::example_motion().cameras[0] };
+    // Dropped keys are compared with the one kept, the last.
+    motion.cameras.extend([CameraKey { distance: -1.0, ..camera }, camera, camera]);
     motion.shadows.push(ShadowKey { frame: 0, mode: 7, distance: f32::NAN });
     motion.trailing = b"Nuthouse01".to_vec();
     let a = analyse(&motion, &[]);
@@ -46,21 +52,30 @@ fn duplicates_order_physics_and_quaternions() {
         kinds(&a.warnings),
         vec![
             (WarningKind::DuplicateKeys, Some(Section::Bone), 1),
+            (WarningKind::IdenticalKeys, Some(Section::Bone), 1),
             (WarningKind::UnsortedKeys, Some(Section::Bone), 1),
             (WarningKind::PhysicsOff, Some(Section::Bone), 1),
             (WarningKind::NonUnitQuaternion, Some(Section::Bone), 1),
             (WarningKind::ZeroQuaternion, Some(Section::Bone), 1),
             (WarningKind::DuplicateKeys, Some(Section::Camera), 1),
+            (WarningKind::IdenticalKeys, Some(Section::Camera), 1),
             (WarningKind::NonFinite, Some(Section::SelfShadow), 1),
             (WarningKind::OutOfRange, Some(Section::SelfShadow), 1),
             (WarningKind::TrailingBytes, None, 10),
         ]
     );
     assert!(a.warnings[0].message.contains("\"右腕\" at frame 10"), "{}", a.warnings[0]);
-    assert!(a.warnings[1].message.contains("frame 0 after frame 10"), "{}", a.warnings[1]);
-    assert!(a.warnings[8].message.contains("\"Nuthouse01\""), "{}", a.warnings[8]);
+    assert!(a.warnings[1].message.contains("\"左腕\" at frame 4"), "{}", a.warnings[1]);
+    assert!(a.warnings[1].message.contains("every player plays them alike"), "{}", a.warnings[1]);
+    assert!(a.warnings[2].message.contains("frame 0 after frame 10"), "{}", a.warnings[2]);
+    assert!(a.warnings[10].message.contains("\"Nuthouse01\""), "{}", a.warnings[10]);
+    for kind in WarningKind::ALL {
+        assert_eq!(WarningKind::from_name(kind.name()), Some(kind));
+    }
+    assert_eq!(WarningKind::from_name("nope"), None);
     assert_eq!(a.frame_range, Some((0, 20)));
     assert_eq!(a.bones[0].keys, 4);
+    assert_eq!(a.bones[1].keys, 2);
 
     // Read with only a preview of the trailing bytes, the warning still counts all of them.
     motion.trailing.truncate(4);

@@ -460,6 +460,7 @@ pub(crate) fn parse(text: &str) -> Result<Model> {
         comment_en: String::new(),
         bones,
         morphs: Vec::new(),
+        morph_list: Vec::new(),
         counts: SectionCounts::default(),
     })
 }

@@ -10,7 +10,8 @@
 //! [`Model::parse`] and [`Model::read_file`] recognise it too, so a CSV serves wherever a model
 //! is asked for. Its errors name the line and column.
 //!
-//! [`VpdPose`] reads and writes VPD pose files.
+//! [`VpdPose`] reads and writes VPD pose files, and turns a pose into a one-frame motion and a
+//! motion at any time into a pose ([`VpdPose::to_motion`], [`VpdPose::from_motion`]).
 //!
 //! ```
 //! let pose = vmdkit::model::VpdPose::parse(
@@ -29,6 +30,7 @@ mod pmx;
 mod reader;
 mod types;
 mod vpd;
+mod vpd_motion;
 
 #[cfg(test)]
 mod tests;
@@ -36,6 +38,7 @@ mod tests;
 pub use error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
 pub use types::*;
 pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
+pub use vpd_motion::PoseNameNotes;
 
 use crate::error::{read_and_parse, FileError};
 

@@ -54,6 +54,8 @@ struct EnglishNames {
     name: String,
     comment: String,
     bones: Vec<String>,
+    /// Every skin's but the base skin's.
+    skins: Vec<String>,
 }
 
 pub(crate) fn parse(data: &[u8]) -> Result<Model> {
@@ -68,10 +70,17 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     counts.materials = fixed_section(&mut r, 70)?;
     let raw_bones = read_raw_bones(&mut r)?;
     let iks = read_iks(&mut r, raw_bones.len())?;
-    counts.morphs = skip_skins(&mut r)?;
+    let mut skins = read_skins(&mut r)?;
+    counts.morphs = skins.len();
     counts.display_frames = skip_display_frames(&mut r)?;
     let english =
         read_english_names(&mut r, raw_bones.len(), counts.morphs, counts.display_frames)?;
+    if let Some(english) = &english {
+        // The base skin has no English name; the others follow it in order.
+        for (skin, name) in skins.iter_mut().skip(1).zip(&english.skins) {
+            skin.name_en = name.clone();
+        }
+    }
     skip_physics(&mut r, &mut counts)?;
 
     let has_english = english.is_some();
@@ -88,6 +97,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         comment_en: english.comment,
         bones,
         morphs: Vec::new(),
+        morph_list: skins,
         counts,
     })
 }
@@ -129,20 +139,29 @@ fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
     Ok(raw_bones)
 }
 
-/// Walks the skins (PMD's vertex morphs) and returns how many there are.
-fn skip_skins(r: &mut Reader) -> Result<usize> {
+/// Reads the skins (PMD's vertex morphs): names, panels and vertex counts, the offsets
+/// walked. The first is the base skin (panel 0) the others are relative to.
+fn read_skins(r: &mut Reader) -> Result<Vec<MorphSummary>> {
     r.enter(ModelSection::Morphs);
     let at = r.pos();
-    let skins = r.u16()? as usize;
-    r.check_count(skins as u64, 25, at)?;
-    for i in 0..skins {
+    let count = r.u16()? as usize;
+    r.check_count(count as u64, 25, at)?;
+    let mut skins = Vec::with_capacity(count);
+    for i in 0..count {
         r.record(Some(i));
-        r.skip(20)?;
+        let name = decode(r.take(20)?);
         let at = r.pos();
         let vertices = r.u32()?;
-        r.skip(1)?;
+        let panel = r.u8()?;
         let n = r.check_count(vertices as u64, 16, at)?;
         r.skip(n * 16)?;
+        skins.push(MorphSummary {
+            name,
+            name_en: String::new(),
+            panel,
+            kind: MorphType::Vertex,
+            offsets: n,
+        });
     }
     Ok(skins)
 }
@@ -184,8 +203,10 @@ fn read_english_names(
     r.check_count(bone_count as u64, 20, at)?;
     let bones = (0..bone_count).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
     // The base skin has no English name.
-    r.skip(skins.saturating_sub(1) * 20 + frames * 50)?;
-    Ok(Some(EnglishNames { name, comment, bones }))
+    let others = skins.saturating_sub(1);
+    let skins = (0..others).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
+    r.skip(frames * 50)?;
+    Ok(Some(EnglishNames { name, comment, bones, skins }))
 }
 
 /// The toon texture names, rigid bodies and joints.

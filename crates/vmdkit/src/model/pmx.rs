@@ -56,8 +56,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
 
     counts.materials = skip_materials(&mut r, &g)?;
     let bones = read_bones(&mut r, &g)?;
-    let (morphs, morph_count) = read_morphs(&mut r, &g, bones.len())?;
-    counts.morphs = morph_count;
+    let (morphs, morph_list) = read_morphs(&mut r, &g, bones.len())?;
+    counts.morphs = morph_list.len();
     counts.display_frames = skip_display_frames(&mut r, &g)?;
     counts.rigid_bodies = skip_rigid_bodies(&mut r, &g)?;
     counts.joints = skip_joints(&mut r, &g)?;
@@ -75,6 +75,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         comment_en,
         bones,
         morphs,
+        morph_list,
         counts,
     })
 }
@@ -290,14 +291,21 @@ enum Pending {
 }
 
 /// Reads the morphs, keeping bone morphs and the group morphs that drive at least one of them.
-/// Returns them with the file's total morph count.
-fn read_morphs(r: &mut Reader, g: &Globals, bone_count: usize) -> Result<(Vec<Morph>, usize)> {
+/// Returns them with a summary of every morph of the file.
+fn read_morphs(
+    r: &mut Reader,
+    g: &Globals,
+    bone_count: usize,
+) -> Result<(Vec<Morph>, Vec<MorphSummary>)> {
     r.enter(ModelSection::Morphs);
     let count = r.count_i32(8 + 1 + 1 + 4)?;
     let mut pending = Vec::with_capacity(count);
+    let mut summaries = Vec::with_capacity(count);
     for i in 0..count {
         r.record(Some(i));
-        pending.push(read_morph(r, g, bone_count, count)?);
+        let (morph, summary) = read_morph(r, g, bone_count, count)?;
+        pending.push(morph);
+        summaries.push(summary);
     }
     r.record(None);
 
@@ -337,7 +345,7 @@ fn read_morphs(r: &mut Reader, g: &Globals, bone_count: usize) -> Result<(Vec<Mo
             Pending::Other => {}
         }
     }
-    Ok((morphs, count))
+    Ok((morphs, summaries))
 }
 
 fn read_morph(
@@ -345,7 +353,7 @@ fn read_morph(
     g: &Globals,
     bone_count: usize,
     morph_count: usize,
-) -> Result<Pending> {
+) -> Result<(Pending, MorphSummary)> {
     let name = text(r, g)?;
     let name_en = text(r, g)?;
     let panel = r.u8()?;
@@ -353,20 +361,27 @@ fn read_morph(
     let kind = r.u8()?;
     let size = morph_offset_size(r, g, kind, kind_at)?;
     let offsets = r.count_i32(size)?;
+    let summary = MorphSummary {
+        name: name.clone(),
+        name_en: name_en.clone(),
+        panel,
+        // morph_offset_size has refused the kinds PMX does not have.
+        kind: MorphType::from_pmx(kind).unwrap_or(MorphType::Vertex),
+        offsets,
+    };
     let morph = |kind| Morph { name_cp932: key_name(&name), name, name_en, panel, kind };
-    match kind {
+    let pending = match kind {
         0 => {
             let members = read_group_members(r, g, offsets, morph_count)?;
-            Ok(Pending::Group(morph(MorphKind::Group(Vec::new())), members))
+            Pending::Group(morph(MorphKind::Group(Vec::new())), members)
         }
-        2 => {
-            Ok(Pending::Bone(morph(MorphKind::Bone(read_bone_offsets(r, g, offsets, bone_count)?))))
-        }
+        2 => Pending::Bone(morph(MorphKind::Bone(read_bone_offsets(r, g, offsets, bone_count)?))),
         _ => {
             r.skip(offsets * size)?;
-            Ok(Pending::Other)
+            Pending::Other
         }
-    }
+    };
+    Ok((pending, summary))
 }
 
 /// The size of one offset of a morph of type `kind`, which was read at `kind_at`.

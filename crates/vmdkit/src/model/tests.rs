@@ -209,6 +209,28 @@ fn check_fixture_model(model: &Model, version: f32) {
     assert_eq!(model.morphs[0].kind, MorphKind::Bone(offsets.to_vec()));
     assert_eq!(model.morphs[1].kind, MorphKind::Group(vec![GroupMember { morph: 0, ratio: 0.5 }]));
 
+    // Every morph is summarised, whatever it moves.
+    let list: Vec<(&str, &str, u8, MorphType, usize)> = model
+        .morph_list
+        .iter()
+        .map(|m| (m.name.as_str(), m.name_en.as_str(), m.panel, m.kind, m.offsets))
+        .collect();
+    let mut expected = vec![
+        ("v", "", 1, MorphType::Vertex, 1),
+        ("bone", "bm", 4, MorphType::Bone, 2),
+        ("group", "", 4, MorphType::Group, 2),
+        ("vgroup", "", 4, MorphType::Group, 1),
+        ("mat", "", 4, MorphType::Material, 1),
+        ("uv", "", 4, MorphType::Uv, 1),
+    ];
+    if version > 2.0 {
+        expected.extend([
+            ("flip", "", 4, MorphType::Flip, 1),
+            ("impulse", "", 4, MorphType::Impulse, 1),
+        ]);
+    }
+    assert_eq!(list, expected);
+
     let soft = version > 2.0;
     let c = model.counts;
     assert_eq!((c.vertices, c.face_indices, c.textures, c.materials), (2 + soft as usize, 3, 1, 2));
@@ -384,6 +406,13 @@ fn pmd_bones_convert_to_pmx_terms() {
     assert_eq!(model.format, ModelFormat::Pmd { english: true });
     assert_eq!((model.name.as_str(), model.name_en.as_str()), ("ミク", "Miku"));
     assert!(model.morphs.is_empty());
+    // Skins are vertex morphs; the base skin has no English name, the others follow it.
+    let skins: Vec<(&str, &str, MorphType, usize)> = model
+        .morph_list
+        .iter()
+        .map(|m| (m.name.as_str(), m.name_en.as_str(), m.kind, m.offsets))
+        .collect();
+    assert_eq!(skins, [("base", "", MorphType::Vertex, 1), ("あ", "a", MorphType::Vertex, 1)]);
     let c = model.counts;
     assert_eq!(
         (c.vertices, c.face_indices, c.materials, c.morphs, c.rigid_bodies, c.joints),

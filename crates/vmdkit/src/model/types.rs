@@ -70,6 +70,9 @@ pub struct Model {
     pub bones: Vec<Bone>,
     /// Bone morphs, and group morphs with at least one bone-morph member, in file order.
     pub morphs: Vec<Morph>,
+    /// Every morph of the file, of every kind, in file order: what `vmdkit info` lists (empty
+    /// for a bone CSV). [`Model::morphs`] indexes differ from these.
+    pub morph_list: Vec<MorphSummary>,
     /// Record counts of the sections read only to be skipped.
     pub counts: SectionCounts,
 }
@@ -249,6 +252,78 @@ pub struct Morph {
     pub panel: u8,
     /// What the morph moves.
     pub kind: MorphKind,
+}
+
+/// What a morph of the file moves, as PMX numbers its kinds (PMD skins are vertex morphs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MorphType {
+    /// Drives other morphs (PMX type 0).
+    Group,
+    /// Moves vertices (1; every PMD skin).
+    Vertex,
+    /// Moves bones (2).
+    Bone,
+    /// Moves texture coordinates (3).
+    Uv,
+    /// Moves additional UV set 1 to 4 (4–7).
+    AdditionalUv(u8),
+    /// Changes material colours (8).
+    Material,
+    /// Drives one of its members at a time (9, PMX 2.1).
+    Flip,
+    /// Pushes rigid bodies (10, PMX 2.1).
+    Impulse,
+}
+
+impl MorphType {
+    /// The PMX type number of a kind, if it is one.
+    pub fn from_pmx(kind: u8) -> Option<MorphType> {
+        Some(match kind {
+            0 => MorphType::Group,
+            1 => MorphType::Vertex,
+            2 => MorphType::Bone,
+            3 => MorphType::Uv,
+            4..=7 => MorphType::AdditionalUv(kind - 3),
+            8 => MorphType::Material,
+            9 => MorphType::Flip,
+            10 => MorphType::Impulse,
+            _ => return None,
+        })
+    }
+
+    /// A snake_case name: `group`, `vertex`, `bone`, `uv`, `additional_uv1`…`additional_uv4`,
+    /// `material`, `flip`, `impulse`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MorphType::Group => "group",
+            MorphType::Vertex => "vertex",
+            MorphType::Bone => "bone",
+            MorphType::Uv => "uv",
+            MorphType::AdditionalUv(1) => "additional_uv1",
+            MorphType::AdditionalUv(2) => "additional_uv2",
+            MorphType::AdditionalUv(3) => "additional_uv3",
+            MorphType::AdditionalUv(_) => "additional_uv4",
+            MorphType::Material => "material",
+            MorphType::Flip => "flip",
+            MorphType::Impulse => "impulse",
+        }
+    }
+}
+
+/// One morph of the file, of any kind: its names, panel, kind and size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MorphSummary {
+    /// The morph's name (VMD morph keys name this).
+    pub name: String,
+    /// The English name (empty when the file has none).
+    pub name_en: String,
+    /// The facial panel (0 system or PMD's base skin, 1 eyebrow, 2 eye, 3 mouth, 4 other).
+    pub panel: u8,
+    /// What it moves.
+    pub kind: MorphType,
+    /// How many offsets (vertices, bones, members, ...) it has, as stored.
+    pub offsets: usize,
 }
 
 /// What a bone-moving morph does at its weight.

@@ -8,6 +8,8 @@
 //! * `keys.rs`: keyframes as `vmdkit dump --json` lists them ([`entries`], [`ListingHead`]).
 //! * `sample.rs`: a motion sampled at one time, as `vmdkit sample --json` prints it
 //!   ([`SampleDoc`]).
+//! * `model.rs`: a PMX/PMD model as `vmdkit info --json MODEL.pmx` prints it ([`ModelDoc`]).
+//! * `vpd.rs`: a VPD pose file as `vmdkit info --json POSE.vpd` prints it ([`PoseFileDoc`]).
 //! * `pose.rs`: a posed skeleton, as `vmdkit pose --json` prints it ([`PoseDoc`]).
 //! * `curves.rs`: interpolation curves, shared with the convert JSON format ([`BoneCurves`]).
 //! * `binding.rs`: the warnings to show when a motion only partly fits a model.
@@ -15,8 +17,10 @@
 pub(crate) mod binding;
 pub(crate) mod curves;
 pub(crate) mod keys;
+pub(crate) mod model;
 pub(crate) mod pose;
 pub(crate) mod sample;
+pub(crate) mod vpd;
 
 pub use binding::binding_warnings;
 pub use curves::{curve_points, BoneCurves, CameraCurves};
@@ -24,5 +28,10 @@ pub use keys::{
     camera_rotation_deg, entries, kept, panel_euler_deg, round_deg, BoneEntry, CameraEntry,
     IkEntry, KeyEntry, KeyOptions, LightEntry, ListingHead, MorphEntry, PropertyEntry, ShadowEntry,
 };
+pub use model::{
+    panel_name, AngleLimits, AppendDoc, IkDoc, IkLinkDoc, ModelBone, ModelCounts, ModelDoc,
+    ModelMorph, BONE_FLAG_NAMES,
+};
 pub use pose::{PoseBone, PoseDoc};
 pub use sample::{BoneDoc, BoneValue, CameraDoc, LightDoc, MorphDoc, Named, SampleDoc, ShadowDoc};
+pub use vpd::{PoseCounts, PoseFileBone, PoseFileDoc, PoseFileMorph};

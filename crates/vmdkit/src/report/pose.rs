@@ -1,5 +1,7 @@
 //! A posed skeleton as printed by `vmdkit pose --json`:
-//! `{"frame", "bones": [{"name", "position", "rotation"}]}`, bones in model order.
+//! `{"frame", "bones": [{"name", "parent", "position", "rotation"}]}`, bones in model order,
+//! `parent` the index of the parent bone in the same list (`null` for a root), as the NPZ of
+//! `vmdkit bake --model` holds it.
 
 use crate::skeleton::{Pose, Skeleton};
 use serde::Serialize;
@@ -9,6 +11,8 @@ use serde::Serialize;
 pub struct PoseBone<'a> {
     /// The bone's name in the model.
     pub name: &'a str,
+    /// The index of the parent bone in [`PoseDoc::bones`], `None` for a root.
+    pub parent: Option<usize>,
     /// Model-space position, in MMD units.
     pub position: [f32; 3],
     /// Model-space rotation from the bind pose, a unit quaternion (x, y, z, w).
@@ -30,6 +34,7 @@ impl<'a> PoseDoc<'a> {
         let bones = (0..skeleton.bone_count())
             .map(|b| PoseBone {
                 name: skeleton.bone_name(b),
+                parent: skeleton.parent(b),
                 position: pose.position(b).to_array(),
                 // Normalised here: posing composes many rotations and lets |q| drift.
                 rotation: pose.rotation(b).normalize().to_array(),

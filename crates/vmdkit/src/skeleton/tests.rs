@@ -24,6 +24,7 @@ fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
         comment_en: String::new(),
         bones,
         morphs,
+        morph_list: Vec::new(),
         counts: SectionCounts::default(),
     }
 }

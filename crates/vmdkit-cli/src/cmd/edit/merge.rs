@@ -7,12 +7,16 @@ use vmdkit::Section;
 
 const AFTER_HELP: &str = "\
 Keys are appended in the order the files are given. When two files have a key for the same
-bone or morph (or the camera, light, self-shadow or property section) at the same frame, the
-later file wins; each file's collisions are counted on stderr. The output carries the first
-non-camera file's model name. Curves are unchanged.
+bone or morph (or the camera, light, self-shadow or property section) at the same frame:
+identical keys (the same values and curves) are kept once, so merging a file with itself
+gives it back; keys that differ are overridden by the later file. stderr counts, per file,
+the identical keys dropped and the keys that overrode an earlier file's. Duplicates inside
+one file are kept as they are. The output carries the first non-camera file's model name.
+Curves are unchanged.
 
-Example:
-  vmdkit merge dance.vmd facial.vmd camera.vmd -o all.vmd";
+Examples:
+  vmdkit merge dance.vmd facial.vmd camera.vmd -o all.vmd
+  vmdkit merge dance.vmd dance-fixes.vmd -o fixed.vmd   the fixes override the dance's keys";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -36,18 +40,20 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     let (merged, report) = vmdkit::edit::merge(&motions);
     save(&args.output, &merged)?;
     eprintln!("{}: {}", args.output.display(), counts(&merged));
-    for (path, hits) in args.inputs.iter().zip(&report.collisions) {
-        let parts: Vec<String> = Section::ALL
-            .iter()
-            .zip(hits)
-            .filter(|(_, &n)| n > 0)
-            .map(|(s, n)| format!("{n} {}", s.name()))
-            .collect();
-        if !parts.is_empty() {
+    for (i, path) in args.inputs.iter().enumerate() {
+        let dropped = per_section(&report.duplicates[i]);
+        if !dropped.is_empty() {
             eprintln!(
-                "{}: {} keys replaced keys of earlier files at the same name and frame",
-                path.display(),
-                parts.join(", ")
+                "{}: {dropped} keys dropped: identical to keys of earlier files",
+                path.display()
+            );
+        }
+        let overrode = per_section(&report.collisions[i]);
+        if !overrode.is_empty() {
+            eprintln!(
+                "{}: {overrode} keys overrode different keys of earlier files at the same name \
+                 and frame",
+                path.display()
             );
         }
     }
@@ -59,4 +65,15 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// "3 bone, 1 morph" for the sections with a count, or "" when all are 0.
+fn per_section(counts: &[usize; 6]) -> String {
+    let parts: Vec<String> = Section::ALL
+        .iter()
+        .zip(counts)
+        .filter(|(_, &n)| n > 0)
+        .map(|(s, n)| format!("{n} {}", s.name()))
+        .collect();
+    parts.join(", ")
 }

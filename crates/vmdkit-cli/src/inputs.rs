@@ -1,0 +1,105 @@
+//! Models and VPD poses where a command takes a file: which kind of file an input is, and
+//! reading poses (motions are read by `crate::io`, models by `crate::eval_args::read_model`).
+//!
+//! The kind comes from the extension (`.pmx`, `.pmd`: a model; `.vpd`: a pose; `.vmd`,
+//! `.json`, `.csv`: a motion), else from the first bytes (`PMX `, `Pmd`, `Vocaloid Pose Data
+//! file`), else it is a motion. A pose is played as a motion with one key per bone and morph
+//! at frame 0 (`VpdPose::to_motion`).
+
+use crate::io::{is_stdio, Loaded};
+use std::io::Read;
+use std::path::Path;
+use vmdkit::model::VpdPose;
+
+/// What an input file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A VMD, or a JSON or CSV motion.
+    Motion,
+    /// A PMX or PMD model.
+    Model,
+    /// A VPD pose.
+    Pose,
+}
+
+const POSE_SIGNATURE: &[u8] = b"Vocaloid Pose Data file";
+
+impl InputKind {
+    /// The kind of `path`, by extension, else by its first bytes; `-` is a motion.
+    pub fn of(path: &Path) -> InputKind {
+        if is_stdio(path) {
+            return InputKind::Motion;
+        }
+        let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("pmx" | "pmd") => return InputKind::Model,
+            Some("vpd") => return InputKind::Pose,
+            Some("vmd" | "json" | "csv") => return InputKind::Motion,
+            _ => {}
+        }
+        let mut head = [0u8; 32];
+        let n = std::fs::File::open(path).and_then(|mut f| read_up_to(&mut f, &mut head));
+        InputKind::of_bytes(&head[..n.unwrap_or(0)])
+    }
+
+    /// The kind the first bytes of a file say (a UTF-8 byte-order mark before a VPD's
+    /// signature is allowed, as the VPD reader allows it).
+    pub fn of_bytes(head: &[u8]) -> InputKind {
+        let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+        if head.starts_with(b"PMX ") || head.starts_with(b"Pmd") {
+            InputKind::Model
+        } else if text.starts_with(POSE_SIGNATURE) {
+            InputKind::Pose
+        } else {
+            InputKind::Motion
+        }
+    }
+}
+
+/// Reads into `buf` until it is full or the input ends.
+fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..])? {
+            0 => break,
+            read => n += read,
+        }
+    }
+    Ok(n)
+}
+
+/// Reads a VPD pose; the error names the file and line.
+pub fn read_pose(path: &Path) -> anyhow::Result<VpdPose> {
+    VpdPose::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the pose: {e}"))
+}
+
+/// A pose as a motion with its keys at `frame`, warning about names it could not store.
+pub fn pose_as_motion(path: &Path, pose: &VpdPose, frame: u32) -> Loaded {
+    let label = path.display().to_string();
+    let (motion, notes) = pose.to_motion(frame);
+    for (kind, name) in notes.names {
+        eprintln!(
+            "warning: {label}: the {kind} name {name:?} does not fit a VMD's name field in \
+             Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks"
+        );
+    }
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    Loaded { label, motion, repairs: Vec::new(), bytes }
+}
+
+/// Reads a motion, or a pose as a motion at frame 0: what commands that list or play keys
+/// take. See `crate::io::load_motion` for `lenient` and `max_trailing`.
+pub fn load_motion_or_pose(
+    path: &Path,
+    lenient: bool,
+    max_trailing: usize,
+) -> anyhow::Result<Loaded> {
+    match InputKind::of(path) {
+        InputKind::Pose => Ok(pose_as_motion(path, &read_pose(path)?, 0)),
+        InputKind::Model => Err(crate::error::usage(format!(
+            "{} is a model; this command takes a motion (.vmd, .json, .csv) or a pose (.vpd)",
+            path.display()
+        ))),
+        InputKind::Motion => crate::io::load_motion(path, lenient, max_trailing),
+    }
+}
