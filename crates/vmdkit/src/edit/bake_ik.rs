@@ -399,6 +399,7 @@ mod tests {
             comment_en: String::new(),
             bones,
             morphs: Vec::new(),
+            morph_list: Vec::new(),
             counts: SectionCounts::default(),
         }
     }
