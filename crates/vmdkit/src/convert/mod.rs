@@ -57,13 +57,17 @@ pub const FORMAT: &str = "vmdkit-motion";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConvertError {
-    /// The text is not well-formed JSON, or a value has the wrong type or shape.
-    #[error("JSON line {line}, column {column}: {message}")]
+    /// The text is not well-formed JSON, or a value has the wrong type or shape. Shown with the
+    /// field's path when the reader was inside one: `JSON line 9, column 31:
+    /// bones[12].rotation[3]: invalid type: ...`.
+    #[error("JSON line {line}, column {column}: {}{message}", in_field(path.as_deref()))]
     Json {
         /// 1-based line of the problem.
         line: usize,
         /// 1-based column of the problem.
         column: usize,
+        /// The JSON path of the field the reader was in (`bones[12].rotation[3]`), if any.
+        path: Option<String>,
         /// The JSON reader's description.
         message: String,
     },
@@ -120,6 +124,10 @@ impl Categorize for ConvertError {
             }
         }
     }
+}
+
+fn in_field(path: Option<&str>) -> String {
+    path.map(|p| format!("{p}: ")).unwrap_or_default()
 }
 
 fn in_column(column: Option<&str>) -> String {

@@ -36,7 +36,10 @@ pub(super) fn from_reader(r: impl Read) -> Result<(Motion, Vec<String>), Convert
 pub(super) fn from_value(value: Value) -> Result<(Motion, Vec<String>), ConvertError> {
     let identity = || Identity::deserialize(&value).ok();
     let mut state = State::new();
-    let head = DocSeed { state: &mut state }.deserialize(&value);
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(&value, &mut track);
+    let head = DocSeed { state: &mut state }.deserialize(tracked);
+    let head = head.map_err(|err| (err, Some(track.path())));
     finish(head, state, identity)
 }
 
@@ -45,8 +48,12 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     identity: impl FnOnce() -> Option<Identity>,
 ) -> Result<(Motion, Vec<String>), ConvertError> {
     let mut state = State::new();
-    let head = DocSeed { state: &mut state }.deserialize(&mut *de).and_then(|head| {
-        de.end()?;
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(&mut *de, &mut track);
+    let head = DocSeed { state: &mut state }.deserialize(tracked);
+    let head = head.map_err(|err| (err, Some(track.path()))).and_then(|head| {
+        // Text after the document is at no field.
+        de.end().map_err(|err| (err, None))?;
         Ok(head)
     });
     finish(head, state, identity)
@@ -110,14 +117,17 @@ fn check_identity(
     }
 }
 
-fn json_error(err: serde_json::Error) -> ConvertError {
+/// serde_json's error at `path` (where serde_path_to_error tracked the reader to; the
+/// document's root, `.`, is no field to name).
+fn json_error(err: serde_json::Error, path: Option<serde_path_to_error::Path>) -> ConvertError {
     let (line, column) = (err.line(), err.column());
     let mut message = err.to_string();
     let suffix = format!(" at line {line} column {column}");
     if message.ends_with(&suffix) {
         message.truncate(message.len() - suffix.len());
     }
-    ConvertError::Json { line, column, message }
+    let path = path.filter(|p| p.iter().next().is_some()).map(|p| p.to_string());
+    ConvertError::Json { line, column, path, message }
 }
 
 /// The document-level fields, as given.
@@ -324,7 +334,7 @@ fn top(field: &str, reason: String) -> ConvertError {
 /// (unless the document's identity explains it), then the header, the names and the trailing
 /// bytes, which need the whole document.
 fn finish(
-    head: Result<Head, serde_json::Error>,
+    head: Result<Head, (serde_json::Error, Option<serde_path_to_error::Path>)>,
     state: State,
     identity: impl FnOnce() -> Option<Identity>,
 ) -> Result<(Motion, Vec<String>), ConvertError> {
@@ -332,13 +342,13 @@ fn finish(
     if let Some(err) = error {
         return Err(err);
     }
-    let head = head.map_err(|err| {
+    let head = head.map_err(|(err, path)| {
         if err.is_io() {
             return ConvertError::Io(err.into());
         }
         let explained = identity()
             .and_then(|id| identity_error(id.format.as_ref(), id.schema_version.as_ref()));
-        explained.unwrap_or_else(|| json_error(err))
+        explained.unwrap_or_else(|| json_error(err, path))
     })?;
     let version = version_in(head.vmd_version)?;
     motion.sections_present = sections_present_in(head.sections_present)?;
