@@ -27,8 +27,9 @@ pub use csv::{
 };
 #[cfg(feature = "json")]
 pub use json::{
-    from_json_reader, from_json_reader_with_warnings, from_json_str, from_json_str_with_warnings,
-    from_json_value, to_json, to_json_string, write_json, write_json_with,
+    from_json_reader, from_json_reader_with_warnings, from_json_seekable_with_warnings,
+    from_json_str, from_json_str_with_warnings, from_json_value, to_json, to_json_string,
+    write_json, write_json_with,
 };
 
 #[cfg(any(feature = "json", feature = "csv"))]
