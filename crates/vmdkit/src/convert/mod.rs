@@ -22,7 +22,7 @@ pub(crate) mod json;
 #[cfg(feature = "csv")]
 pub use csv::{
     from_csv_reader, from_csv_reader_with_warnings, from_csv_str, from_csv_str_with_warnings,
-    to_csv_string, write_csv, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
+    to_csv_string, write_csv, write_csv_bom, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
     META as CSV_META,
 };
 #[cfg(feature = "json")]
