@@ -12,7 +12,7 @@ use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
 /// A motion and a time in it: the FILE and `--frame` of `sample` and `pose`.
 #[derive(clap::Args)]
 pub struct MotionAt {
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`; - for stdin
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The time, as a frame number at 30 fps (fractions allowed)
@@ -93,6 +93,7 @@ impl IkMode {
 /// Reads a model. The error names the file (and, for damage, the section, record and offset)
 /// once: it is flattened to its message so that the cause is not printed twice.
 pub fn read_model(path: &Path) -> anyhow::Result<Model> {
+    crate::io::refuse_folder(path, "a model file")?;
     Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }
 

@@ -8,9 +8,10 @@ mod cmd;
 mod error;
 mod eval_args;
 mod io;
+mod output;
 mod signals;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use std::process::ExitCode;
 
 const AFTER_HELP: &str = "\
@@ -33,9 +34,24 @@ pub struct Cli {
     command: cmd::Command,
 }
 
+/// The command line's definition. Every option value may be negative (`--fps -30`, `--frames
+/// -120`), so that it reaches the command's own check and its message, not clap's "unexpected
+/// argument '-3'"; no option is a number itself, so nothing is lost.
+pub fn command() -> clap::Command {
+    Cli::command().mut_subcommands(|sub| {
+        sub.mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+    })
+}
+
 fn main() -> ExitCode {
     // clap exits with status 2 on bad usage and 0 for --help and --version.
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     signals::remove_temporary_files_on_signals();
     match cli.command.run() {
         Ok(outcome) => outcome.into(),

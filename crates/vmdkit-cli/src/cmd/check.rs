@@ -2,7 +2,7 @@
 
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
-use crate::io::{expand_inputs, load_vmd, LoadError};
+use crate::io::{expand_inputs, read_motion, LoadError};
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::lint::{lint, Warning, TRAILING_PREVIEW};
@@ -33,7 +33,8 @@ pub struct Args {
     /// Print only files that fail or have warnings, and the summary
     #[arg(long, short)]
     quiet: bool,
-    /// VMD files, or folders searched recursively for *.vmd
+    /// Motion files (.vmd, or .json/.csv from `vmdkit convert`; - for stdin), or folders
+    /// searched recursively for *.vmd
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
 }
@@ -45,7 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     for_each_ordered(
         &files,
         |path| {
-            load_vmd(path, args.lenient, TRAILING_PREVIEW)
+            read_motion(path, None, args.lenient, TRAILING_PREVIEW)
                 .map(|loaded| lint(&loaded.motion, &loaded.repairs))
         },
         |path, result: Result<Vec<Warning>, LoadError>| {

@@ -75,12 +75,12 @@ pub struct Args {
     #[arg(long)]
     name: Option<String>,
     /// Read a damaged file leniently; repairs are reported on stderr
-    #[arg(long)]
+    #[arg(long, conflicts_with = "example")]
     lenient: bool,
     /// Dump the built-in example motion instead of a file
     #[arg(long, conflicts_with = "file")]
     example: bool,
-    /// A motion file (.vmd, or .json/.csv as written by `vmdkit convert`), or - for a VMD on stdin
+    /// A motion file (.vmd, or .json/.csv as written by `vmdkit convert`), or - for stdin
     #[arg(value_name = "FILE", required_unless_present = "example")]
     file: Option<PathBuf>,
 }
@@ -122,6 +122,11 @@ fn asked_sections(args: &Args) -> anyhow::Result<Vec<Section>> {
     let chosen: Vec<Section> = args.section.iter().map(|s| s.section()).collect();
     if args.name.is_some() && chosen.iter().any(|s| !matches!(s, Section::Bone | Section::Morph)) {
         return Err(usage("--name applies to the bone and morph sections only"));
+    }
+    if args.euler && !chosen.iter().any(|s| matches!(s, Section::Bone | Section::Camera)) {
+        return Err(usage(
+            "--euler shows bone and camera rotations, and the sections asked for have none",
+        ));
     }
     Ok(chosen)
 }

@@ -2,7 +2,7 @@
 
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
-use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
+use crate::io::{expand_inputs, read_motion, LoadError, Loaded};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,12 +41,13 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Read damaged files leniently: keep every complete record, report repairs as warnings
-    #[arg(long)]
+    #[arg(long, conflicts_with = "example")]
     lenient: bool,
     /// Summarise the built-in example motion instead of files
     #[arg(long, conflicts_with = "files")]
     example: bool,
-    /// VMD files, or folders searched recursively for *.vmd
+    /// Motion files (.vmd, or .json/.csv from `vmdkit convert`; - for stdin), or folders
+    /// searched recursively for *.vmd
     #[arg(value_name = "FILE", required_unless_present = "example")]
     files: Vec<PathBuf>,
 }
@@ -66,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         |path| {
             // Only what the trailing-bytes warning shows: a file padded with gigabytes is
             // summarised without reading the padding.
-            load_vmd(path, args.lenient, TRAILING_PREVIEW)
+            read_motion(path, None, args.lenient, TRAILING_PREVIEW)
                 .map(summarise)
                 .map_err(|e| (path.display().to_string(), e))
         },

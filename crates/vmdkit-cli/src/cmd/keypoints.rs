@@ -79,9 +79,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         units: args.units,
         max_output_bytes: args.limit.bytes(),
     };
+    let bar = crate::batch::spinner("playing the motion", crate::batch::is_long(&loaded.motion));
     let keypoints =
-        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
+        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options);
+    bar.finish_and_clear();
+    let keypoints = keypoints.map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
     io::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),

@@ -4,6 +4,7 @@
 use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
 use anyhow::Context;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
@@ -79,11 +80,11 @@ pub fn parse_up(text: &str) -> Result<UpAxis, String> {
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Keypoints, or a motion with --source-model
+    /// Keypoints, or a motion with --source-model; - for stdin
     #[arg(value_name = "INPUT")]
     input: PathBuf,
-    /// Output VMD, or - for stdout
-    #[arg(short, long, value_name = "OUT.vmd")]
+    /// Output: .vmd, .json or .csv by extension, or - for stdout (VMD)
+    #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Target model, .pmx or .pmd (default: vmdkit's built-in standard model)
     #[arg(long, value_name = "MODEL")]
@@ -129,8 +130,8 @@ pub struct Args {
     /// Print the report as one JSON object on stdout instead of the summary
     #[arg(long)]
     json: bool,
-    /// Read a damaged VMD leniently, keeping every complete record
-    #[arg(long)]
+    /// Read a damaged VMD leniently, keeping every complete record (with --source-model)
+    #[arg(long, requires = "source_model")]
     lenient: bool,
     #[command(flatten)]
     limit: OutputLimit,
@@ -159,6 +160,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.json && io::is_stdio(&args.output) {
         return Err(crate::error::usage("--json and -o - would both write stdout"));
     }
+    let format = io::Format::of_output(&args.output)?;
     let keys = key_mode(args)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let input = match &args.source_model {
@@ -181,9 +183,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ..RetargetOptions::default()
     };
     let label = args.input.display().to_string();
-    let out = retarget(&input.keypoints, &input.layout, &skeleton, &options)
-        .map_err(|e| explain(e, &label, &model_label, &input.layout))?;
-    io::write_output(&args.output, |w| out.motion.write_to(w))?;
+    // Frames to fit, smooth, thin and check: a few hundred take a second.
+    let bar = crate::batch::spinner("retargeting", input.keypoints.frame_count >= 300);
+    let out = retarget(&input.keypoints, &input.layout, &skeleton, &options);
+    bar.finish_and_clear();
+    let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
+    io::save_motion(&args.output, &out.motion, format, false, io::TEXT_TRAILING_CAP)?;
     if args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
@@ -231,9 +236,8 @@ pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
 }
 
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
-    let bytes = std::fs::read(&args.input)
-        .with_context(|| format!("cannot read {}", args.input.display()))?;
-    if bytes.starts_with(b"Vocaloid Motion Data") {
+    let bytes = read_input(&args.input)?;
+    if io::detect(&bytes) == io::InputKind::Vmd {
         return Err(crate::error::usage(format!(
             "{} is a VMD motion: pass --source-model MODEL, the model it was made for, to \
              retarget it",
@@ -266,6 +270,17 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     Ok(Input { keypoints, layout, layout_from, fps, units, axes, source: None })
 }
 
+/// The keypoint file's bytes, or stdin's for `-`.
+fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+    if io::is_stdio(path) {
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read stdin")?;
+        return Ok(bytes);
+    }
+    io::refuse_folder(path, "a keypoint file")?;
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
 /// A layout of every role the retargeting knows, one joint each: what a motion played on a
 /// model gives, so nothing the source skeleton can place is thrown away.
 fn every_role() -> Layout {
@@ -287,9 +302,12 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
+    let bar = crate::batch::spinner("playing the motion", crate::batch::is_long(&loaded.motion));
     let keypoints =
-        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
+        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options);
+    bar.finish_and_clear();
+    let keypoints =
+        keypoints.map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
         layout,

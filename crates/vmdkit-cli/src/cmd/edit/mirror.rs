@@ -26,7 +26,7 @@ pub fn run(args: &MirrorArgs) -> anyhow::Result<()> {
     let (mirrored, report) = vmdkit::edit::mirror(&motion);
     args.io.write(&mirrored)?;
     let pairs: Vec<String> = report.swapped.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
-    eprintln!("{}: swapped {} names ({})", args.io.output.display(), pairs.len(), list(&pairs, 6));
+    eprintln!("{}: swapped {} names ({})", args.io.out_label(), pairs.len(), list(&pairs, 6));
     if !report.unsided.is_empty() {
         eprintln!(
             "{} names have no left/right counterpart and keep their names, mirrored in place: {}",

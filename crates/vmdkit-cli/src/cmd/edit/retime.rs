@@ -48,11 +48,14 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
     }
     let tolerance = args.tolerance.tolerance()?;
     let motion = args.io.load()?;
-    let (out, report) = vmdkit::edit::retime(&motion, factor, &tolerance)?;
+    let bar = crate::batch::spinner("retiming", crate::batch::is_long(&motion));
+    let retimed = vmdkit::edit::retime(&motion, factor, &tolerance);
+    bar.finish_and_clear();
+    let (out, report) = retimed?;
     args.io.write(&out)?;
     let shown = format!("{factor:.6}");
     let shown = shown.trim_end_matches('0').trim_end_matches('.');
-    eprintln!("{}: frames × {shown}; {}", args.io.output.display(), counts(&out));
+    eprintln!("{}: frames × {shown}; {}", args.io.out_label(), counts(&out));
     eprintln!(
         "{} segments kept their curves exactly, {} were refitted around rounded keys; largest error against the ideal motion at any frame: {}",
         report.segments_kept,
