@@ -55,10 +55,21 @@ where
     result
 }
 
+/// Whether to show progress: only on a terminal, and there for work `worth_showing`, unless
+/// `VMDKIT_PROGRESS` is `always` (short work too) or `never`.
+fn shown(worth_showing: bool) -> bool {
+    let wanted = match std::env::var("VMDKIT_PROGRESS").as_deref() {
+        Ok("always") => true,
+        Ok("never") => false,
+        _ => worth_showing,
+    };
+    wanted && std::io::stderr().is_terminal()
+}
+
 /// A progress bar on stderr counting `len` `unit`s, or a hidden one when the work is too
 /// short to be `worth_showing` or stderr is not a terminal.
 pub fn progress_bar(len: usize, worth_showing: bool, unit: &str) -> ProgressBar {
-    if !worth_showing || !std::io::stderr().is_terminal() {
+    if !shown(worth_showing) {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len as u64);
@@ -73,7 +84,7 @@ pub fn progress_bar(len: usize, worth_showing: bool, unit: &str) -> ProgressBar 
 /// retarget, a retime), or a hidden one when the work is not `worth_showing` or stderr is not
 /// a terminal. `finish_and_clear` removes it.
 pub fn spinner(message: &str, worth_showing: bool) -> ProgressBar {
-    if !worth_showing || !std::io::stderr().is_terminal() {
+    if !shown(worth_showing) {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();

@@ -28,6 +28,16 @@ pub fn check_frame(frame: f64) -> anyhow::Result<()> {
     Err(crate::error::usage(format!("--frame must be a number, not {frame}")))
 }
 
+/// A frame number option (`trim --from`): a whole number from 0, as a VMD stores them.
+pub fn frame_number(text: &str) -> Result<u32, String> {
+    match text.parse::<i64>() {
+        Ok(n) if n < 0 => Err(format!("frame numbers start at 0, not {n}")),
+        _ => {
+            text.parse().map_err(|_| format!("expected a whole frame number from 0, not {text:?}"))
+        }
+    }
+}
+
 /// A usage error unless `--fps` is a positive number.
 pub fn check_fps(fps: f64) -> anyhow::Result<()> {
     if fps.is_finite() && fps > 0.0 {

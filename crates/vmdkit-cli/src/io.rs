@@ -569,3 +569,37 @@ pub fn write_json_line(out: &mut impl Write, doc: &impl serde::Serialize) -> io:
     serde_json::to_writer(&mut *out, doc).map_err(io::Error::from)?;
     writeln!(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_told_apart_by_their_first_bytes() {
+        let vmd = vmdkit::example::example_motion().to_bytes();
+        let json = vmdkit::convert::to_json_string(&vmdkit::example::example_motion(), true);
+        let csv = vmdkit::convert::to_csv_string(&vmdkit::example::example_motion());
+        let cases: [(&[u8], InputKind); 10] = [
+            (&vmd, InputKind::Vmd),
+            (b"Vocaloid Pose Data file\r\n", InputKind::Vpd),
+            (b"\xEF\xBB\xBFVocaloid Pose Data file\r\n", InputKind::Vpd),
+            (b"PMX \x00\x00\x00\x40", InputKind::Pmx),
+            (b"Pmd\x00\x00\x80\x3f", InputKind::Pmd),
+            (json.as_bytes(), InputKind::Json),
+            (b"\xEF\xBB\xBF \n\t[1]", InputKind::Json),
+            (csv.as_bytes(), InputKind::Csv),
+            (b"\xEF\xBB\xBFsection,name", InputKind::Csv),
+            (b"", InputKind::Csv),
+        ];
+        for (bytes, kind) in cases {
+            assert_eq!(
+                detect(bytes),
+                kind,
+                "{:?}",
+                String::from_utf8_lossy(&bytes[..8.min(bytes.len())])
+            );
+        }
+        assert_eq!(InputKind::Json.motion_format(), Some(Format::Json));
+        assert_eq!(InputKind::Pmx.motion_format(), None);
+    }
+}

@@ -19,8 +19,15 @@ Examples:
   vmdkit info --example                 summarise the built-in example motion
   vmdkit info dance.vmd motions/        summarise files and every *.vmd under a folder
   vmdkit dump --euler --name 右腕 dance.vmd
-  vmdkit convert dance.vmd dance.json   convert by extension (.vmd, .json, .csv)
+  vmdkit convert dance.vmd -o dance.json
+                                        convert by extension (.vmd, .json, .csv)
+  vmdkit mirror dance.vmd -o - | vmdkit info -
+                                        - is stdin (format told by its bytes) or stdout
   vmdkit check --strict-warnings motions/
+
+Every command that writes a file takes -o OUT (convert, example and the edits also take OUT
+after the input). Progress bars show on stderr for long work when it is a terminal;
+VMDKIT_PROGRESS=always shows them for short work too, =never hides them.
 
 Exit status: 0 success, 1 a file is damaged or unreadable (or an output could not be
 written), 2 bad usage, 130 and 143 stopped by SIGINT and SIGTERM (outputs in progress are

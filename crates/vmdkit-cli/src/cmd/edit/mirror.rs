@@ -11,8 +11,9 @@ Left/Right and _L/_R in ASCII names, and the wink pairs ウィンク/ウィン�
 field (15 bytes for bones and morphs) keeps its old name and is reported. Curves are kept;
 mirroring twice gives back the same file.
 
-Example:
-  vmdkit mirror dance.vmd dance_mirrored.vmd";
+Examples:
+  vmdkit mirror dance.vmd dance_mirrored.vmd
+  vmdkit mirror dance.vmd -o - | vmdkit info -";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

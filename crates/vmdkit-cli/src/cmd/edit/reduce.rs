@@ -17,7 +17,8 @@ curves instead, for comparison; --compare runs both and reports both.
 Examples:
   vmdkit reduce capture.vmd small.vmd
   vmdkit reduce capture.vmd small.vmd --max-position-error 0.02 --max-angle-error 0.25
-  vmdkit reduce capture.vmd small.vmd --compare";
+  vmdkit reduce capture.vmd small.vmd --compare
+  vmdkit reduce capture.vmd -o small.json";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

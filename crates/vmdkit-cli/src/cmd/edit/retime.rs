@@ -15,7 +15,8 @@ cannot follow, so that every output frame is within the tolerances below of the 
 Examples:
   vmdkit retime dance.vmd dance60.vmd --fps 60
   vmdkit retime dance60.vmd dance.vmd --from-fps 60 --fps 30
-  vmdkit retime dance.vmd fast.vmd --speed 1.25";
+  vmdkit retime dance.vmd fast.vmd --speed 1.25
+  vmdkit retime dance.vmd -o - --fps 60 > dance60.vmd";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
