@@ -32,7 +32,8 @@ Examples:
   vmdkit dump --example
   vmdkit dump dance.vmd | less
   vmdkit dump --euler --name 右腕 dance.vmd
-  vmdkit dump --json --section camera camera.vmd > camera.json";
+  vmdkit dump --json --section camera camera.vmd > camera.json
+  vmdkit convert dance.vmd -o - --to csv | vmdkit dump -";
 
 /// A section on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

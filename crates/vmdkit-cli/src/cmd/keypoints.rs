@@ -19,7 +19,8 @@ estimators write, so `vmdkit retarget` with the same flags reads it back.
 Examples:
   vmdkit keypoints dance.vmd --model miku.pmx --layout h36m -o joints.npy
   vmdkit keypoints dance.vmd --layout coco17 --fps 60 --units mm --up z -o joints.csv
-  vmdkit keypoints dance.vmd --layout blazepose33 -o joints.json";
+  vmdkit keypoints dance.vmd --layout blazepose33 -o joints.json
+  cat dance.vmd | vmdkit keypoints - --layout h36m -o joints.npy";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

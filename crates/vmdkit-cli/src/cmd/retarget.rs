@@ -32,7 +32,8 @@ Examples:
   vmdkit retarget joints.npy -o dance.vmd --model miku.pmx --layout h36m --fps 50 --up z
   vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --units mm --smooth strong
   vmdkit retarget capture.pose -o sign.vmd --json > report.json
-  vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd";
+  vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd
+  estimator --json | vmdkit retarget - --layout coco17 -o - > dance.vmd";
 
 /// `--smooth`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

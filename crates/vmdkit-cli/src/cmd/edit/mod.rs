@@ -77,8 +77,8 @@ pub struct InOut {
     pub input: PathBuf,
     #[command(flatten)]
     pub out: OutArg,
-    /// The output's format (default: OUT's extension, .vmd, .json or .csv; VMD for -). Not
-    /// `--to`, which is trim's last frame
+    /// The output's format (default: OUT's extension, .vmd, .json or .csv; VMD for -)
+    // Not `--to` as in convert: that is trim's last frame.
     #[arg(long = "format", value_enum, value_name = "FORMAT")]
     pub format: Option<Format>,
     /// Read a damaged VMD leniently, keeping every complete record
