@@ -60,11 +60,13 @@ impl Format {
     /// The format a motion output is written in: `to` (from `--to`), else OUT's extension, else
     /// for `-` (stdout) VMD; a usage error otherwise, and for binary VMD on a terminal.
     /// Commands check this before doing the work, so a bad OUT fails fast.
-    pub fn of_output_to(path: &Path, to: Option<Format>) -> anyhow::Result<Format> {
+    /// `flag` is the option that names a format, for the message (`--to`, `--format`).
+    pub fn of_output_to(path: &Path, to: Option<Format>, flag: &str) -> anyhow::Result<Format> {
         let format = match to {
             Some(format) => format,
             None if is_stdio(path) => Format::Vmd,
-            None => Format::named_by(path, "; use --to")?,
+            None if flag.is_empty() => Format::named_by(path, "")?,
+            None => Format::named_by(path, &format!("; use {flag}"))?,
         };
         refuse_binary_on_terminal(path, format)?;
         Ok(format)
@@ -72,7 +74,7 @@ impl Format {
 
     /// [`Format::of_output_to`] without `--to`.
     pub fn of_output(path: &Path) -> anyhow::Result<Format> {
-        Format::of_output_to(path, None)
+        Format::of_output_to(path, None, "")
     }
 
     /// The format `path`'s extension names; otherwise a usage error ending with `hint`.

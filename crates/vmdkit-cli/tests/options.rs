@@ -86,6 +86,16 @@ fn options_that_would_do_nothing_are_usage_errors() {
         assert!(stderr(&output).contains(said), "{args:?}: {}", stderr(&output));
     }
     assert!(!d.join("o.csv").exists() && !d.join("o.json").exists() && !d.join("o.vmd").exists());
+    // An OUT whose extension names no format says which option names one.
+    for (args, flag) in [
+        (&["mirror", "e.vmd", "o.txt"][..], "use --format"),
+        (&["convert", "e.vmd", "o.txt"], "use --to"),
+        (&["example", "o.txt"], "use --to"),
+    ] {
+        let output = run_in(d, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains(flag), "{args:?}: {}", stderr(&output));
+    }
     // The same options where they apply.
     for args in [
         &["convert", "--pretty", "e.vmd", "o.json"][..],

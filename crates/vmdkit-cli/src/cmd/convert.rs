@@ -64,7 +64,7 @@ const BIG_INPUT: u64 = 32 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let output = args.out.path();
-    let to = Format::of_output_to(output, args.to)?;
+    let to = Format::of_output_to(output, args.to, "--to")?;
     refuse_idle_options(&args, to)?;
     let max_trailing = match to {
         Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,

@@ -29,7 +29,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let output = args.out.path();
-    let format = Format::of_output_to(output, args.to)?;
+    let format = Format::of_output_to(output, args.to, "--to")?;
     if args.pretty && format != Format::Json {
         return Err(usage(format!("--pretty indents JSON, and the output is {}", format.name())));
     }

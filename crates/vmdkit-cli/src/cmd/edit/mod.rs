@@ -99,7 +99,7 @@ impl InOut {
     }
 
     fn format(&self) -> anyhow::Result<Format> {
-        Format::of_output_to(self.output(), self.format)
+        Format::of_output_to(self.output(), self.format, "--format")
     }
 
     /// OUT.
