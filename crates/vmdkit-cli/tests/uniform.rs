@@ -93,6 +93,13 @@ fn dash_writes_vmd_to_stdout_unless_a_format_is_asked_for() {
     assert!(text.stdout.starts_with(b"{"), "{}", stderr(&text));
     let text = run_in(&d, &["convert", "e.vmd", "-", "--to", "csv"]);
     assert!(text.stdout.starts_with(b"section,"), "{}", stderr(&text));
+    // Keypoints go to stdout as JSON, or as --to says.
+    let file = run_in(&d, &["keypoints", "e.vmd", "--layout", "h36m", "-o", "k.csv"]);
+    assert!(file.status.success(), "{}", stderr(&file));
+    let json = run_in(&d, &["keypoints", "e.vmd", "--layout", "h36m", "-o", "-"]);
+    assert!(json.stdout.starts_with(b"{"), "{}", stderr(&json));
+    let csv = run_in(&d, &["keypoints", "e.vmd", "--layout", "h36m", "-o", "-", "--to", "csv"]);
+    assert_eq!(csv.stdout, std::fs::read(d.join("k.csv")).unwrap(), "{}", stderr(&csv));
     // Edits name stdout as such in their summaries.
     let mirrored = run_in(&d, &["mirror", "e.vmd", "-"]);
     assert!(stderr(&mirrored).starts_with("stdout: swapped"), "{}", stderr(&mirrored));
@@ -116,10 +123,16 @@ fn on_terminal(dir: &Path, command: &str, env: &[(&str, &str)]) -> (Option<i32>,
 #[test]
 fn binary_vmd_is_refused_on_a_terminal_and_text_is_not() {
     let (_dir, d) = example_in_dir();
-    for command in ["mirror e.vmd -", "example -", "convert e.vmd -", "retime e.vmd - --fps 60"] {
+    for command in [
+        "mirror e.vmd -",
+        "example -",
+        "convert e.vmd -",
+        "retime e.vmd - --fps 60",
+        "keypoints e.vmd --layout h36m -o - --to npy",
+    ] {
         let (code, shown) = on_terminal(&d, command, &[]);
         assert_eq!(code, Some(2), "{command}: {shown}");
-        assert!(shown.contains("refusing to write binary VMD to a terminal"), "{shown}");
+        assert!(shown.contains("refusing to write binary"), "{shown}");
         assert!(!shown.contains("Vocaloid Motion Data"), "{command} wrote it anyway");
     }
     let (code, shown) = on_terminal(&d, "convert e.vmd - --to json", &[]);
