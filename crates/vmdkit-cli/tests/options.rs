@@ -198,20 +198,28 @@ fn progress_shows_on_a_terminal_only() {
         let said = stderr(&output);
         // Only the summary lines: no bar, no cursor movement, no carriage returns.
         assert!(!said.contains('\r') && !said.contains('\x1b'), "{args:?}: {said:?}");
-        assert!(said.lines().all(|l| !l.contains("tracks") || l.contains("kept")), "{said}");
+        let bar =
+            |l: &str| (l.contains(" tracks ") && !l.contains("kept")) || l.contains(" steps ");
+        assert!(!said.lines().any(bar), "{said}");
     }
-    // On a terminal (util-linux's script gives one), reduce's bar counts the tracks.
+    // On a terminal (util-linux's script gives one), reduce's bar counts the tracks and
+    // retarget's its steps.
     let bin = assert_cmd::cargo::cargo_bin("vmdkit");
+    for (command, unit) in
+        [("reduce dense.vmd small2.vmd", " tracks "), ("retarget k.json -o r2.vmd", " steps ")]
+    {
+        let line = format!("{} {command}", bin.display());
+        let shown = Command::new("script")
+            .current_dir(d)
+            .env("VMDKIT_PROGRESS", "always")
+            .args(["-qec", &line, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("util-linux's script runs commands on a terminal for these tests");
+        let shown = String::from_utf8_lossy(&shown.stdout);
+        assert!(shown.contains(unit), "{command}: {shown:?}");
+    }
     let line = format!("{} reduce dense.vmd small2.vmd", bin.display());
-    let shown = Command::new("script")
-        .current_dir(d)
-        .env("VMDKIT_PROGRESS", "always")
-        .args(["-qec", &line, "/dev/null"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("util-linux's script runs commands on a terminal for these tests");
-    let shown = String::from_utf8_lossy(&shown.stdout);
-    assert!(shown.contains(" tracks "), "{shown:?}");
     // VMDKIT_PROGRESS=never hides it there too.
     let hidden = Command::new("script")
         .current_dir(d)

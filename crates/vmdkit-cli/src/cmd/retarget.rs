@@ -12,8 +12,8 @@ use vmdkit::keypoints::{
 };
 use vmdkit::model::Model;
 use vmdkit::retarget::{
-    keypoints_from_motion, retarget, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
-    RetargetOptions, RetargetReport, ScaleMode,
+    keypoints_from_motion, retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions,
+    RetargetError, RetargetOptions, RetargetReport, ScaleMode,
 };
 use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
 
@@ -184,9 +184,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ..RetargetOptions::default()
     };
     let label = args.input.display().to_string();
-    // Frames to fit, smooth, thin and check: a few hundred take a second.
-    let bar = crate::batch::spinner("retargeting", input.keypoints.frame_count >= 300);
-    let out = retarget(&input.keypoints, &input.layout, &skeleton, &options);
+    // A step per frame solved, then thinning and checking: a few hundred frames take a second.
+    let bar = crate::batch::progress_bar(0, input.keypoints.frame_count >= 300, "steps");
+    let out = retarget_with_progress(
+        &input.keypoints,
+        &input.layout,
+        &skeleton,
+        &options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
     bar.finish_and_clear();
     let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
     io::save_motion(&args.output, &out.motion, format, false, io::TEXT_TRAILING_CAP)?;
