@@ -66,7 +66,7 @@ fn negative_values_reach_the_commands_own_checks() {
 fn options_that_would_do_nothing_are_usage_errors() {
     let dir = example_dir();
     let d = dir.path();
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (
             &["convert", "--pretty", "e.vmd", "o.csv"],
             "--pretty indents JSON, and the output is CSV",
@@ -79,6 +79,10 @@ fn options_that_would_do_nothing_are_usage_errors() {
         (&["dump", "--lenient", "--example"], "--lenient"),
         (&["info", "--lenient", "--example"], "--lenient"),
         (&["retarget", "k.json", "-o", "o.vmd", "--lenient"], "--source-model"),
+        (
+            &["retarget", "e.vmd", "--source-model", "m.pmx", "--keep-handedness", "-o", "o.vmd"],
+            "--keep-handedness",
+        ),
     ];
     for (args, said) in cases {
         let output = run_in(d, args);

@@ -95,7 +95,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME|auto|FILE", default_value = "auto")]
     layout: String,
     /// INPUT is a motion for this model (.pmx or .pmd)
-    #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed"])]
+    #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed", "keep_handedness"])]
     source_model: Option<PathBuf>,
     /// Input frames per second (default: the file's, else 30)
     #[arg(long, value_name = "N")]
