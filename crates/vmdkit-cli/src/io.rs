@@ -319,24 +319,10 @@ pub fn read_motion(
     lenient: bool,
     max_trailing: usize,
 ) -> Result<Loaded, LoadError> {
-    let label = path.display().to_string();
     if is_stdio(path) {
-        let mut stdin = io::stdin().lock();
-        let head = read_head(&mut stdin, DETECT_BYTES)
-            .map_err(|e| LoadError::io("cannot read stdin", e))?;
-        let format = match from {
-            Some(format) => format,
-            None => motion_format_of(&label, &head)?,
-        };
-        let mut input = io::Cursor::new(head).chain(stdin);
-        if format == Format::Vmd {
-            // A VMD has to be parsed from memory.
-            let mut data = Vec::new();
-            input.read_to_end(&mut data).map_err(|e| LoadError::io("cannot read stdin", e))?;
-            return parse_vmd(&label, &data, lenient, max_trailing);
-        }
-        return read_text(&label, input, format, 0);
+        return read_stdin(from, lenient, max_trailing);
     }
+    let label = path.display().to_string();
     refuse_folder(path, "a motion file")?;
     let cannot_read = |e| LoadError::io(&format!("cannot read {label}"), e);
     let mut file = None;
@@ -372,6 +358,30 @@ pub fn read_motion(
     read_text(&label, file, format, bytes)
 }
 
+/// [`read_motion`] of `-`: the first bytes tell the format unless `from` does.
+fn read_stdin(
+    from: Option<Format>,
+    lenient: bool,
+    max_trailing: usize,
+) -> Result<Loaded, LoadError> {
+    let label = "-";
+    let mut stdin = io::stdin().lock();
+    let head =
+        read_head(&mut stdin, DETECT_BYTES).map_err(|e| LoadError::io("cannot read stdin", e))?;
+    let format = match from {
+        Some(format) => format,
+        None => motion_format_of(label, &head)?,
+    };
+    let mut input = io::Cursor::new(head).chain(stdin);
+    if format == Format::Vmd {
+        // A VMD has to be parsed from memory.
+        let mut data = Vec::new();
+        input.read_to_end(&mut data).map_err(|e| LoadError::io("cannot read stdin", e))?;
+        return parse_vmd(label, &data, lenient, max_trailing);
+    }
+    read_text(label, input, format, 0)
+}
+
 /// Reads a JSON or CSV motion as it streams in from `input`.
 fn read_text(
     label: &str,
@@ -392,9 +402,8 @@ fn finish_text(
     format: Format,
     bytes: u64,
 ) -> Result<Loaded, LoadError> {
-    let name = if format == Format::Json { "JSON" } else { "CSV" };
     let (motion, notes) = read.map_err(|e| {
-        LoadError::new(format!("{label}: cannot read as a vmdkit {name} motion: {e}"))
+        LoadError::new(format!("{label}: cannot read as a vmdkit {} motion: {e}", format.name()))
     })?;
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
