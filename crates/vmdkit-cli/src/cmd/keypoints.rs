@@ -7,7 +7,7 @@ use crate::io;
 use std::io::{stdout, IsTerminal};
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
-use vmdkit::retarget::{keypoints_from_motion, InputAxes, KeypointOptions};
+use vmdkit::retarget::{keypoints_from_motion_with_progress, InputAxes, KeypointOptions};
 use vmdkit::skeleton::Skeleton;
 
 const AFTER_HELP: &str = "\
@@ -99,6 +99,11 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
     Ok(format)
 }
 
+/// Whether playing `motion` at `fps` poses enough frames (a minute at 30 fps) to show a bar.
+pub fn posing_is_long(motion: &vmdkit::Motion, fps: f64) -> bool {
+    vmdkit::retarget::keypoints_size(motion, 1, fps).frames >= 1800
+}
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
     let format = output_format(args)?;
@@ -111,9 +116,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         units: args.units,
         max_output_bytes: args.limit.bytes(),
     };
-    let bar = crate::batch::spinner("playing the motion", crate::batch::is_long(&loaded.motion));
-    let keypoints =
-        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options);
+    let bar = crate::batch::progress_bar(0, posing_is_long(&loaded.motion, options.fps), "frames");
+    let keypoints = keypoints_from_motion_with_progress(
+        &loaded.motion,
+        &Skeleton::new(&model),
+        &layout,
+        &options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
     bar.finish_and_clear();
     let keypoints = keypoints.map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
     io::write_output(&args.output, |w| match format {

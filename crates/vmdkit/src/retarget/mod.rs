@@ -51,7 +51,9 @@ mod tests;
 pub use axes::InputAxes;
 pub use conditioning::ConditioningNotes;
 pub use handedness::HandednessCheck;
-pub use inverse::{keypoints_from_motion, keypoints_size, KeypointOptions};
+pub use inverse::{
+    keypoints_from_motion, keypoints_from_motion_with_progress, keypoints_size, KeypointOptions,
+};
 pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
 

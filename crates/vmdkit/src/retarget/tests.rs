@@ -48,6 +48,23 @@ fn progress_counts_the_frames_then_thinning_and_measuring() {
     expected.extend([(total - 1, total), (total, total)]);
     assert_eq!(calls, expected);
     assert_eq!(out.motion, retarget(&kp, &layout, &skeleton, &options).unwrap().motion);
+
+    // Playing a motion counts its output frames.
+    let calls = std::sync::Mutex::new(Vec::new());
+    let options = KeypointOptions::default();
+    let again =
+        keypoints_from_motion_with_progress(&motion, &skeleton, &layout, &options, &|d, t| {
+            calls.lock().unwrap().push((d, t));
+        })
+        .unwrap();
+    assert_eq!(again.positions, kp.positions);
+    let calls = calls.into_inner().unwrap();
+    let frames = kp.frame_count;
+    let expected: Vec<_> = (1..=frames)
+        .filter(|n| n % PROGRESS_FRAMES == 0 || *n == frames)
+        .map(|n| (n, frames))
+        .collect();
+    assert_eq!(calls, expected);
 }
 
 #[test]
