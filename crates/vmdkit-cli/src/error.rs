@@ -37,12 +37,7 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
 /// Prints `err` and gives its exit status.
 pub fn report(err: &anyhow::Error) -> ExitCode {
     // A reader that went away (`vmdkit dump big.vmd | head`) is not a failure of ours.
-    let broken_pipe = err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-    });
-    if broken_pipe {
+    if err.chain().any(is_broken_pipe) {
         return ExitCode::SUCCESS;
     }
     if let Some(usage) = err.downcast_ref::<UsageError>() {
@@ -51,4 +46,22 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     }
     eprintln!("error: {err:#}");
     ExitCode::from(1)
+}
+
+/// Whether `cause` is a closed pipe, however it is wrapped: an `io::Error` of that kind, one
+/// holding another error (the CSV writer's), or serde_json's error, whose `source()` skips the
+/// `io::Error` it holds.
+fn is_broken_pipe(cause: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
+    if let Some(e) = cause.downcast_ref::<std::io::Error>() {
+        if e.kind() == BrokenPipe || e.get_ref().is_some_and(|inner| is_broken_pipe(inner)) {
+            return true;
+        }
+    }
+    if let Some(e) = cause.downcast_ref::<serde_json::Error>() {
+        if e.io_error_kind() == Some(BrokenPipe) {
+            return true;
+        }
+    }
+    cause.source().is_some_and(is_broken_pipe)
 }

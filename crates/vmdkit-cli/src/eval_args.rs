@@ -12,7 +12,7 @@ use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
 /// A motion and a time in it: the FILE and `--frame` of `sample` and `pose`.
 #[derive(clap::Args)]
 pub struct MotionAt {
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`; - for stdin
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The time, as a frame number at 30 fps (fractions allowed)
@@ -26,6 +26,16 @@ pub fn check_frame(frame: f64) -> anyhow::Result<()> {
         return Ok(());
     }
     Err(crate::error::usage(format!("--frame must be a number, not {frame}")))
+}
+
+/// A frame number option (`trim --from`): a whole number from 0, as a VMD stores them.
+pub fn frame_number(text: &str) -> Result<u32, String> {
+    match text.parse::<i64>() {
+        Ok(n) if n < 0 => Err(format!("frame numbers start at 0, not {n}")),
+        _ => {
+            text.parse().map_err(|_| format!("expected a whole frame number from 0, not {text:?}"))
+        }
+    }
 }
 
 /// A usage error unless `--fps` is a positive number.
@@ -93,6 +103,7 @@ impl IkMode {
 /// Reads a model. The error names the file (and, for damage, the section, record and offset)
 /// once: it is flattened to its message so that the cause is not printed twice.
 pub fn read_model(path: &Path) -> anyhow::Result<Model> {
+    crate::io::refuse_folder(path, "a model file")?;
     Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }
 

@@ -22,8 +22,6 @@ pub enum InputKind {
     Pose,
 }
 
-const POSE_SIGNATURE: &[u8] = b"Vocaloid Pose Data file";
-
 impl InputKind {
     /// The kind of `path`, by extension, else by its first bytes; `-` is a motion.
     pub fn of(path: &Path) -> InputKind {
@@ -42,16 +40,12 @@ impl InputKind {
         InputKind::of_bytes(&head[..n.unwrap_or(0)])
     }
 
-    /// The kind the first bytes of a file say (a UTF-8 byte-order mark before a VPD's
-    /// signature is allowed, as the VPD reader allows it).
+    /// The kind the first bytes of a file say, as `crate::io::detect` tells them apart.
     pub fn of_bytes(head: &[u8]) -> InputKind {
-        let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-        if head.starts_with(b"PMX ") || head.starts_with(b"Pmd") {
-            InputKind::Model
-        } else if text.starts_with(POSE_SIGNATURE) {
-            InputKind::Pose
-        } else {
-            InputKind::Motion
+        match crate::io::detect(head) {
+            crate::io::InputKind::Pmx | crate::io::InputKind::Pmd => InputKind::Model,
+            crate::io::InputKind::Vpd => InputKind::Pose,
+            _ => InputKind::Motion,
         }
     }
 }

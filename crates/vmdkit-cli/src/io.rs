@@ -1,22 +1,26 @@
 //! Reading inputs and writing outputs, shared by every command.
 //!
-//! Inputs: VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is
-//! never held twice, and read only as far into their trailing bytes as the command needs; JSON
-//! and CSV are read as they stream in; `-` reads stdin; folders are searched for `*.vmd`. Errors
-//! keep the library's location (file, section, record, byte offset, or line and column) and
+//! Inputs: the format is `--from`'s, else the extension's, else the one the first bytes show
+//! ([`detect`]); a model or pose given for a motion, or a folder for a file, is told apart.
+//! VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is never held
+//! twice, and read only as far into their trailing bytes as the command needs; JSON and CSV are
+//! read as they stream in; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
+//! library's location (file, section, record, byte offset, or line, column and JSON path) and
 //! say when `--lenient` would help.
 //! Outputs: files are written through a temporary file and a rename (`vmdkit::io`), so a
 //! failure never leaves a partial file and never touches an existing one. A symlink is written
 //! through (its target replaced or created, the link kept), an existing file keeps its
 //! permissions, and a device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in
 //! place, its errors (a full device) failing the command. Outputs that seek back as they are
-//! written (NPZ) go through memory when written in place. `-` writes stdout. SIGINT and SIGTERM
+//! written (NPZ) go through memory when written in place. `-` writes stdout (a motion as VMD
+//! unless `--to` says otherwise, refused on a terminal). SIGINT and SIGTERM
 //! remove the temporary files in progress (`crate::signals`). JSON and CSV outputs hold the first
 //! 64 KiB of a VMD's trailing bytes unless asked for all, and say so.
 
+use crate::error::usage;
 use anyhow::Context;
 use clap::ValueEnum;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use vmdkit::Repair;
 use vmdkit::{Motion, ReadError, ReadOptions};
@@ -33,6 +37,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name in messages: "VMD".
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Vmd => "VMD",
+            Format::Json => "JSON",
+            Format::Csv => "CSV",
+        }
+    }
+
     /// The format a file name's extension names, if any.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
@@ -44,21 +57,24 @@ impl Format {
         }
     }
 
-    /// `given` (from `--from`/`--to`), else the extension of `path`; a usage error otherwise.
-    pub fn resolve(given: Option<Format>, path: &Path, flag: &str) -> anyhow::Result<Format> {
-        if let Some(format) = given {
-            return Ok(format);
-        }
-        if is_stdio(path) {
-            return Err(crate::error::usage(format!("`-` needs {flag} vmd|json|csv")));
-        }
-        Format::named_by(path, &format!("; use {flag}"))
+    /// The format a motion output is written in: `to` (from `--to`), else OUT's extension, else
+    /// for `-` (stdout) VMD; a usage error otherwise, and for binary VMD on a terminal.
+    /// Commands check this before doing the work, so a bad OUT fails fast.
+    /// `flag` is the option that names a format, for the message (`--to`, `--format`).
+    pub fn of_output_to(path: &Path, to: Option<Format>, flag: &str) -> anyhow::Result<Format> {
+        let format = match to {
+            Some(format) => format,
+            None if is_stdio(path) => Format::Vmd,
+            None if flag.is_empty() => Format::named_by(path, "")?,
+            None => Format::named_by(path, &format!("; use {flag}"))?,
+        };
+        refuse_binary_on_terminal(path, format)?;
+        Ok(format)
     }
 
-    /// The format OUT's extension names; a usage error otherwise. Commands check this before
-    /// doing the work, so a bad OUT fails fast.
+    /// [`Format::of_output_to`] without `--to`.
     pub fn of_output(path: &Path) -> anyhow::Result<Format> {
-        Format::named_by(path, "")
+        Format::of_output_to(path, None, "")
     }
 
     /// The format `path`'s extension names; otherwise a usage error ending with `hint`.
@@ -75,6 +91,98 @@ impl Format {
 /// Whether a file argument is `-` (stdin or stdout).
 pub fn is_stdio(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// How an output is named in messages: its path, or `stdout` for `-`.
+pub fn output_label(path: &Path) -> String {
+    if is_stdio(path) {
+        "stdout".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A usage error for binary VMD bound for a terminal, where it would garble the screen.
+pub fn refuse_binary_on_terminal(path: &Path, format: Format) -> anyhow::Result<()> {
+    if format == Format::Vmd && is_stdio(path) && io::stdout().is_terminal() {
+        return Err(usage(
+            "refusing to write binary VMD to a terminal: redirect stdout (> out.vmd, | ...), \
+             or pass --to json or --to csv",
+        ));
+    }
+    Ok(())
+}
+
+/// What an input's first bytes say it is (see [`detect`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A VMD motion: the signature `Vocaloid Motion Data`.
+    Vmd,
+    /// A VPD pose: `Vocaloid Pose Data file`.
+    Vpd,
+    /// A PMX model: `PMX `.
+    Pmx,
+    /// A PMD model: `Pmd`.
+    Pmd,
+    /// JSON: the first byte that is not white space (after a byte-order mark) is `{` or `[`.
+    Json,
+    /// Anything else is taken for CSV, whose reader says what is wrong with it.
+    Csv,
+}
+
+impl InputKind {
+    /// The motion format of this kind, if it is one.
+    pub fn motion_format(self) -> Option<Format> {
+        match self {
+            InputKind::Vmd => Some(Format::Vmd),
+            InputKind::Json => Some(Format::Json),
+            InputKind::Csv => Some(Format::Csv),
+            InputKind::Vpd | InputKind::Pmx | InputKind::Pmd => None,
+        }
+    }
+
+    /// What the input is, for messages: "a PMX model".
+    pub fn describe(self) -> &'static str {
+        match self {
+            InputKind::Vmd => "a VMD motion",
+            InputKind::Vpd => "a VPD pose",
+            InputKind::Pmx => "a PMX model",
+            InputKind::Pmd => "a PMD model",
+            InputKind::Json => "JSON text",
+            InputKind::Csv => "CSV text",
+        }
+    }
+}
+
+/// How many of an input's first bytes [`detect`] needs at most.
+pub const DETECT_BYTES: usize = 4096;
+
+/// What an input is, from its first bytes (up to [`DETECT_BYTES`]): the one place formats are
+/// told apart by content, for `-` and files whose extension names no format.
+pub fn detect(start: &[u8]) -> InputKind {
+    // Text may start with a byte-order mark (VPDs saved by editors, JSON from Windows).
+    let text = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+    if start.starts_with(b"Vocaloid Motion Data") {
+        InputKind::Vmd
+    } else if text.starts_with(b"Vocaloid Pose Data file") {
+        InputKind::Vpd
+    } else if start.starts_with(b"PMX ") {
+        InputKind::Pmx
+    } else if start.starts_with(b"Pmd") {
+        InputKind::Pmd
+    } else {
+        match text.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(b'{' | b'[') => InputKind::Json,
+            _ => InputKind::Csv,
+        }
+    }
+}
+
+/// Up to `n` bytes from the start of `r`, fewer only at its end, however it splits them.
+fn read_head(r: &mut impl Read, n: usize) -> io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(n);
+    r.take(n as u64).read_to_end(&mut head)?;
+    Ok(head)
 }
 
 /// A motion read from somewhere, with what lenient reading repaired.
@@ -110,6 +218,16 @@ pub struct LoadError {
 const LENIENT_HINT: &str = " (--lenient reads what is intact and reports the repairs)";
 
 impl LoadError {
+    /// An error `--lenient` cannot help with.
+    pub fn new(message: impl Into<String>) -> Self {
+        LoadError { message: message.into(), suggest_lenient: false }
+    }
+
+    /// `context` ("cannot read x.json") and the cause, as one message.
+    fn io(context: &str, err: io::Error) -> Self {
+        LoadError::new(format!("{context}: {err}"))
+    }
+
     fn from_read(err: ReadError, lenient: bool) -> Self {
         let Some(format) = err.format_error() else {
             return LoadError { message: err.to_string(), suggest_lenient: false };
@@ -168,50 +286,136 @@ pub fn example() -> Loaded {
     Loaded { label: EXAMPLE_LABEL.to_string(), motion, repairs: Vec::new(), bytes }
 }
 
-/// Reads a motion in any format from a file or `-` (stdin). A VMD keeps at most
-/// `max_trailing` of its trailing bytes; text documents hold what they hold.
+/// An error unless `path` is something other than a folder: reading one as a file gives "No
+/// such device" (mapped) or "Is a directory (os error 21)" deep in a read.
+pub fn refuse_folder(path: &Path, expected: &str) -> Result<(), LoadError> {
+    if path.is_dir() {
+        return Err(LoadError::new(format!("{}: is a directory, not {expected}", path.display())));
+    }
+    Ok(())
+}
+
+/// The motion format of an input whose first bytes are `head`, or why it is not a motion.
+fn motion_format_of(label: &str, head: &[u8]) -> Result<Format, LoadError> {
+    if head.is_empty() {
+        return Err(LoadError::new(format!("{label}: is empty, not a motion")));
+    }
+    let kind = detect(head);
+    kind.motion_format().ok_or_else(|| {
+        LoadError::new(format!(
+            "{label}: is {}, not a motion (.vmd, or .json/.csv from `vmdkit convert`)",
+            kind.describe()
+        ))
+    })
+}
+
+/// Reads a motion from a file or `-` (stdin), in `from`'s format if given (`--from`), else
+/// the one `path`'s extension names, else the one its first bytes show ([`detect`]); a model or
+/// pose named like a motion is refused as what it is. A VMD keeps at most `max_trailing` of its
+/// trailing bytes; text documents hold what they hold.
 pub fn read_motion(
     path: &Path,
-    format: Format,
+    from: Option<Format>,
     lenient: bool,
     max_trailing: usize,
-) -> anyhow::Result<Loaded> {
-    let label = path.display().to_string();
-    if format == Format::Vmd && !is_stdio(path) {
-        return Ok(load_vmd(path, lenient, max_trailing)?);
+) -> Result<Loaded, LoadError> {
+    if is_stdio(path) {
+        return read_stdin(from, lenient, max_trailing);
     }
-    let input: Box<dyn Read> = if is_stdio(path) {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(std::fs::File::open(path).with_context(|| format!("cannot read {label}"))?)
-    };
-    // Text is read as it streams in (the motion it makes is far smaller than a big document);
-    // a VMD on stdin is held whole, as it has to be parsed from memory.
-    let (motion, notes) = match format {
-        Format::Vmd => {
-            let mut data = Vec::new();
-            let mut input = input;
-            input.read_to_end(&mut data).context("cannot read stdin")?;
-            return Ok(parse_vmd(&label, &data, lenient, max_trailing)?);
+    let label = path.display().to_string();
+    refuse_folder(path, "a motion file")?;
+    let cannot_read = |e| LoadError::io(&format!("cannot read {label}"), e);
+    let mut file = None;
+    let format = match from {
+        Some(format) => format,
+        None => {
+            let mut opened = std::fs::File::open(path).map_err(cannot_read)?;
+            let head = read_head(&mut opened, DETECT_BYTES).map_err(cannot_read)?;
+            file = Some(opened);
+            let kind = detect(&head);
+            match Format::from_path(path) {
+                // The extension wins over the bytes, so that a VMD with a damaged signature is
+                // read as one and its error says where, unless the bytes are no motion at all.
+                Some(format) if kind.motion_format().is_some() || head.is_empty() => format,
+                _ => motion_format_of(&label, &head)?,
+            }
         }
-        Format::Json => vmdkit::convert::from_json_reader_with_warnings(input)
-            .with_context(|| format!("{label}: cannot read as a vmdkit JSON motion"))?,
-        Format::Csv => vmdkit::convert::from_csv_reader_with_warnings(input)
-            .with_context(|| format!("{label}: cannot read as a vmdkit CSV motion"))?,
     };
+    if format == Format::Vmd {
+        return load_vmd(path, lenient, max_trailing);
+    }
+    let mut file = match file {
+        Some(file) => file,
+        None => std::fs::File::open(path).map_err(cannot_read)?,
+    };
+    file.rewind().map_err(cannot_read)?;
+    let bytes = file.metadata().map_or(0, |m| m.len());
+    if format == Format::Json {
+        // A file can be read again after an error, which then names the field's whole path.
+        let read = vmdkit::convert::from_json_seekable_with_warnings(file);
+        return finish_text(&label, read, format, bytes);
+    }
+    read_text(&label, file, format, bytes)
+}
+
+/// [`read_motion`] of `-`: the first bytes tell the format unless `from` does.
+fn read_stdin(
+    from: Option<Format>,
+    lenient: bool,
+    max_trailing: usize,
+) -> Result<Loaded, LoadError> {
+    let label = "-";
+    let mut stdin = io::stdin().lock();
+    let head =
+        read_head(&mut stdin, DETECT_BYTES).map_err(|e| LoadError::io("cannot read stdin", e))?;
+    let format = match from {
+        Some(format) => format,
+        None => motion_format_of(label, &head)?,
+    };
+    let mut input = io::Cursor::new(head).chain(stdin);
+    if format == Format::Vmd {
+        // A VMD has to be parsed from memory.
+        let mut data = Vec::new();
+        input.read_to_end(&mut data).map_err(|e| LoadError::io("cannot read stdin", e))?;
+        return parse_vmd(label, &data, lenient, max_trailing);
+    }
+    read_text(label, input, format, 0)
+}
+
+/// Reads a JSON or CSV motion as it streams in from `input`.
+fn read_text(
+    label: &str,
+    input: impl Read,
+    format: Format,
+    bytes: u64,
+) -> Result<Loaded, LoadError> {
+    let read = match format {
+        Format::Json => vmdkit::convert::from_json_reader_with_warnings(input),
+        _ => vmdkit::convert::from_csv_reader_with_warnings(input),
+    };
+    finish_text(label, read, format, bytes)
+}
+
+fn finish_text(
+    label: &str,
+    read: Result<(Motion, Vec<String>), vmdkit::convert::ConvertError>,
+    format: Format,
+    bytes: u64,
+) -> Result<Loaded, LoadError> {
+    let (motion, notes) = read.map_err(|e| {
+        LoadError::new(format!("{label}: cannot read as a vmdkit {} motion: {e}", format.name()))
+    })?;
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
         eprintln!("warning: {label}: {note}");
     }
-    let bytes = if is_stdio(path) { 0 } else { std::fs::metadata(path).map_or(0, |m| m.len()) };
-    Ok(Loaded { label, motion, repairs: Vec::new(), bytes })
+    Ok(Loaded { label: label.to_string(), motion, repairs: Vec::new(), bytes })
 }
 
-/// Reads a motion in the format its extension names (VMD for any other), reporting what
-/// lenient reading repaired; see [`read_motion`] for `max_trailing`.
+/// Reads a motion as [`read_motion`] does without `--from`, reporting what lenient reading
+/// repaired; see [`read_motion`] for `max_trailing`.
 pub fn load_motion(path: &Path, lenient: bool, max_trailing: usize) -> anyhow::Result<Loaded> {
-    let format = Format::from_path(path).unwrap_or(Format::Vmd);
-    let loaded = read_motion(path, format, lenient, max_trailing)?;
+    let loaded = read_motion(path, None, lenient, max_trailing)?;
     loaded.warn_repairs();
     Ok(loaded)
 }
@@ -229,23 +433,47 @@ pub fn save_motion(
     pretty: bool,
     max_trailing: usize,
 ) -> anyhow::Result<()> {
-    if format != Format::Vmd {
-        warn_cut_trailing(path, motion, max_trailing);
-    }
-    write_output(path, |w| write_motion(motion, format, pretty, max_trailing, w))
+    let style = TextStyle { pretty, bom: false, max_trailing };
+    save_motion_styled(path, motion, format, style)
 }
 
-/// Writes `motion` in `format`; see [`save_motion`] for `max_trailing`.
+/// How JSON and CSV outputs are written.
+#[derive(Clone, Copy, Debug)]
+pub struct TextStyle {
+    /// Indent JSON (`--pretty`).
+    pub pretty: bool,
+    /// Start CSV with a byte-order mark (`--bom`), for spreadsheets.
+    pub bom: bool,
+    /// How many of the trailing bytes to hold (see [`TEXT_TRAILING_CAP`]).
+    pub max_trailing: usize,
+}
+
+/// Like [`save_motion`], with every text option.
+pub fn save_motion_styled(
+    path: &Path,
+    motion: &Motion,
+    format: Format,
+    style: TextStyle,
+) -> anyhow::Result<()> {
+    refuse_binary_on_terminal(path, format)?;
+    if format != Format::Vmd {
+        warn_cut_trailing(path, motion, style.max_trailing);
+    }
+    write_output(path, |w| write_motion(motion, format, style, w))
+}
+
+/// Writes `motion` in `format`, text as `style` says.
 fn write_motion(
     motion: &Motion,
     format: Format,
-    pretty: bool,
-    max_trailing: usize,
+    style: TextStyle,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let TextStyle { pretty, bom, max_trailing } = style;
     match format {
         Format::Vmd => motion.write_to(out),
         Format::Json => vmdkit::convert::write_json_with(motion, out, pretty, max_trailing),
+        Format::Csv if bom => vmdkit::convert::write_csv_bom(motion, out, max_trailing),
         Format::Csv => vmdkit::convert::write_csv_with(motion, out, max_trailing),
     }
 }
@@ -256,7 +484,7 @@ fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
     let kept = motion.trailing.len().min(max_trailing) as u64;
     let all = motion.trailing.len() as u64 + motion.trailing_omitted;
     if kept < all {
-        let label = if is_stdio(path) { "stdout".into() } else { path.display().to_string() };
+        let label = output_label(path);
         eprintln!(
             "warning: {label}: holds the first {kept} of the {all} bytes after the last section \
              (convert --keep-trailing keeps them all); a VMD made from it lacks the other {}",
@@ -293,7 +521,7 @@ pub fn write_seekable_output(
             .with_context(|| format!("cannot write {}", path.display()));
     }
     let mut buffer = io::Cursor::new(Vec::new());
-    let label = if is_stdio(path) { "stdout".to_string() } else { path.display().to_string() };
+    let label = output_label(path);
     fill(&mut buffer).with_context(|| format!("cannot write {label}"))?;
     write_output(path, |out| out.write_all(buffer.get_ref()))
 }
@@ -307,6 +535,9 @@ impl<W: Write + io::Seek> WriteSeek for W {}
 /// are kept as given, whatever their extension. A folder without any VMD is an error, so that
 /// `vmdkit check folder/` never passes by checking nothing.
 pub fn expand_inputs(args: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    if args.iter().filter(|a| is_stdio(a)).count() > 1 {
+        return Err(usage("- (stdin) can be given once"));
+    }
     let mut files = Vec::new();
     for arg in args {
         if arg.is_dir() {
@@ -348,4 +579,38 @@ fn collect_vmds(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 pub fn write_json_line(out: &mut impl Write, doc: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, doc).map_err(io::Error::from)?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_told_apart_by_their_first_bytes() {
+        let vmd = vmdkit::example::example_motion().to_bytes();
+        let json = vmdkit::convert::to_json_string(&vmdkit::example::example_motion(), true);
+        let csv = vmdkit::convert::to_csv_string(&vmdkit::example::example_motion());
+        let cases: [(&[u8], InputKind); 10] = [
+            (&vmd, InputKind::Vmd),
+            (b"Vocaloid Pose Data file\r\n", InputKind::Vpd),
+            (b"\xEF\xBB\xBFVocaloid Pose Data file\r\n", InputKind::Vpd),
+            (b"PMX \x00\x00\x00\x40", InputKind::Pmx),
+            (b"Pmd\x00\x00\x80\x3f", InputKind::Pmd),
+            (json.as_bytes(), InputKind::Json),
+            (b"\xEF\xBB\xBF \n\t[1]", InputKind::Json),
+            (csv.as_bytes(), InputKind::Csv),
+            (b"\xEF\xBB\xBFsection,name", InputKind::Csv),
+            (b"", InputKind::Csv),
+        ];
+        for (bytes, kind) in cases {
+            assert_eq!(
+                detect(bytes),
+                kind,
+                "{:?}",
+                String::from_utf8_lossy(&bytes[..8.min(bytes.len())])
+            );
+        }
+        assert_eq!(InputKind::Json.motion_format(), Some(Format::Json));
+        assert_eq!(InputKind::Pmx.motion_format(), None);
+    }
 }

@@ -162,8 +162,8 @@ fn bad_usage_exits_2() {
         &["dump", "--section", "nope", "x.vmd"],
         &["dump", "--section", "camera", "--name", "右腕", "x.vmd"],
         &["info", "--example", "x.vmd"],
-        &["convert", "x.vmd", "-"],
-        &["convert", "-", "out.json"],
+        &["convert", "x.vmd"],
+        &["convert", "x.vmd", "out.json", "-o", "out.json"],
         &["convert", "x.vmd", "out.txt"],
         &["completions", "nosh"],
     ];

@@ -4,7 +4,7 @@ use crate::batch::for_each_ordered;
 use crate::error::{usage, Outcome};
 use crate::eval_args::read_model;
 use crate::inputs::{read_pose, InputKind};
-use crate::io::{expand_inputs, load_vmd, LoadError};
+use crate::io::{expand_inputs, read_motion, LoadError};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -61,7 +61,8 @@ pub struct Args {
     /// Print only files that fail or have warnings, and the summary
     #[arg(long, short)]
     quiet: bool,
-    /// VMD files, PMX/PMD models, VPD poses, or folders searched recursively for *.vmd
+    /// Motion files (.vmd, or .json/.csv from `vmdkit convert`; - for stdin), PMX/PMD models,
+    /// VPD poses, or folders searched recursively for *.vmd
     #[arg(value_name = "FILE", required = true)]
     files: Vec<PathBuf>,
 }
@@ -102,7 +103,7 @@ fn check_one(path: &std::path::Path, lenient: bool) -> Result<Vec<Warning>, Load
     match InputKind::of(path) {
         InputKind::Model => read_model(path).map(|_| Vec::new()).map_err(unreadable),
         InputKind::Pose => read_pose(path).map(|_| Vec::new()).map_err(unreadable),
-        InputKind::Motion => load_vmd(path, lenient, TRAILING_PREVIEW)
+        InputKind::Motion => read_motion(path, None, lenient, TRAILING_PREVIEW)
             .map(|loaded| lint(&loaded.motion, &loaded.repairs)),
     }
 }

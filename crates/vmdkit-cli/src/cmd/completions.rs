@@ -1,7 +1,6 @@
 //! `vmdkit completions`: shell completion scripts (clap_complete).
 
 use crate::error::Outcome;
-use clap::CommandFactory;
 use std::io::Write;
 
 const AFTER_HELP: &str = "\
@@ -21,7 +20,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     // Generated into memory first: clap_complete panics when its writer fails (a closed pipe).
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut crate::Cli::command(), "vmdkit", &mut script);
+    clap_complete::generate(args.shell, &mut crate::command(), "vmdkit", &mut script);
     let mut out = std::io::stdout().lock();
     out.write_all(&script)?;
     out.flush()?;

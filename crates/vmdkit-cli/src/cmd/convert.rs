@@ -1,25 +1,29 @@
 //! `vmdkit convert`: between VMD, JSON and CSV, or VMD to VMD to rewrite or repair a file;
 //! VPD poses to motions and motions at a frame to VPD poses.
 
+use crate::batch::{is_long, spinner};
 use crate::error::{usage, Outcome};
 use crate::inputs::{pose_as_motion, read_pose, InputKind};
-use crate::io::{self, is_stdio, Format};
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use crate::io::{self, is_stdio, Format, TextStyle};
+use crate::output::OutArg;
+use std::path::{Path, PathBuf};
 use vmdkit::model::VpdPose;
 
 const AFTER_HELP: &str = "\
-Formats follow the extensions .vmd, .json and .csv; --from and --to override them and are
-required for `-` (stdin or stdout). VMD to VMD rewrites a file; with --lenient it repairs
-what lenient reading can and reports each repair on stderr. JSON and CSV hold every byte of
-the VMD, so VMD -> JSON -> VMD and VMD -> CSV -> VMD give back the same file, except that of
-the bytes after the last section (padding some tools leave) they hold the first 64 KiB unless
---keep-trailing is given: the output then records their full length, and a warning says the
-VMD made from it will lack the rest.
+Formats: --from, else IN's extension (.vmd, .json, .csv), else what IN's bytes show (so
+`-`, stdin, needs no --from); --to, else OUT's extension, else VMD for `-` (stdout; refused
+on a terminal). VMD to VMD rewrites a file; with --lenient it repairs what lenient reading
+can and reports each repair on stderr. JSON and CSV hold every byte of the VMD, so VMD ->
+JSON -> VMD and VMD -> CSV -> VMD give back the same file, except that of the bytes after the
+last section (padding some tools leave) they hold the first 64 KiB unless --keep-trailing is
+given: the output then records their full length, and a warning says the VMD made from it
+will lack the rest. CSV starts without a byte-order mark, as most programs want; --bom adds
+one for spreadsheets (Excel garbles Japanese names without it).
 
 The input is read completely before anything is written, and the output goes to a temporary
 file renamed into place, so a failure leaves no partial output and never touches an existing
-file, even when IN and OUT are the same file.
+file, even when IN and OUT are the same file. Options that do not apply to the formats chosen
+(--pretty for VMD or CSV, --bom for VMD or JSON, --keep-trailing for VMD) are refused.
 
 VPD poses: a .vpd IN becomes a motion with one key per bone and morph at frame 0 (or at
 --frame F), linear curves, the model name from the pose's model file. A .vpd OUT is the pose
@@ -29,29 +33,29 @@ named after the motion's model, written in Shift-JIS as MMD writes VPDs. VPD to 
 the pose as read. --frame is an error in other conversions.
 
 Examples:
-  vmdkit convert dance.vmd dance.json
+  vmdkit convert dance.vmd -o dance.json
   vmdkit convert --pretty dance.vmd dance.json
   vmdkit convert dance.csv dance.vmd
-  vmdkit convert --lenient broken.vmd fixed.vmd
+  vmdkit convert --lenient broken.vmd -o fixed.vmd
   vmdkit convert --keep-trailing padded.vmd padded.json
-  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .
-  vmdkit convert dance.vmd pose.vpd --frame 120
-  vmdkit convert pose.vpd pose.vmd
-  vmdkit convert pose.vpd pose.json --frame 30";
+  vmdkit convert --bom dance.vmd -o for-excel.csv
+  cat dance.vmd | vmdkit convert --to json - - | jq .
+  vmdkit convert dance.vmd -o pose.vpd --frame 120
+  vmdkit convert pose.vpd -o pose.vmd
+  vmdkit convert pose.vpd -o pose.json --frame 30";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Input file, or - for stdin (needs --from)
+    /// Input file, or - for stdin
     #[arg(value_name = "IN")]
     input: PathBuf,
-    /// Output file, or - for stdout (needs --to)
-    #[arg(value_name = "OUT")]
-    output: PathBuf,
-    /// Input format (default: from IN's extension)
+    #[command(flatten)]
+    out: OutArg,
+    /// Input format (default: from IN's extension, else from its bytes)
     #[arg(long, value_enum)]
     from: Option<Format>,
-    /// Output format (default: from OUT's extension)
+    /// Output format (default: from OUT's extension; VMD for -)
     #[arg(long, value_enum)]
     to: Option<Format>,
     /// Read a damaged VMD leniently, keeping every complete record; repairs go to stderr
@@ -60,6 +64,9 @@ pub struct Args {
     /// Indent JSON output
     #[arg(long)]
     pretty: bool,
+    /// Start CSV output with a byte-order mark, for spreadsheets
+    #[arg(long)]
+    bom: bool,
     /// Hold every byte after the VMD's last section in JSON or CSV output, not the first 64 KiB
     #[arg(long)]
     keep_trailing: bool,
@@ -70,14 +77,14 @@ pub struct Args {
 }
 
 /// Whether an output path names a VPD pose file (by its extension: an output has no bytes yet).
-fn is_vpd_output(path: &std::path::Path) -> bool {
+fn is_vpd_output(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("vpd"))
 }
 
 /// Conversions from or to a VPD pose; `None` when neither side is one.
 fn convert_pose(args: &Args) -> Option<anyhow::Result<Outcome>> {
     let pose_in = !is_stdio(&args.input) && InputKind::of(&args.input) == InputKind::Pose;
-    let pose_out = is_vpd_output(&args.output);
+    let pose_out = is_vpd_output(args.out.path());
     if !pose_in && !pose_out {
         return None;
     }
@@ -95,8 +102,8 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
     if args.lenient && pose_in {
         return Err(usage("--lenient reads damaged VMDs; it does nothing with a .vpd input"));
     }
-    if (args.keep_trailing || args.pretty) && pose_out {
-        return Err(usage("--keep-trailing and --pretty do nothing with a .vpd output"));
+    if (args.keep_trailing || args.pretty || args.bom) && pose_out {
+        return Err(usage("--keep-trailing, --pretty and --bom do nothing with a .vpd output"));
     }
     let pose = if pose_in {
         if pose_out && args.frame.is_some() {
@@ -108,9 +115,12 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
         } else {
             let frame = key_frame(args.frame)?;
             let loaded = pose_as_motion(&args.input, &pose, frame);
-            let to = Format::resolve(args.to, &args.output, "--to")?;
-            refuse_binary_to_terminal(to, &args.output)?;
-            io::save_motion(&args.output, &loaded.motion, to, args.pretty, io::ALL_TRAILING)?;
+            let output = args.out.path();
+            let to = Format::of_output_to(output, args.to, "--to")?;
+            refuse_idle_options(args, to)?;
+            let style =
+                TextStyle { pretty: args.pretty, bom: args.bom, max_trailing: io::ALL_TRAILING };
+            io::save_motion_styled(output, &loaded.motion, to, style)?;
             return Ok(Outcome::Success);
         }
     } else {
@@ -120,8 +130,7 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
             ));
         };
         crate::eval_args::check_frame(frame)?;
-        let from = Format::resolve(args.from, &args.input, "--from")?;
-        let loaded = io::read_motion(&args.input, from, args.lenient, io::NO_TRAILING)?;
+        let loaded = io::read_motion(&args.input, args.from, args.lenient, io::NO_TRAILING)?;
         loaded.warn_repairs();
         let pose = VpdPose::from_motion(&loaded.motion, frame);
         if pose.bones.is_empty() && pose.morphs.is_empty() {
@@ -129,18 +138,8 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
         }
         pose
     };
-    io::write_output(&args.output, |out| out.write_all(&pose.to_bytes()))?;
+    io::write_output(args.out.path(), |out| out.write_all(&pose.to_bytes()))?;
     Ok(Outcome::Success)
-}
-
-/// A usage error for a binary VMD about to be written to a terminal.
-fn refuse_binary_to_terminal(to: Format, output: &std::path::Path) -> anyhow::Result<()> {
-    if to == Format::Vmd && is_stdio(output) && std::io::stdout().is_terminal() {
-        return Err(usage(
-            "refusing to write binary VMD to a terminal; redirect stdout or name a file",
-        ));
-    }
-    Ok(())
 }
 
 /// `--frame` as the frame of a pose's keys: a whole number from 0.
@@ -154,6 +153,9 @@ fn key_frame(frame: Option<f64>) -> anyhow::Result<u32> {
     }
 }
 
+/// Inputs from this size (a 30 MB VMD, a 100 MB JSON) take a second or more to read.
+const BIG_INPUT: u64 = 32 << 20;
+
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let Some(done) = convert_pose(&args) {
         return done;
@@ -164,17 +166,39 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
              for a time of a motion"
         )));
     }
-    let from = Format::resolve(args.from, &args.input, "--from")?;
-    let to = Format::resolve(args.to, &args.output, "--to")?;
-    refuse_binary_to_terminal(to, &args.output)?;
+    let output = args.out.path();
+    let to = Format::of_output_to(output, args.to, "--to")?;
+    refuse_idle_options(&args, to)?;
     let max_trailing = match to {
         Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,
         _ => io::ALL_TRAILING,
     };
     // Decoded in full (and the input unmapped) before the output is opened; a VMD's trailing
     // bytes that the output will not hold are not read at all.
-    let loaded = io::read_motion(&args.input, from, args.lenient, max_trailing)?;
+    let big = std::fs::metadata(&args.input).is_ok_and(|m| m.len() >= BIG_INPUT);
+    let bar = spinner(&format!("reading {}", args.input.display()), big);
+    let loaded = io::read_motion(&args.input, args.from, args.lenient, max_trailing);
+    bar.finish_and_clear();
+    let loaded = loaded?;
     loaded.warn_repairs();
-    io::save_motion(&args.output, &loaded.motion, to, args.pretty, max_trailing)?;
+    let style = TextStyle { pretty: args.pretty, bom: args.bom, max_trailing };
+    let bar = spinner(&format!("writing {}", io::output_label(output)), is_long(&loaded.motion));
+    let saved = io::save_motion_styled(output, &loaded.motion, to, style);
+    bar.finish_and_clear();
+    saved?;
     Ok(Outcome::Success)
+}
+
+/// A usage error for an option that would do nothing with output in `to`.
+fn refuse_idle_options(args: &Args, to: Format) -> anyhow::Result<()> {
+    let idle = if args.pretty && to != Format::Json {
+        "--pretty indents JSON"
+    } else if args.bom && to != Format::Csv {
+        "--bom is for CSV"
+    } else if args.keep_trailing && to == Format::Vmd {
+        "--keep-trailing is for JSON and CSV (a VMD output keeps every byte)"
+    } else {
+        return Ok(());
+    };
+    Err(usage(format!("{idle}, and the output is {}", to.name())))
 }

@@ -36,7 +36,8 @@ Examples:
   vmdkit dump dance.vmd | less
   vmdkit dump --euler --name 右腕 dance.vmd
   vmdkit dump --json --section camera camera.vmd > camera.json
-  vmdkit dump --euler pose.vpd";
+  vmdkit dump --euler pose.vpd
+  vmdkit convert dance.vmd -o - --to csv | vmdkit dump -";
 
 /// A section on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -79,13 +80,13 @@ pub struct Args {
     #[arg(long)]
     name: Option<String>,
     /// Read a damaged file leniently; repairs are reported on stderr
-    #[arg(long)]
+    #[arg(long, conflicts_with = "example")]
     lenient: bool,
     /// Dump the built-in example motion instead of a file
     #[arg(long, conflicts_with = "file")]
     example: bool,
     /// A motion file (.vmd, or .json/.csv as written by `vmdkit convert`), a VPD pose, or - for
-    /// a VMD on stdin
+    /// stdin
     #[arg(value_name = "FILE", required_unless_present = "example")]
     file: Option<PathBuf>,
 }
@@ -129,6 +130,11 @@ fn asked_sections(args: &Args) -> anyhow::Result<Vec<Section>> {
     let chosen: Vec<Section> = args.section.iter().map(|s| s.section()).collect();
     if args.name.is_some() && chosen.iter().any(|s| !matches!(s, Section::Bone | Section::Morph)) {
         return Err(usage("--name applies to the bone and morph sections only"));
+    }
+    if args.euler && !chosen.iter().any(|s| matches!(s, Section::Bone | Section::Camera)) {
+        return Err(usage(
+            "--euler shows bone and camera rotations, and the sections asked for have none",
+        ));
     }
     Ok(chosen)
 }

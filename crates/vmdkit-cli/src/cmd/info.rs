@@ -4,7 +4,7 @@ use super::info_model::{write_model, write_pose};
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
 use crate::inputs::{read_pose, InputKind};
-use crate::io::{expand_inputs, load_vmd, LoadError, Loaded};
+use crate::io::{expand_inputs, read_motion, LoadError, Loaded};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -75,13 +75,13 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Read damaged files leniently: keep every complete record, report repairs as warnings
-    #[arg(long)]
+    #[arg(long, conflicts_with = "example")]
     lenient: bool,
     /// Summarise the built-in example motion instead of files
     #[arg(long, conflicts_with = "files")]
     example: bool,
-    /// VMD (or JSON/CSV) motions, PMX/PMD models, VPD poses, or folders searched
-    /// recursively for *.vmd
+    /// Motion files (.vmd, or .json/.csv from `vmdkit convert`; - for stdin), PMX/PMD models,
+    /// VPD poses, or folders searched recursively for *.vmd
     #[arg(value_name = "FILE", required_unless_present = "example")]
     files: Vec<PathBuf>,
 }
@@ -139,9 +139,8 @@ fn read_summary(path: &std::path::Path, lenient: bool) -> Result<Summary, LoadEr
         },
         // Only what the trailing-bytes warning shows: a file padded with gigabytes is
         // summarised without reading the padding.
-        InputKind::Motion => {
-            load_vmd(path, lenient, TRAILING_PREVIEW).map(|l| Summary::Motion(summarise(l)))
-        }
+        InputKind::Motion => read_motion(path, None, lenient, TRAILING_PREVIEW)
+            .map(|l| Summary::Motion(summarise(l))),
     }
 }
 

@@ -4,9 +4,10 @@
 use super::retarget::{explain, named_layout, parse_units, parse_up, target_model};
 use crate::eval_args::{check_fps, OutputLimit};
 use crate::io;
+use std::io::{stdout, IsTerminal};
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
-use vmdkit::retarget::{keypoints_from_motion, InputAxes, KeypointOptions};
+use vmdkit::retarget::{keypoints_from_motion_with_progress, InputAxes, KeypointOptions};
 use vmdkit::skeleton::Skeleton;
 
 const AFTER_HELP: &str = "\
@@ -19,7 +20,9 @@ estimators write, so `vmdkit retarget` with the same flags reads it back.
 Examples:
   vmdkit keypoints dance.vmd --model miku.pmx --layout h36m -o joints.npy
   vmdkit keypoints dance.vmd --layout coco17 --fps 60 --units mm --up z -o joints.csv
-  vmdkit keypoints dance.vmd --layout blazepose33 -o joints.json";
+  vmdkit keypoints dance.vmd --layout blazepose33 -o joints.json
+  cat dance.vmd | vmdkit keypoints - --layout h36m -o joints.npy
+  vmdkit keypoints dance.vmd --layout coco17 -o - --to csv | head";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -33,9 +36,12 @@ pub struct Args {
     /// The joints to write: a built-in layout's name or a mapping file
     #[arg(long, value_name = "NAME|FILE")]
     layout: String,
-    /// Output: .npy, .csv or .json (by extension), written atomically
+    /// Output: .npy, .csv or .json (by extension), written atomically; - for stdout (JSON)
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
+    /// The output's format (default: OUT's extension; JSON for -)
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    to: Option<To>,
     /// Frames per second of the output
     #[arg(long, value_name = "N", default_value_t = 30.0)]
     fps: f64,
@@ -56,15 +62,46 @@ pub struct Args {
     limit: OutputLimit,
 }
 
+/// `--to`: the formats keypoints are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum To {
+    Npy,
+    Csv,
+    Json,
+}
+
 fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
-    let ext = args.output.extension().and_then(|e| e.to_str()).unwrap_or("");
-    match KeypointFormat::from_name(ext) {
-        Some(f @ (KeypointFormat::Npy | KeypointFormat::Csv | KeypointFormat::Json)) => Ok(f),
-        _ => Err(crate::error::usage(format!(
-            "the output's extension picks the format: .npy, .csv or .json (not {})",
-            args.output.display()
-        ))),
+    let format = match args.to {
+        Some(To::Npy) => KeypointFormat::Npy,
+        Some(To::Csv) => KeypointFormat::Csv,
+        Some(To::Json) => KeypointFormat::Json,
+        // Text, which a terminal shows.
+        None if io::is_stdio(&args.output) => KeypointFormat::Json,
+        None => {
+            let ext = args.output.extension().and_then(|e| e.to_str()).unwrap_or("");
+            match KeypointFormat::from_name(ext) {
+                Some(f @ (KeypointFormat::Npy | KeypointFormat::Csv | KeypointFormat::Json)) => f,
+                _ => {
+                    return Err(crate::error::usage(format!(
+                        "the output's extension picks the format: .npy, .csv or .json (not {}); \
+                         or use --to",
+                        args.output.display()
+                    )))
+                }
+            }
+        }
+    };
+    if format == KeypointFormat::Npy && io::is_stdio(&args.output) && stdout().is_terminal() {
+        return Err(crate::error::usage(
+            "refusing to write binary .npy to a terminal: redirect stdout, or pass --to json",
+        ));
     }
+    Ok(format)
+}
+
+/// Whether playing `motion` at `fps` poses enough frames (a minute at 30 fps) to show a bar.
+pub fn posing_is_long(motion: &vmdkit::Motion, fps: f64) -> bool {
+    vmdkit::retarget::keypoints_size(motion, 1, fps).frames >= 1800
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -79,9 +116,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         units: args.units,
         max_output_bytes: args.limit.bytes(),
     };
-    let keypoints =
-        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
+    let bar = crate::batch::progress_bar(0, posing_is_long(&loaded.motion, options.fps), "frames");
+    let keypoints = keypoints_from_motion_with_progress(
+        &loaded.motion,
+        &Skeleton::new(&model),
+        &layout,
+        &options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let keypoints = keypoints.map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
     io::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),
@@ -90,7 +137,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let placed = layout.joints.iter().filter(|j| j.role.is_some()).count();
     eprintln!(
         "{}: {} frames × {} joints ({}, {placed} placed) of {} on {model_label} at {} fps, {}",
-        args.output.display(),
+        io::output_label(&args.output),
         keypoints.frame_count,
         keypoints.joint_count,
         layout.name,

@@ -4,6 +4,7 @@
 use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
 use anyhow::Context;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
@@ -11,8 +12,8 @@ use vmdkit::keypoints::{
 };
 use vmdkit::model::Model;
 use vmdkit::retarget::{
-    keypoints_from_motion, retarget, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
-    RetargetOptions, RetargetReport, ScaleMode,
+    keypoints_from_motion_with_progress, retarget_with_progress, FloorMode, InputAxes, KeyMode,
+    KeypointOptions, RetargetError, RetargetOptions, RetargetReport, ScaleMode,
 };
 use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
 
@@ -31,7 +32,8 @@ Examples:
   vmdkit retarget joints.npy -o dance.vmd --model miku.pmx --layout h36m --fps 50 --up z
   vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --units mm --smooth strong
   vmdkit retarget capture.pose -o sign.vmd --json > report.json
-  vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd";
+  vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd
+  estimator --json | vmdkit retarget - --layout coco17 -o - > dance.vmd";
 
 /// `--smooth`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -79,11 +81,11 @@ pub fn parse_up(text: &str) -> Result<UpAxis, String> {
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Keypoints, or a motion with --source-model
+    /// Keypoints, or a motion with --source-model; - for stdin
     #[arg(value_name = "INPUT")]
     input: PathBuf,
-    /// Output VMD, or - for stdout
-    #[arg(short, long, value_name = "OUT.vmd")]
+    /// Output: .vmd, .json or .csv by extension, or - for stdout (VMD)
+    #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Target model, .pmx or .pmd (default: vmdkit's built-in standard model)
     #[arg(long, value_name = "MODEL")]
@@ -93,7 +95,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME|auto|FILE", default_value = "auto")]
     layout: String,
     /// INPUT is a motion for this model (.pmx or .pmd)
-    #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed"])]
+    #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed", "keep_handedness"])]
     source_model: Option<PathBuf>,
     /// Input frames per second (default: the file's, else 30)
     #[arg(long, value_name = "N")]
@@ -129,8 +131,8 @@ pub struct Args {
     /// Print the report as one JSON object on stdout instead of the summary
     #[arg(long)]
     json: bool,
-    /// Read a damaged VMD leniently, keeping every complete record
-    #[arg(long)]
+    /// Read a damaged VMD leniently, keeping every complete record (with --source-model)
+    #[arg(long, requires = "source_model")]
     lenient: bool,
     #[command(flatten)]
     limit: OutputLimit,
@@ -159,6 +161,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.json && io::is_stdio(&args.output) {
         return Err(crate::error::usage("--json and -o - would both write stdout"));
     }
+    let format = io::Format::of_output(&args.output)?;
     let keys = key_mode(args)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let input = match &args.source_model {
@@ -181,9 +184,21 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ..RetargetOptions::default()
     };
     let label = args.input.display().to_string();
-    let out = retarget(&input.keypoints, &input.layout, &skeleton, &options)
-        .map_err(|e| explain(e, &label, &model_label, &input.layout))?;
-    io::write_output(&args.output, |w| out.motion.write_to(w))?;
+    // A step per frame solved, then thinning and checking: a few hundred frames take a second.
+    let bar = crate::batch::progress_bar(0, input.keypoints.frame_count >= 300, "steps");
+    let out = retarget_with_progress(
+        &input.keypoints,
+        &input.layout,
+        &skeleton,
+        &options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
+    io::save_motion(&args.output, &out.motion, format, false, io::TEXT_TRAILING_CAP)?;
     if args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
@@ -231,9 +246,8 @@ pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
 }
 
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
-    let bytes = std::fs::read(&args.input)
-        .with_context(|| format!("cannot read {}", args.input.display()))?;
-    if bytes.starts_with(b"Vocaloid Motion Data") {
+    let bytes = read_input(&args.input)?;
+    if io::detect(&bytes) == io::InputKind::Vmd {
         return Err(crate::error::usage(format!(
             "{} is a VMD motion: pass --source-model MODEL, the model it was made for, to \
              retarget it",
@@ -266,6 +280,17 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     Ok(Input { keypoints, layout, layout_from, fps, units, axes, source: None })
 }
 
+/// The keypoint file's bytes, or stdin's for `-`.
+fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+    if io::is_stdio(path) {
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read stdin")?;
+        return Ok(bytes);
+    }
+    io::refuse_folder(path, "a keypoint file")?;
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
 /// A layout of every role the retargeting knows, one joint each: what a motion played on a
 /// model gives, so nothing the source skeleton can place is thrown away.
 fn every_role() -> Layout {
@@ -287,9 +312,21 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
+    let long = super::keypoints::posing_is_long(&loaded.motion, options.fps);
+    let bar = crate::batch::progress_bar(0, long, "frames");
+    let keypoints = keypoints_from_motion_with_progress(
+        &loaded.motion,
+        &Skeleton::new(&model),
+        &layout,
+        &options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
     let keypoints =
-        keypoints_from_motion(&loaded.motion, &Skeleton::new(&model), &layout, &options)
-            .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
+        keypoints.map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
         layout,

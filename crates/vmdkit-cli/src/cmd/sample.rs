@@ -16,7 +16,8 @@ position, rotations quaternions (x, y, z, w) in MMD's left-handed axes.
 Examples:
   vmdkit sample dance.vmd --frame 120
   vmdkit sample dance.vmd --frame 12.5 --bone 右腕 --json
-  vmdkit sample camera.vmd --frame 300 --camera";
+  vmdkit sample camera.vmd --frame 300 --camera
+  vmdkit mirror dance.vmd -o - | vmdkit sample - --frame 120 --bone 左腕";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

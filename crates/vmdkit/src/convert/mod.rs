@@ -22,13 +22,14 @@ pub(crate) mod json;
 #[cfg(feature = "csv")]
 pub use csv::{
     from_csv_reader, from_csv_reader_with_warnings, from_csv_str, from_csv_str_with_warnings,
-    to_csv_string, write_csv, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
+    to_csv_string, write_csv, write_csv_bom, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
     META as CSV_META,
 };
 #[cfg(feature = "json")]
 pub use json::{
-    from_json_reader, from_json_reader_with_warnings, from_json_str, from_json_str_with_warnings,
-    from_json_value, to_json, to_json_string, write_json, write_json_with,
+    from_json_reader, from_json_reader_with_warnings, from_json_seekable_with_warnings,
+    from_json_str, from_json_str_with_warnings, from_json_value, to_json, to_json_string,
+    write_json, write_json_with,
 };
 
 #[cfg(any(feature = "json", feature = "csv"))]
@@ -57,13 +58,17 @@ pub const FORMAT: &str = "vmdkit-motion";
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConvertError {
-    /// The text is not well-formed JSON, or a value has the wrong type or shape.
-    #[error("JSON line {line}, column {column}: {message}")]
+    /// The text is not well-formed JSON, or a value has the wrong type or shape. Shown with the
+    /// field's path when the reader was inside one: `JSON line 9, column 31:
+    /// bones[12].rotation[3]: invalid type: ...`.
+    #[error("JSON line {line}, column {column}: {}{message}", in_field(path.as_deref()))]
     Json {
         /// 1-based line of the problem.
         line: usize,
         /// 1-based column of the problem.
         column: usize,
+        /// The JSON path of the field the reader was in (`bones[12].rotation[3]`), if any.
+        path: Option<String>,
         /// The JSON reader's description.
         message: String,
     },
@@ -120,6 +125,10 @@ impl Categorize for ConvertError {
             }
         }
     }
+}
+
+fn in_field(path: Option<&str>) -> String {
+    path.map(|p| format!("{p}: ")).unwrap_or_default()
 }
 
 fn in_column(column: Option<&str>) -> String {

@@ -64,8 +64,8 @@ pub use names::{
 pub use place::{place, PlaceReport, PlaceRoot, RigidTransform};
 pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
-    measure, measure_with, reduce, KeyCounts, MeasuredErrors, ReduceMethod, ReduceOptions,
-    ReduceReport, Tolerance, LONG_SEGMENT,
+    measure, measure_with, reduce, reduce_with_progress, KeyCounts, MeasuredErrors, Progress,
+    ReduceMethod, ReduceOptions, ReduceReport, Tolerance, LONG_SEGMENT,
 };
 pub use rename::{
     filter, glob_match, rename, FilterMode, FilterReport, RenameMap, RenameReport, Renamed,

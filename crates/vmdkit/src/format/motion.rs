@@ -208,7 +208,12 @@ impl Motion {
     ) -> Result<Parsed, ReadError> {
         let path = path.as_ref();
         let file = std::fs::File::open(path).map_err(|e| ReadError::io(path, e))?;
-        let len = file.metadata().map_err(|e| ReadError::io(path, e))?.len();
+        let metadata = file.metadata().map_err(|e| ReadError::io(path, e))?;
+        if metadata.is_dir() {
+            // Mapping a folder fails with "No such device", which says nothing useful.
+            return Err(ReadError::io(path, std::io::ErrorKind::IsADirectory.into()));
+        }
+        let len = metadata.len();
         if len == 0 {
             return Self::parse_with(&[], options).map_err(|e| e.with_path(path));
         }
@@ -310,5 +315,17 @@ mod tests {
         }
         assert_eq!(ReadOptions::default(), ReadOptions::STRICT);
         assert_eq!(Motion::read_file(&path).unwrap().to_bytes(), bytes);
+    }
+
+    #[test]
+    fn a_folder_is_named_as_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Motion::read_file(dir.path()).unwrap_err();
+        assert!(
+            matches!(&err, ReadError::Io { error, .. }
+            if error.kind() == std::io::ErrorKind::IsADirectory),
+            "{err}"
+        );
+        assert_eq!(err.to_string(), format!("{}: is a directory", dir.path().display()));
     }
 }

@@ -63,6 +63,18 @@ pub fn keypoints_from_motion(
     layout: &Layout,
     options: &KeypointOptions,
 ) -> Result<Keypoints, RetargetError> {
+    keypoints_from_motion_with_progress(motion, skeleton, layout, options, &|_, _| {})
+}
+
+/// Like [`keypoints_from_motion`], calling `progress(done, total)` with the output frames
+/// posed, every [`super::PROGRESS_FRAMES`] and at the last.
+pub fn keypoints_from_motion_with_progress(
+    motion: &Motion,
+    skeleton: &Skeleton,
+    layout: &Layout,
+    options: &KeypointOptions,
+    progress: crate::edit::Progress,
+) -> Result<Keypoints, RetargetError> {
     if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= 10_000.0) {
         return Err(RetargetError::Option(format!("bad frame rate {}", options.fps)));
     }
@@ -90,6 +102,9 @@ pub fn keypoints_from_motion(
                 kp.positions[f * kp.joint_count + j] =
                     (options.axes.from_mmd(p) * per_unit).as_vec3();
             }
+        }
+        if (f + 1) % super::PROGRESS_FRAMES == 0 || f + 1 == count {
+            progress(f + 1, count);
         }
     }
     kp.names = Some(layout.joints.iter().map(|j| j.name.clone()).collect());

@@ -51,7 +51,9 @@ mod tests;
 pub use axes::InputAxes;
 pub use conditioning::ConditioningNotes;
 pub use handedness::HandednessCheck;
-pub use inverse::{keypoints_from_motion, keypoints_size, KeypointOptions};
+pub use inverse::{
+    keypoints_from_motion, keypoints_from_motion_with_progress, keypoints_size, KeypointOptions,
+};
 pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
 
@@ -113,6 +115,22 @@ pub fn retarget(
     skeleton: &Skeleton,
     options: &RetargetOptions,
 ) -> Result<Retargeted, RetargetError> {
+    retarget_with_progress(keypoints, layout, skeleton, options, &|_, _| {})
+}
+
+/// Frames solved between two calls of a progress callback.
+const PROGRESS_FRAMES: usize = 64;
+
+/// Like [`retarget`], calling `progress(done, total)` as the work goes: one step per input
+/// frame solved (told every [`PROGRESS_FRAMES`]), then one for thinning the keys and one for
+/// measuring the result.
+pub fn retarget_with_progress(
+    keypoints: &Keypoints,
+    layout: &Layout,
+    skeleton: &Skeleton,
+    options: &RetargetOptions,
+    progress: crate::edit::Progress,
+) -> Result<Retargeted, RetargetError> {
     options.validate()?;
     if keypoints.joint_count != layout.joints.len() {
         return Err(RetargetError::JointCount {
@@ -146,9 +164,13 @@ pub fn retarget(
     let mut solver = solve::Solver::new(&rig);
     solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
     let mut states = Vec::with_capacity(observed.len());
-    for obs in &observed {
+    let total = observed.len() + 2;
+    for (i, obs) in observed.iter().enumerate() {
         solver.frame(obs);
         states.push(solver.state.clone());
+        if (i + 1) % PROGRESS_FRAMES == 0 || i + 1 == observed.len() {
+            progress(i + 1, total);
+        }
     }
     let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
     let floor = feet::ground(&rig, &mut states, options);
@@ -161,6 +183,7 @@ pub fn retarget(
     }
     let dense = keys::dense_motion(&rig, skeleton, &states, options);
     let motion = keys::thin(&dense, options);
+    progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
         skeleton,
@@ -174,6 +197,7 @@ pub fn retarget(
         handedness,
         options,
     });
+    progress(total, total);
     Ok(Retargeted { motion, report })
 }
 

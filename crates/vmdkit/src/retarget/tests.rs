@@ -27,6 +27,47 @@ fn round_trip(layout: &str, motion: &Motion, ik: bool) -> RetargetReport {
 }
 
 #[test]
+fn progress_counts_the_frames_then_thinning_and_measuring() {
+    let skeleton = Skeleton::new(&standard_model());
+    let layout = Layout::builtin("h36m").unwrap();
+    let motion = crate::example::exercise_motion(150);
+    let kp =
+        keypoints_from_motion(&motion, &skeleton, &layout, &KeypointOptions::default()).unwrap();
+    let options = RetargetOptions::default();
+    let calls = std::sync::Mutex::new(Vec::new());
+    let out = retarget_with_progress(&kp, &layout, &skeleton, &options, &|done, total| {
+        calls.lock().unwrap().push((done, total));
+    })
+    .unwrap();
+    let calls = calls.into_inner().unwrap();
+    let total = kp.frame_count + 2;
+    let mut expected: Vec<_> = (1..=kp.frame_count)
+        .filter(|n| n % PROGRESS_FRAMES == 0 || *n == kp.frame_count)
+        .map(|n| (n, total))
+        .collect();
+    expected.extend([(total - 1, total), (total, total)]);
+    assert_eq!(calls, expected);
+    assert_eq!(out.motion, retarget(&kp, &layout, &skeleton, &options).unwrap().motion);
+
+    // Playing a motion counts its output frames.
+    let calls = std::sync::Mutex::new(Vec::new());
+    let options = KeypointOptions::default();
+    let again =
+        keypoints_from_motion_with_progress(&motion, &skeleton, &layout, &options, &|d, t| {
+            calls.lock().unwrap().push((d, t));
+        })
+        .unwrap();
+    assert_eq!(again.positions, kp.positions);
+    let calls = calls.into_inner().unwrap();
+    let frames = kp.frame_count;
+    let expected: Vec<_> = (1..=frames)
+        .filter(|n| n % PROGRESS_FRAMES == 0 || *n == frames)
+        .map(|n| (n, frames))
+        .collect();
+    assert_eq!(calls, expected);
+}
+
+#[test]
 fn h36m_round_trip_on_the_same_skeleton_is_exact() {
     let report = round_trip("h36m", &crate::example::exercise_motion(150), false);
     for r in &report.residuals {

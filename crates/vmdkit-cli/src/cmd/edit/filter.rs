@@ -9,7 +9,8 @@ them for the shell). Camera, light, self-shadow and property keys are kept.
 
 Examples:
   vmdkit filter dance.vmd arms.vmd --keep '右*' '左*'
-  vmdkit filter dance.vmd body.vmd --drop '*指*'";
+  vmdkit filter dance.vmd body.vmd --drop '*指*'
+  vmdkit filter dance.json -o - --format json --keep センター | jq .bones";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

@@ -11,8 +11,9 @@ Left/Right and _L/_R in ASCII names, and the wink pairs ウィンク/ウィン�
 field (15 bytes for bones and morphs) keeps its old name and is reported. Curves are kept;
 mirroring twice gives back the same file.
 
-Example:
-  vmdkit mirror dance.vmd dance_mirrored.vmd";
+Examples:
+  vmdkit mirror dance.vmd dance_mirrored.vmd
+  vmdkit mirror dance.vmd -o - | vmdkit info -";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -26,7 +27,7 @@ pub fn run(args: &MirrorArgs) -> anyhow::Result<()> {
     let (mirrored, report) = vmdkit::edit::mirror(&motion);
     args.io.write(&mirrored)?;
     let pairs: Vec<String> = report.swapped.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
-    eprintln!("{}: swapped {} names ({})", args.io.output.display(), pairs.len(), list(&pairs, 6));
+    eprintln!("{}: swapped {} names ({})", args.io.out_label(), pairs.len(), list(&pairs, 6));
     if !report.unsided.is_empty() {
         eprintln!(
             "{} names have no left/right counterpart and keep their names, mirrored in place: {}",

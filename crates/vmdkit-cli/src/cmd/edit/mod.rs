@@ -1,13 +1,15 @@
 //! The editing commands (`vmdkit mirror`, `retime`, `trim`, `shift`, `merge`, `rename`,
 //! `filter`, `scale`, `reduce`), one file each, on top of `vmdkit::edit`.
 //!
-//! Each reads IN completely (a .vmd, or a .json/.csv written by `vmdkit convert`), edits it
-//! in memory and writes OUT through a temporary file and a rename, so a failure never leaves
-//! a partial OUT and never touches IN, even when OUT is IN. What the edit had to approximate,
-//! shorten or drop is reported on stderr.
+//! Each reads IN completely (a .vmd, or a .json/.csv written by `vmdkit convert`; `-` is
+//! stdin, its format told by its bytes), edits it in memory and writes OUT (`-o OUT`, or OUT
+//! after IN; `-` is stdout, VMD unless `--format` says otherwise) through a temporary file and a
+//! rename, so a failure never leaves a partial OUT and never touches IN, even when OUT is IN.
+//! What the edit had to approximate, shorten or drop is reported on stderr.
 
 use crate::error::usage;
 use crate::io::{self, Format};
+use crate::output::OutArg;
 use std::path::{Path, PathBuf};
 use vmdkit::Motion;
 
@@ -75,27 +77,44 @@ pub fn run(cmd: &EditCommand) -> anyhow::Result<()> {
 /// IN, OUT and how to read IN: shared by every one-input edit.
 #[derive(clap::Args)]
 pub struct InOut {
-    /// The motion to edit: .vmd, or a .json/.csv written by `vmdkit convert`
+    /// The motion to edit: .vmd, or a .json/.csv written by `vmdkit convert`; - for stdin
     #[arg(value_name = "IN")]
     pub input: PathBuf,
-    /// The output file; its extension picks the format: .vmd, .json or .csv
-    #[arg(value_name = "OUT")]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub out: OutArg,
+    /// The output's format (default: OUT's extension, .vmd, .json or .csv; VMD for -)
+    // Not `--to` as in convert: that is trim's last frame.
+    #[arg(long = "format", value_enum, value_name = "FORMAT")]
+    pub format: Option<Format>,
     /// Read a damaged VMD leniently, keeping every complete record
     #[arg(long)]
     pub lenient: bool,
 }
 
 impl InOut {
-    /// Reads IN, after checking OUT's extension so that a bad OUT fails before the work.
+    /// Reads IN, after checking OUT's format so that a bad OUT fails before the work.
     pub fn read(&self) -> anyhow::Result<Motion> {
         self.check_output()?;
         self.load()
     }
 
-    /// A usage error unless OUT's extension names a format.
+    /// A usage error unless `--to` or OUT's extension names a format.
     pub fn check_output(&self) -> anyhow::Result<()> {
-        Format::of_output(&self.output).map(drop)
+        self.format().map(drop)
+    }
+
+    fn format(&self) -> anyhow::Result<Format> {
+        Format::of_output_to(self.output(), self.format, "--format")
+    }
+
+    /// OUT.
+    pub fn output(&self) -> &Path {
+        self.out.path()
+    }
+
+    /// OUT as messages name it (`stdout` for `-`).
+    pub fn out_label(&self) -> String {
+        self.out.label()
     }
 
     /// Reads IN, reporting lenient repairs.
@@ -105,12 +124,12 @@ impl InOut {
 
     /// Writes `motion` to OUT atomically.
     pub fn write(&self, motion: &Motion) -> anyhow::Result<()> {
-        save(&self.output, motion)
+        io::save_motion(self.output(), motion, self.format()?, false, io::TEXT_TRAILING_CAP)
     }
 
     /// The start of most edits' summary line: "OUT: <counts of `motion`>".
     pub fn summary(&self, motion: &Motion) -> String {
-        format!("{}: {}", self.output.display(), counts(motion))
+        format!("{}: {}", self.out_label(), counts(motion))
     }
 }
 
@@ -119,7 +138,7 @@ pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
     Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
 }
 
-/// Writes `motion` to `path` atomically (temporary file, then rename).
+/// Writes `motion` to `path` atomically (temporary file, then rename); `-` is stdout (VMD).
 pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
     let format = Format::of_output(path)?;
     io::save_motion(path, motion, format, false, io::TEXT_TRAILING_CAP)

@@ -1,6 +1,7 @@
 //! `vmdkit reduce`: few keys with fitted curves (see `vmdkit::edit::reduce`).
 
 use super::{errors, list, InOut, ToleranceArgs};
+use crate::batch::{is_long, progress_bar, spinner};
 use vmdkit::edit::{KeyCounts, ReduceMethod, ReduceOptions};
 
 const AFTER_HELP: &str = "\
@@ -16,7 +17,8 @@ curves instead, for comparison; --compare runs both and reports both.
 Examples:
   vmdkit reduce capture.vmd small.vmd
   vmdkit reduce capture.vmd small.vmd --max-position-error 0.02 --max-angle-error 0.25
-  vmdkit reduce capture.vmd small.vmd --compare";
+  vmdkit reduce capture.vmd small.vmd --compare
+  vmdkit reduce capture.vmd -o small.json";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -44,11 +46,17 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     let motion = args.io.load()?;
     let method = if args.baseline { ReduceMethod::Baseline } else { ReduceMethod::Fitted };
     let options = ReduceOptions { tolerance, method, ..ReduceOptions::default() };
-    let (out, report) = vmdkit::edit::reduce(&motion, &options);
+    // The library tells the number of tracks with each one done.
+    let bar = progress_bar(0, is_long(&motion), "tracks");
+    let (out, report) = vmdkit::edit::reduce_with_progress(&motion, &options, &|_, total| {
+        bar.set_length(total as u64);
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
     args.io.write(&out)?;
     eprintln!(
         "{}: {} -> {}",
-        args.io.output.display(),
+        args.io.out_label(),
         describe(&report.before),
         describe(&report.after)
     );
@@ -61,10 +69,12 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
         );
     }
     if args.compare {
+        let bar = spinner("reducing again with the baseline", is_long(&motion));
         let (_, base) = vmdkit::edit::reduce(
             &motion,
             &ReduceOptions { method: ReduceMethod::Baseline, ..options },
         );
+        bar.finish_and_clear();
         eprintln!(
             "baseline (recursive split, linear curves): {}; largest error {}",
             describe(&base.after),

@@ -83,7 +83,7 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
     args.io.write(&out)?;
     let done: Vec<String> =
         report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
-    eprintln!("{}: renamed {} names ({})", args.io.output.display(), done.len(), list(&done, 6));
+    eprintln!("{}: renamed {} names ({})", args.io.out_label(), done.len(), list(&done, 6));
     for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
         let (bytes, stored) = r.shortened.as_ref().unwrap();
         let field = if r.kind == "IK" { 20 } else { 15 };

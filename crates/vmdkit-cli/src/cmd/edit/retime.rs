@@ -15,7 +15,8 @@ cannot follow, so that every output frame is within the tolerances below of the 
 Examples:
   vmdkit retime dance.vmd dance60.vmd --fps 60
   vmdkit retime dance60.vmd dance.vmd --from-fps 60 --fps 30
-  vmdkit retime dance.vmd fast.vmd --speed 1.25";
+  vmdkit retime dance.vmd fast.vmd --speed 1.25
+  vmdkit retime dance.vmd -o - --fps 60 > dance60.vmd";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -48,11 +49,14 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
     }
     let tolerance = args.tolerance.tolerance()?;
     let motion = args.io.load()?;
-    let (out, report) = vmdkit::edit::retime(&motion, factor, &tolerance)?;
+    let bar = crate::batch::spinner("retiming", crate::batch::is_long(&motion));
+    let retimed = vmdkit::edit::retime(&motion, factor, &tolerance);
+    bar.finish_and_clear();
+    let (out, report) = retimed?;
     args.io.write(&out)?;
     let shown = format!("{factor:.6}");
     let shown = shown.trim_end_matches('0').trim_end_matches('.');
-    eprintln!("{}: frames × {shown}; {}", args.io.output.display(), counts(&out));
+    eprintln!("{}: frames × {shown}; {}", args.io.out_label(), counts(&out));
     eprintln!(
         "{} segments kept their curves exactly, {} were refitted around rounded keys; largest error against the ideal motion at any frame: {}",
         report.segments_kept,

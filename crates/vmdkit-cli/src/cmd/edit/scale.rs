@@ -8,8 +8,9 @@ Multiplies every bone translation by K, and the camera's target and distance too
 --no-camera: for a model K times the size. Rotations and morphs are unchanged; curves are
 kept, so the result is the original times K at every time.
 
-Example:
-  vmdkit scale dance.vmd dance_big.vmd --translation 1.2";
+Examples:
+  vmdkit scale dance.vmd dance_big.vmd --translation 1.2
+  cat dance.vmd | vmdkit scale - -o small.vmd --translation 0.8";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]

@@ -11,9 +11,12 @@ and in weight, as a fraction of the segment's length and change), more only when
 had to be clamped into range; both are reported. Frame numbers stay as they are unless
 --rebase moves --from to frame 0.
 
+--to is the last frame; --format picks the output's format where OUT's extension does not.
+
 Examples:
   vmdkit trim dance.vmd chorus.vmd --from 900 --to 1500
-  vmdkit trim dance.vmd chorus.vmd --from 900 --to 1500 --rebase";
+  vmdkit trim dance.vmd chorus.vmd --from 900 --to 1500 --rebase
+  vmdkit trim dance.vmd -o - --from 0 --to 300 --format csv";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -21,10 +24,10 @@ pub struct TrimArgs {
     #[command(flatten)]
     pub io: InOut,
     /// First frame kept
-    #[arg(long, value_name = "A")]
+    #[arg(long, value_name = "A", value_parser = crate::eval_args::frame_number)]
     pub from: u32,
     /// Last frame kept
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", value_parser = crate::eval_args::frame_number)]
     pub to: u32,
     /// Shift the result so that --from becomes frame 0
     #[arg(long)]

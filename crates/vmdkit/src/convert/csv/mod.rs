@@ -1,4 +1,5 @@
-//! Motions as one CSV table: UTF-8 (with a BOM, so spreadsheets detect it), a header row, then
+//! Motions as one CSV table: UTF-8 (with a BOM only when asked, [`write_csv_bom`], since
+//! spreadsheets need one and most other readers keep it as part of the first column), a header row, then
 //! `#meta` rows for the file-level fields and one row per keyframe with a `section` column.
 //! Cells a section does not use stay empty. The layout is in `docs/csv-format.md`.
 //!
@@ -94,9 +95,9 @@ pub const META: &str = "#meta";
 /// The `section` value of IK rows, which belong to the `property` row above them.
 pub const IK: &str = "ik";
 
-/// Writes the motion as CSV to `w`.
+/// Writes the motion as CSV to `w`, without a byte-order mark ([`write_csv_bom`] adds one).
 pub fn write_csv(motion: &Motion, w: impl Write) -> io::Result<()> {
-    write::write(motion, w, usize::MAX)
+    write::write(motion, w, usize::MAX, false)
 }
 
 /// Like [`write_csv`], with at most `max_trailing` of the bytes after the last section. When
@@ -104,13 +105,21 @@ pub fn write_csv(motion: &Motion, w: impl Write) -> io::Result<()> {
 /// `trailing_len` row records their full length, and reading it back says the VMD it makes
 /// differs.
 pub fn write_csv_with(motion: &Motion, w: impl Write, max_trailing: usize) -> io::Result<()> {
-    write::write(motion, w, max_trailing)
+    write::write(motion, w, max_trailing, false)
 }
 
-/// The motion as CSV text (starting with a BOM, like [`write_csv`]).
+/// Like [`write_csv_with`], starting with UTF-8's byte-order mark: Excel reads a CSV without
+/// one in the system code page, which garbles every Japanese name, while Python's `csv` module
+/// and most other readers take the mark as part of the first header (`'\u{FEFF}section'`).
+/// The readers here accept the table with or without it.
+pub fn write_csv_bom(motion: &Motion, w: impl Write, max_trailing: usize) -> io::Result<()> {
+    write::write(motion, w, max_trailing, true)
+}
+
+/// The motion as CSV text, without a byte-order mark (as [`write_csv`]).
 pub fn to_csv_string(motion: &Motion) -> String {
     let mut out = Vec::with_capacity(1024 + 160 * (motion.bones.len() + motion.morphs.len()));
-    write::write(motion, &mut out, usize::MAX).expect("writing to memory cannot fail");
+    write::write(motion, &mut out, usize::MAX, false).expect("writing to memory cannot fail");
     String::from_utf8(out).expect("the CSV writer writes UTF-8")
 }
 

@@ -66,7 +66,7 @@ fn every_kind_of_quirk_round_trips_byte_for_byte() {
 fn the_layout_is_one_table_with_a_header_and_meta_rows() {
     let text = to_csv_string(&example_motion());
     let mut lines = text.lines();
-    assert_eq!(lines.next().unwrap(), format!("\u{FEFF}{}", COLUMNS.join(",")));
+    assert_eq!(lines.next().unwrap(), COLUMNS.join(","));
     let blanks = ",".repeat(COLUMNS.len() - 3);
     assert_eq!(lines.next().unwrap(), format!("#meta,format{blanks},vmdkit-motion"));
     assert!(text.contains(&format!("#meta,model_name{blanks},vmdkit example\n")));
@@ -232,4 +232,42 @@ fn stream_errors_name_the_line() {
         err.to_string(),
         "CSV line 2, column `value`: format is \"something-else\", expected \"vmdkit-motion\""
     );
+}
+
+#[test]
+fn a_byte_order_mark_is_written_only_when_asked_and_read_either_way() {
+    let motion = example_motion();
+    let plain = to_csv_string(&motion);
+    assert!(plain.starts_with("section,"), "{}", &plain[..20]);
+    let mut marked = Vec::new();
+    write_csv_bom(&motion, &mut marked, usize::MAX).unwrap();
+    assert_eq!(marked, [b"\xEF\xBB\xBF", plain.as_bytes()].concat());
+    for text in [plain.as_bytes(), &marked[..]] {
+        assert_same_bytes(&from_csv_reader(text).unwrap(), &motion);
+        assert_same_bytes(&from_csv_str(std::str::from_utf8(text).unwrap()).unwrap(), &motion);
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_reported_as_one() {
+    struct Closed;
+    impl std::io::Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // More rows than the writer buffers, so that a row's write meets the closed pipe.
+    let mut motion = example_motion();
+    motion.bones = motion.bones.iter().cycle().take(5000).cloned().collect();
+    for bom in [false, true] {
+        let err = if bom {
+            write_csv_bom(&motion, Closed, usize::MAX)
+        } else {
+            write_csv(&motion, Closed)
+        };
+        assert_eq!(err.unwrap_err().kind(), std::io::ErrorKind::BrokenPipe);
+    }
 }

@@ -52,20 +52,26 @@ impl Row {
     }
 
     fn flush<W: Write>(&mut self, out: &mut csv::Writer<W>) -> io::Result<()> {
-        out.write_record(&self.cells)?;
+        out.write_record(&self.cells).map_err(io_error)?;
         self.cells.iter_mut().for_each(String::clear);
         Ok(())
     }
 }
 
-pub(super) fn write(motion: &Motion, mut w: impl Write, max_trailing: usize) -> io::Result<()> {
-    // Excel reads a CSV without a BOM in the system code page, which garbles every name.
-    w.write_all("\u{FEFF}".as_bytes())?;
+pub(super) fn write(
+    motion: &Motion,
+    mut w: impl Write,
+    max_trailing: usize,
+    bom: bool,
+) -> io::Result<()> {
+    if bom {
+        w.write_all("\u{FEFF}".as_bytes())?;
+    }
     let mut out = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .buffer_capacity(1 << 16)
         .from_writer(w);
-    out.write_record(COLUMNS)?;
+    out.write_record(COLUMNS).map_err(io_error)?;
     let mut row = Row { cells: vec![String::new(); COLUMNS.len()] };
     let names = NamesOut::new(motion.detect_encoding());
     write_meta(motion, &names, max_trailing, &mut row, &mut out)?;
@@ -102,6 +108,18 @@ pub(super) fn write(motion: &Motion, mut w: impl Write, max_trailing: usize) -> 
         }
     }
     out.flush()
+}
+
+/// The writer's error as the `io::Error` it is, not one wrapping it with another kind: a caller
+/// must see a closed pipe (`vmdkit convert --to csv big.vmd - | head`) as such.
+fn io_error(err: csv::Error) -> io::Error {
+    if !err.is_io_error() {
+        return io::Error::other(err);
+    }
+    match err.into_kind() {
+        csv::ErrorKind::Io(err) => err,
+        other => io::Error::other(format!("{other:?}")),
+    }
 }
 
 fn bone_row(row: &mut Row, k: &BoneKey, names: &NamesOut) {

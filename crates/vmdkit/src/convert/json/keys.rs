@@ -254,6 +254,7 @@ impl<'de> Visitor<'de> for SectionSeed<'_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
         let state = self.state;
+        state.reading = Some(self.section);
         match self.section {
             Section::Bone => bones(seq, state),
             Section::Morph => morphs(seq, state),
@@ -261,7 +262,9 @@ impl<'de> Visitor<'de> for SectionSeed<'_> {
             Section::Light => lights(seq, state),
             Section::SelfShadow => shadows(seq, state),
             Section::Property => properties(seq, state),
-        }
+        }?;
+        state.reading = None;
+        Ok(())
     }
 }
 

@@ -98,11 +98,22 @@ pub fn from_json_reader(r: impl io::Read) -> Result<Motion, ConvertError> {
 
 /// Like [`from_json_reader`], with a message for each lossy edit. A shape error is reported as
 /// found, even when `format` or `schema_version` later in the text would have shown the document
-/// is not one this library reads ([`from_json_str_with_warnings`] looks back for them).
+/// is not one this library reads ([`from_json_str_with_warnings`] looks back for them), and
+/// its path names the key (`bones[12]`) but not the field in it.
 pub fn from_json_reader_with_warnings(
     r: impl io::Read,
 ) -> Result<(Motion, Vec<String>), ConvertError> {
     read::from_reader(r)
+}
+
+/// Like [`from_json_reader_with_warnings`], for a reader that can go back to where it started
+/// (a file): after a JSON error it reads the text again, as [`from_json_str_with_warnings`]
+/// would look back, for the document's identity and the field's full path
+/// (`bones[12].rotation[3]`). A read that succeeds costs what a streamed one does.
+pub fn from_json_seekable_with_warnings(
+    r: impl io::Read + io::Seek,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    read::from_seekable(r)
 }
 
 /// Reads a motion from a JSON value tree such as [`to_json`] returns. Errors carry no line

@@ -7,7 +7,7 @@ use super::keys::{HexAppend, HexIn, HexText, SectionSeed};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::parse_encoding;
-use crate::convert::{skip_bom, trailing, ConvertError, BOM};
+use crate::convert::{section_key, skip_bom, trailing, ConvertError, BOM};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{Header, Motion, Section, Version};
 use crate::text::TextEncoding;
@@ -15,29 +15,64 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 
 pub(super) fn from_slice(bytes: &[u8]) -> Result<(Motion, Vec<String>), ConvertError> {
     // Editors on Windows may save JSON with a BOM, which JSON parsers reject.
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    read(&mut de, || serde_json::from_slice::<Identity>(bytes).ok())
+    read(&mut de, || serde_json::from_slice::<Identity>(bytes).ok()).map_err(|err| {
+        locate(err, || tracked_path(&mut serde_json::Deserializer::from_slice(bytes)))
+    })
 }
 
 pub(super) fn from_reader(r: impl Read) -> Result<(Motion, Vec<String>), ConvertError> {
+    let mut de = serde_json::Deserializer::from_reader(text_reader(r)?);
+    // What was read is gone: a shape error is reported as it is, unless the fields read
+    // before it already said the document is not a motion, and its path goes down to the key.
+    read(&mut de, || None)
+}
+
+/// Like [`from_reader`], then on a JSON error back to where the reader started, to read again
+/// what [`from_slice`] looks back for: the document's identity and the field's full path.
+pub(super) fn from_seekable<R: Read + Seek>(
+    mut r: R,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    let start = r.stream_position()?;
+    let err = match from_reader(&mut r) {
+        Err(err @ ConvertError::Json { .. }) => err,
+        done => return done,
+    };
+    let identity =
+        rewound(&mut r, start).and_then(|text| serde_json::from_reader::<_, Identity>(text).ok());
+    if let Some(explained) =
+        identity.and_then(|id| identity_error(id.format.as_ref(), id.schema_version.as_ref()))
+    {
+        return Err(explained);
+    }
+    Err(locate(err, || {
+        tracked_path(&mut serde_json::Deserializer::from_reader(rewound(&mut r, start)?))
+    }))
+}
+
+/// `r` back at `start`, as [`text_reader`].
+fn rewound<R: Read + Seek>(r: &mut R, start: u64) -> Option<io::BufReader<&mut R>> {
+    r.seek(SeekFrom::Start(start)).ok()?;
+    text_reader(r).ok()
+}
+
+/// `r` buffered, after its byte-order mark if it has one.
+fn text_reader<R: Read>(r: R) -> io::Result<io::BufReader<R>> {
     let mut r = io::BufReader::with_capacity(1 << 16, r);
     skip_bom(&mut r)?;
-    let mut de = serde_json::Deserializer::from_reader(r);
-    // What was read is gone: a shape error is reported as it is, unless the fields read
-    // before it already said the document is not a motion.
-    read(&mut de, || None)
+    Ok(r)
 }
 
 pub(super) fn from_value(value: Value) -> Result<(Motion, Vec<String>), ConvertError> {
     let identity = || Identity::deserialize(&value).ok();
     let mut state = State::new();
     let head = DocSeed { state: &mut state }.deserialize(&value);
-    finish(head, state, identity)
+    finish(head, state, identity).map_err(|err| locate(err, || tracked_path(&value)))
 }
 
 fn read<'de, R: serde_json::de::Read<'de>>(
@@ -52,6 +87,29 @@ fn read<'de, R: serde_json::de::Read<'de>>(
     finish(head, state, identity)
 }
 
+/// A JSON error with the full path of the field it is in (`bones[12].rotation[3]`), which
+/// `again` finds by reading the document once more, through serde_path_to_error. Only errors
+/// pay for it: tracking every field of every key would slow every read by half.
+fn locate(err: ConvertError, again: impl FnOnce() -> Option<String>) -> ConvertError {
+    match err {
+        ConvertError::Json { line, column, path, message } => {
+            ConvertError::Json { line, column, path: again().or(path), message }
+        }
+        other => other,
+    }
+}
+
+/// The path serde_path_to_error tracks a document's read to when it fails; `None` when it does
+/// not fail there (text after the document) or fails at its root.
+fn tracked_path<'de, D: Deserializer<'de>>(d: D) -> Option<String> {
+    let mut state = State::new();
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(d, &mut track);
+    let failed = DocSeed { state: &mut state }.deserialize(tracked).is_err();
+    let path = track.path();
+    (failed && path.iter().next().is_some()).then(|| path.to_string())
+}
+
 /// What a stopped read needs to explain itself, and what the document is being read into.
 pub(super) struct State {
     pub motion: Motion,
@@ -59,11 +117,14 @@ pub(super) struct State {
     /// An error serde's error type cannot carry (a key whose fields do not go together, a
     /// document that is not a motion): reading stops with a placeholder and returns this.
     error: Option<ConvertError>,
+    /// The section whose array is being read, so that an error there names its key
+    /// (`bones[12]`) even when the text cannot be read again to name the field.
+    pub reading: Option<Section>,
 }
 
 impl State {
     fn new() -> Self {
-        State { motion: Motion::default(), names: DeferredNames::new(), error: None }
+        State { motion: Motion::default(), names: DeferredNames::new(), error: None, reading: None }
     }
 
     /// Keeps `err` and gives the placeholder that stops serde.
@@ -110,14 +171,15 @@ fn check_identity(
     }
 }
 
-fn json_error(err: serde_json::Error) -> ConvertError {
+/// serde_json's error, at `path` when it is known.
+fn json_error(err: serde_json::Error, path: Option<String>) -> ConvertError {
     let (line, column) = (err.line(), err.column());
     let mut message = err.to_string();
     let suffix = format!(" at line {line} column {column}");
     if message.ends_with(&suffix) {
         message.truncate(message.len() - suffix.len());
     }
-    ConvertError::Json { line, column, message }
+    ConvertError::Json { line, column, path, message }
 }
 
 /// The document-level fields, as given.
@@ -328,17 +390,18 @@ fn finish(
     state: State,
     identity: impl FnOnce() -> Option<Identity>,
 ) -> Result<(Motion, Vec<String>), ConvertError> {
-    let State { mut motion, names: deferred, error } = state;
+    let State { mut motion, names: deferred, error, reading } = state;
     if let Some(err) = error {
         return Err(err);
     }
+    let key = reading.map(|s| format!("{}[{}]", section_key(s), motion.count(s)));
     let head = head.map_err(|err| {
         if err.is_io() {
             return ConvertError::Io(err.into());
         }
         let explained = identity()
             .and_then(|id| identity_error(id.format.as_ref(), id.schema_version.as_ref()));
-        explained.unwrap_or_else(|| json_error(err))
+        explained.unwrap_or_else(|| json_error(err, key))
     })?;
     let version = version_in(head.vmd_version)?;
     motion.sections_present = sections_present_in(head.sections_present)?;

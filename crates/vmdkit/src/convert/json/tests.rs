@@ -467,3 +467,59 @@ fn an_identity_after_a_shape_error_explains_it_when_the_text_is_in_memory() {
     let err = from_json_reader(text.as_bytes()).unwrap_err();
     assert!(err.to_string().contains("unknown field `new_field`"), "{err}");
 }
+
+#[test]
+fn shape_errors_name_the_field_path_with_the_line_and_column() {
+    // The fourth component of the second bone key's rotation, read from memory and streamed.
+    let mut value = to_json(&example_motion());
+    value["bones"][1]["rotation"][3] = json!(false);
+    let wrong = serde_json::to_string_pretty(&value).unwrap();
+    let line = wrong[..wrong.find("false").unwrap()].lines().count();
+    let seekable = |text: &str| {
+        // Not at the start of the stream: the reread goes back to where the document began.
+        let mut file = std::io::Cursor::new(format!("  {text}").into_bytes());
+        file.set_position(2);
+        from_json_seekable_with_warnings(file).map(|(motion, _)| motion)
+    };
+    for err in [from_json_str(&wrong).unwrap_err(), seekable(&wrong).unwrap_err()] {
+        let ConvertError::Json { line: at, path, .. } = &err else { panic!("{err}") };
+        assert_eq!((*at, path.as_deref()), (line, Some("bones[1].rotation[3]")), "{err}");
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("JSON line {line}, column ")), "{shown}");
+        assert!(shown.contains(": bones[1].rotation[3]: invalid type: boolean `false`"), "{shown}");
+    }
+    // A stream that cannot be read again names the key.
+    let err = from_json_reader(wrong.as_bytes()).unwrap_err();
+    assert!(
+        matches!(&err, ConvertError::Json { line: at, path: Some(p), .. } if *at == line && p == "bones[1]"),
+        "{err}"
+    );
+    // Read again, a stream's identity explains the error, as the text's does.
+    let text = r#"{"bones": [{"new_field": 1}], "format": "vmdkit-motion", "schema_version": 2}"#;
+    let err = seekable(text).unwrap_err();
+    assert!(matches!(err, ConvertError::UnsupportedSchema { found: 2, .. }), "{err}");
+    assert_same_bytes(
+        &seekable(&to_json_string(&example_motion(), true)).unwrap(),
+        &example_motion(),
+    );
+    // A field at the top, a key's unknown field, and a value tree (which has no lines).
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "", "vmd_version": "2"}"#,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains(": vmd_version: invalid type: string"), "{err}");
+    let err = from_json_str(
+        r#"{"format": "vmdkit-motion", "schema_version": 1, "model_name": "",
+        "morphs": [{"name": "a", "frame": 0, "weight": 1}, {"name": "b", "frame": -1, "weight": 1}]}"#,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains(": morphs[1].frame: invalid value: integer `-1`"), "{err}");
+    let mut value = to_json(&example_motion());
+    value["cameras"][0]["distance"] = serde_json::json!([1]);
+    let err = from_json_value(value).unwrap_err();
+    assert!(err.to_string().contains("cameras[0].distance: invalid type: sequence"), "{err}");
+    // Text after the document is at no field.
+    let text = to_json_string(&example_motion(), false);
+    let err = from_json_str(&format!("{text} 1")).unwrap_err();
+    assert!(matches!(&err, ConvertError::Json { path: None, .. }), "{err}");
+}

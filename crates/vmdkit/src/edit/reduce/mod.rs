@@ -146,8 +146,23 @@ pub struct ReduceReport {
 
 /// Reduces `motion` (see the module documentation).
 pub fn reduce(motion: &Motion, options: &ReduceOptions) -> (Motion, ReduceReport) {
+    reduce_with_progress(motion, options, &|_, _| {})
+}
+
+/// Told how far a long operation is: `(done, total)`, in units the operation names. It may be
+/// called from worker threads, between pieces of work, never inside one.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// Like [`reduce`], calling `progress(done, total)` as each track (bone, morph, the camera) is
+/// reduced, so that a caller can show how far a long reduction is; measuring the result comes
+/// after the last call.
+pub fn reduce_with_progress(
+    motion: &Motion,
+    options: &ReduceOptions,
+    progress: Progress,
+) -> (Motion, ReduceReport) {
     let mut kept = Vec::new();
-    let out = reduce_unmeasured(motion, options, &mut kept);
+    let out = reduce_tracked(motion, options, &mut kept, progress);
     let report = ReduceReport {
         before: KeyCounts::of(motion),
         after: KeyCounts::of(&out),
@@ -164,7 +179,25 @@ pub(crate) fn reduce_unmeasured(
     options: &ReduceOptions,
     kept: &mut Vec<String>,
 ) -> Motion {
+    reduce_tracked(motion, options, kept, &|_, _| {})
+}
+
+/// [`reduce_unmeasured`], telling `progress` as each track is done.
+fn reduce_tracked(
+    motion: &Motion,
+    options: &ReduceOptions,
+    kept: &mut Vec<String>,
+    progress: Progress,
+) -> Motion {
     let sampler = MotionSampler::new(motion);
+    let total = sampler.bone_tracks().len()
+        + sampler.morph_tracks().len()
+        + usize::from(sampler.camera_track().is_some());
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tell = || {
+        let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        progress(done, total);
+    };
     let tol = options.tolerance.internal();
     let threads = if options.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -174,13 +207,20 @@ pub(crate) fn reduce_unmeasured(
     let method = options.method;
     let tracks = sampler.bone_tracks();
     let bones = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
-        reduce_bone_track(track, keys, tol, method)
+        let reduced = reduce_bone_track(track, keys, tol, method);
+        tell();
+        reduced
     });
     let tracks = sampler.morph_tracks();
     let morphs = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
-        reduce_morph_track(track, keys, tol, method)
+        let reduced = reduce_morph_track(track, keys, tol, method);
+        tell();
+        reduced
     });
     let cameras = reduce_camera(motion, &sampler, method, tol, kept);
+    if sampler.camera_track().is_some() {
+        tell();
+    }
     Motion {
         bones,
         morphs,
@@ -388,6 +428,25 @@ mod tests {
         assert!(report.after.bones < base_report.after.bones, "{report:?} vs {base_report:?}");
         assert!(report.after.total() < report.before.total());
         assert!(report.kept_original.is_empty(), "{report:?}");
+    }
+
+    #[test]
+    fn progress_is_told_once_per_track_and_ends_at_the_total() {
+        let dense = bake(&crate::example::example_motion(), 30.0).unwrap();
+        let sampler = MotionSampler::new(&dense);
+        let tracks = sampler.bone_tracks().len() + sampler.morph_tracks().len() + 1;
+        for threads in [1, 3] {
+            let calls = std::sync::Mutex::new(Vec::new());
+            let options = ReduceOptions { threads, ..ReduceOptions::default() };
+            let (out, _) = reduce_with_progress(&dense, &options, &|done, total| {
+                calls.lock().unwrap().push((done, total));
+            });
+            let mut calls = calls.into_inner().unwrap();
+            calls.sort();
+            let expected: Vec<_> = (1..=tracks).map(|done| (done, tracks)).collect();
+            assert_eq!(calls, expected, "{threads} threads");
+            assert_eq!(out, reduce(&dense, &options).0);
+        }
     }
 
     #[test]
