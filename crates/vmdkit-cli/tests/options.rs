@@ -197,8 +197,9 @@ fn progress_shows_on_a_terminal_only() {
     assert!(run_in(d, &["bake", "e.vmd", "--fps", "2500", "-o", "dense.vmd"]).status.success());
     let keypoints = run_in(d, &["keypoints", "e.vmd", "--layout", "h36m", "-o", "k.json"]);
     assert!(keypoints.status.success());
-    let long_work: [&[&str]; 5] = [
+    let long_work: [&[&str]; 6] = [
         &["reduce", "dense.vmd", "small.vmd"],
+        &["bake", "dense.vmd", "--fps", "60", "-o", "b.vmd"],
         &["retime", "e.vmd", "o.vmd", "--fps", "24"],
         &["convert", "dense.vmd", "dense.json"],
         &["keypoints", "e.vmd", "--layout", "h36m", "-o", "k2.json"],
@@ -233,6 +234,16 @@ fn progress_shows_on_a_terminal_only() {
         let shown = String::from_utf8_lossy(&shown.stdout);
         assert!(counts(&shown, unit), "{command}: {shown:?}");
     }
+    // A bake without a model has no measure of its own: a spinner names it.
+    let line = format!("{} bake dense.vmd --fps 60 -o b2.vmd", bin.display());
+    let shown = Command::new("script")
+        .current_dir(d)
+        .env("VMDKIT_PROGRESS", "always")
+        .args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("baking dense.vmd"));
     let line = format!("{} reduce dense.vmd small2.vmd", bin.display());
     // VMDKIT_PROGRESS=never hides it there too.
     let hidden = Command::new("script")

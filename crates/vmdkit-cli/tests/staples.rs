@@ -401,6 +401,10 @@ fn shift_without_a_model_picks_bones_from_the_motion_and_below_zero_names_clip()
     assert!(stderr.contains("before frame 0; add --clip"), "{stderr}");
     let (code, stderr) = run(d, &["shift", "example.vmd", "e.vmd", "--frames", "-20", "--clip"]);
     assert_eq!(code, 0, "{stderr}");
+    // --clip with a shift to later frames would do nothing: refused.
+    let (code, stderr) = run(d, &["shift", "example.vmd", "e.vmd", "--frames", "20", "--clip"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--frames 20 moves nothing there"), "{stderr}");
     // Nothing asked: a usage error.
     assert_eq!(run(d, &["shift", "example.vmd", "e.vmd"]).0, 2);
 }

@@ -4,6 +4,7 @@
 
 use super::bake_world::WorldBakeOptions;
 use super::edit::ToleranceArgs;
+use crate::batch::{is_long, spinner};
 use crate::error::usage;
 use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
 use crate::io::{self, Format};
@@ -177,11 +178,17 @@ fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
     let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
-    let baked = match bake_sampler(&sampler, loaded.motion.header, fps, args.limit.bytes()) {
+    let bar = spinner(&format!("baking {}", loaded.label), is_long(&loaded.motion));
+    let baked = bake_sampler(&sampler, loaded.motion.header, fps, args.limit.bytes());
+    bar.finish_and_clear();
+    let baked = match baked {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         baked => baked?,
     };
-    io::save_motion(&args.output, &baked, format, args.pretty, io::TEXT_TRAILING_CAP)?;
+    let bar = spinner(&format!("writing {}", io::output_label(&args.output)), is_long(&baked));
+    let saved = io::save_motion(&args.output, &baked, format, args.pretty, io::TEXT_TRAILING_CAP);
+    bar.finish_and_clear();
+    saved?;
     let keys = baked.bones.len()
         + baked.morphs.len()
         + baked.cameras.len()

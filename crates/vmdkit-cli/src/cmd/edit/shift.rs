@@ -129,6 +129,12 @@ pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
 
 /// `motion` moved by `frames`, trimmed first with `clip`.
 fn shift_frames(mut motion: Motion, frames: i64, clip: bool) -> anyhow::Result<Motion> {
+    if clip && frames >= 0 {
+        return Err(usage(format!(
+            "--clip drops what a shift to earlier frames would move before frame 0; \
+             --frames {frames} moves nothing there"
+        )));
+    }
     if clip && frames < 0 {
         // `unsigned_abs`: `-i64::MIN` overflows.
         let from = u32::try_from(frames.unsigned_abs()).map_err(|_| {
