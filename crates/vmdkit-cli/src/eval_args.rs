@@ -103,6 +103,11 @@ impl IkMode {
 /// Reads a model. The error names the file (and, for damage, the section, record and offset)
 /// once: it is flattened to its message so that the cause is not printed twice.
 pub fn read_model(path: &Path) -> anyhow::Result<Model> {
+    if crate::io::is_stdio(path) {
+        let data = crate::inputs::stdin_bytes()?;
+        return Model::parse(data)
+            .map_err(|e| anyhow::anyhow!("cannot read the model from stdin: {e}"));
+    }
     crate::io::refuse_folder(path, "a model file")?;
     Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }

@@ -4,11 +4,14 @@
 //! The kind comes from the extension (`.pmx`, `.pmd`: a model; `.vpd`: a pose; `.vmd`,
 //! `.json`, `.csv`: a motion), else from the first bytes (`PMX `, `Pmd`, `Vocaloid Pose Data
 //! file`), else it is a motion. A pose is played as a motion with one key per bone and morph
-//! at frame 0 (`VpdPose::to_motion`).
+//! at frame 0 (`VpdPose::to_motion`). For `-`, commands that take several kinds read stdin
+//! into memory once ([`stdin_bytes`]) and tell the kind from its bytes; the motion readers
+//! then read that copy (`crate::io`), so a model, pose or motion can all come through a pipe.
 
 use crate::io::{is_stdio, Loaded};
 use std::io::Read;
 use std::path::Path;
+use std::sync::OnceLock;
 use vmdkit::model::VpdPose;
 
 /// What an input file holds.
@@ -23,10 +26,12 @@ pub enum InputKind {
 }
 
 impl InputKind {
-    /// The kind of `path`, by extension, else by its first bytes; `-` is a motion.
+    /// The kind of `path`, by extension, else by its first bytes; `-` by the first bytes of
+    /// stdin (read into memory, see [`stdin_bytes`]; unreadable stdin is left to the motion
+    /// reader to report).
     pub fn of(path: &Path) -> InputKind {
         if is_stdio(path) {
-            return InputKind::Motion;
+            return stdin_bytes().map_or(InputKind::Motion, InputKind::of_bytes);
         }
         let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
         match ext.as_deref() {
@@ -50,6 +55,35 @@ impl InputKind {
     }
 }
 
+/// Standard input once read: its bytes, or why it could not be read.
+static STDIN: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+
+/// Standard input, read completely the first time it is asked for and kept for the process.
+pub fn stdin_bytes() -> anyhow::Result<&'static [u8]> {
+    let read = STDIN.get_or_init(|| {
+        let mut data = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut data).map(|_| data).map_err(|e| e.to_string())
+    });
+    match read {
+        Ok(data) => Ok(data),
+        Err(e) => Err(anyhow::anyhow!("cannot read stdin: {e}")),
+    }
+}
+
+/// Standard input if [`stdin_bytes`] has already read it (and could).
+pub fn stdin_if_read() -> Option<&'static [u8]> {
+    STDIN.get().and_then(|read| read.as_deref().ok())
+}
+
+/// The size of an input in bytes: of stdin when it has been read, else of the file (0 when
+/// unknown).
+pub fn input_size(path: &Path) -> u64 {
+    match stdin_if_read() {
+        Some(data) if is_stdio(path) => data.len() as u64,
+        _ => std::fs::metadata(path).map_or(0, |m| m.len()),
+    }
+}
+
 /// Reads into `buf` until it is full or the input ends.
 fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
@@ -64,6 +98,10 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 
 /// Reads a VPD pose; the error names the file and line.
 pub fn read_pose(path: &Path) -> anyhow::Result<VpdPose> {
+    if is_stdio(path) {
+        return VpdPose::parse(stdin_bytes()?)
+            .map_err(|e| anyhow::anyhow!("cannot read the pose from stdin: {e}"));
+    }
     VpdPose::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the pose: {e}"))
 }
 
@@ -77,7 +115,7 @@ pub fn pose_as_motion(path: &Path, pose: &VpdPose, frame: u32) -> Loaded {
              Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks"
         );
     }
-    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    let bytes = input_size(path);
     Loaded { label, motion, repairs: Vec::new(), bytes }
 }
 

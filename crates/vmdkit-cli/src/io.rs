@@ -365,7 +365,11 @@ fn read_stdin(
     max_trailing: usize,
 ) -> Result<Loaded, LoadError> {
     let label = "-";
-    let mut stdin = io::stdin().lock();
+    // A command that tells a model or pose from a motion has read stdin already.
+    let mut stdin: Box<dyn Read> = match crate::inputs::stdin_if_read() {
+        Some(read) => Box::new(read),
+        None => Box::new(io::stdin().lock()),
+    };
     let head =
         read_head(&mut stdin, DETECT_BYTES).map_err(|e| LoadError::io("cannot read stdin", e))?;
     let format = match from {

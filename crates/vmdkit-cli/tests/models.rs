@@ -516,3 +516,53 @@ fn check_reads_models_and_poses_and_names_the_damage() {
         "{stdout}"
     );
 }
+
+#[test]
+fn models_and_poses_come_through_stdin_told_by_their_bytes() {
+    let Some(manifest) = corpus_or_skip("models on stdin") else {
+        return;
+    };
+    let miku = std::fs::read(manifest.dir.join(MIKU)).unwrap();
+    let pose = std::fs::read(manifest.dir.join(POSE)).unwrap();
+    let stdin = |args: &[&str], data: &[u8]| {
+        let output = vmdkit().args(args).write_stdin(data.to_vec()).output().unwrap();
+        assert_no_panic(&output);
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{args:?}: {said}");
+        output.stdout
+    };
+    // info - of a model gives what info of the file gives, but for the label.
+    let piped = json_lines(&stdin(&["info", "--json", "-"], &miku));
+    let from_file = json_lines(&run_ok(&[
+        "info".as_ref(),
+        "--json".as_ref(),
+        manifest.dir.join(MIKU).as_os_str(),
+    ]));
+    let without_path = |mut doc: Value| {
+        doc.as_object_mut().unwrap().remove("path");
+        doc
+    };
+    assert_eq!(without_path(piped[0].clone()), without_path(from_file[0].clone()));
+    // A pose: info, dump and check read it; its size is stdin's.
+    let info = String::from_utf8(stdin(&["info", "-"], &pose)).unwrap();
+    assert!(info.contains(&format!("VPD pose ({} bytes)", pose.len())), "{info}");
+    let dumped = String::from_utf8(stdin(&["dump", "-"], &pose)).unwrap();
+    let dumped_file =
+        String::from_utf8(run_ok(&["dump".as_ref(), manifest.dir.join(POSE).as_os_str()])).unwrap();
+    let body = |s: &str| s.lines().skip(1).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(body(&dumped), body(&dumped_file));
+    let checked = String::from_utf8(stdin(&["check", "-"], &miku)).unwrap();
+    assert!(checked.starts_with("ok"), "{checked}");
+    // The model of `pose --model -` comes through stdin too.
+    let pose_path = manifest.dir.join(POSE);
+    let pose_path = pose_path.to_str().unwrap();
+    let posed = stdin(&["pose", "--json", "--model", "-", pose_path], &miku);
+    let posed_file = run_ok(&[
+        "pose".as_ref(),
+        "--json".as_ref(),
+        "--model".as_ref(),
+        manifest.dir.join(MIKU).as_os_str(),
+        pose_path.as_ref(),
+    ]);
+    assert_eq!(posed, posed_file);
+}

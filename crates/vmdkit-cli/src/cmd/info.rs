@@ -132,7 +132,7 @@ fn read_summary(path: &std::path::Path, lenient: bool) -> Result<Summary, LoadEr
         },
         InputKind::Pose => match read_pose(path) {
             Ok(pose) => {
-                let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+                let bytes = crate::inputs::input_size(path);
                 Ok(Summary::Pose { path: label, bytes, pose })
             }
             Err(e) => Err(failed(e.to_string())),
