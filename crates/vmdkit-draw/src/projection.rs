@@ -10,7 +10,7 @@ use vmdkit::eval::{CameraSample, CameraView};
 pub enum View {
     /// At the model's face (from −Z, like MMD's default camera): its left on the image's right.
     Front,
-    /// From the model's left (+X), looking towards −X.
+    /// From the model's left (+X), looking towards −X: the model faces the image's left.
     Side,
     /// From above, the model's face towards the bottom of the image.
     Top,
@@ -165,8 +165,9 @@ mod tests {
         let p = Projection::fit(View::Side, size, [Vec3::new(0.0, 0.0, -1.0), Vec3::Z]);
         let (front, _, _) = p.project(Vec3::new(0.0, 0.0, -1.0)).unwrap();
         let (back, _, _) = p.project(Vec3::Z).unwrap();
-        // Seen from +X the model faces −Z, which is the image's right.
-        assert!(front > back, "{front} {back}");
+        // Seen from its left (+X) the model faces the image's left, as a person seen from their
+        // left side does.
+        assert!(front < back, "{front} {back}");
         let depth_near = p.project(Vec3::X).unwrap().2;
         assert!(depth_near < p.project(-Vec3::X).unwrap().2);
     }
