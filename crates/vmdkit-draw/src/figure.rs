@@ -64,6 +64,7 @@ impl Side {
 /// frame.
 pub struct FigureRenderer {
     poser: SharedPoser,
+    binding: Arc<Binding>,
     pose: Pose,
     sides: Vec<Side>,
     /// Bones that are the goal of an IK chain: drawn as squares, without a line to the parent.
@@ -99,7 +100,8 @@ impl FigureRenderer {
         }
         let pose = Pose::new(&skeleton);
         FigureRenderer {
-            poser: SharedPoser::with_options(skeleton, sampler, binding, options),
+            poser: SharedPoser::with_options(skeleton, sampler, Arc::clone(&binding), options),
+            binding,
             pose,
             sides,
             ik_goal,
@@ -118,6 +120,11 @@ impl FigureRenderer {
     /// The skeleton being posed.
     pub fn skeleton(&self) -> &Skeleton {
         self.poser.skeleton()
+    }
+
+    /// How the motion's tracks bound to the skeleton's bones and morphs.
+    pub fn binding(&self) -> &Binding {
+        &self.binding
     }
 
     /// Every bone's model-space position at time `t` (frames at 30 fps).

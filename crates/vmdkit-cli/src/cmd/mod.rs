@@ -16,6 +16,7 @@ pub mod example;
 pub mod info;
 pub mod keypoints;
 pub mod pose;
+pub mod render;
 pub mod retarget;
 pub mod sample;
 
@@ -39,6 +40,8 @@ pub enum Command {
     Retarget(retarget::Args),
     /// Play a motion on a model and write a keypoint layout's joints (.npy, .csv, .json)
     Keypoints(keypoints::Args),
+    /// Draw the pose as a stick figure: a PNG of one frame, a GIF or numbered PNGs of a range
+    Render(render::Args),
     #[command(flatten)]
     Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
@@ -59,6 +62,7 @@ impl Command {
             Command::Pose(args) => pose::run(&args).map(|()| Outcome::Success),
             Command::Retarget(args) => retarget::run(&args).map(|()| Outcome::Success),
             Command::Keypoints(args) => keypoints::run(&args).map(|()| Outcome::Success),
+            Command::Render(args) => render::run(&args).map(|()| Outcome::Success),
             Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),
