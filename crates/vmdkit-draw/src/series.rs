@@ -62,7 +62,12 @@ fn build(
             for (c, name) in spec.channels.iter().enumerate() {
                 panel.series.push(Series {
                     label: format!("{label} {name}"),
-                    colour: CHANNELS[c % CHANNELS.len()],
+                    // A lone channel (weight, distance) is not the X of the legend.
+                    colour: if spec.channels.len() == 1 {
+                        CHANNELS[3]
+                    } else {
+                        CHANNELS[c % CHANNELS.len()]
+                    },
                     dash: DASHES[m % DASHES.len()].to_vec(),
                     points: times.iter().zip(&samples).map(|(&t, v)| (t, v[channel])).collect(),
                     keys: keyed.iter().map(|(f, v)| (*f, v[channel])).collect(),

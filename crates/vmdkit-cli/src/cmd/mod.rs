@@ -15,6 +15,7 @@ pub mod edit;
 pub mod example;
 pub mod info;
 pub mod keypoints;
+pub mod plot;
 pub mod pose;
 pub mod render;
 pub mod retarget;
@@ -42,6 +43,8 @@ pub enum Command {
     Keypoints(keypoints::Args),
     /// Draw the pose as a stick figure: a PNG of one frame, a GIF or numbered PNGs of a range
     Render(render::Args),
+    /// Plot a bone's, a morph's or the camera's curves over time, or one key's Bézier curves
+    Plot(plot::Args),
     #[command(flatten)]
     Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
@@ -63,6 +66,7 @@ impl Command {
             Command::Retarget(args) => retarget::run(&args).map(|()| Outcome::Success),
             Command::Keypoints(args) => keypoints::run(&args).map(|()| Outcome::Success),
             Command::Render(args) => render::run(&args).map(|()| Outcome::Success),
+            Command::Plot(args) => plot::run(&args).map(|()| Outcome::Success),
             Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),
