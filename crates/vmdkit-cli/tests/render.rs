@@ -183,7 +183,10 @@ fn a_morph_plot_marks_each_key_once() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("note: "), "says which names it can draw");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("note: "),
+        "says which names it can draw"
+    );
     let (w, h, rgb) = decode_png(&out);
     assert_eq!((w, h), (900, 600));
     // The lone weight curve is drawn translucent; only its three key markers are the exact colour.

@@ -23,18 +23,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let exercise = exercise_motion(240);
     let all: Vec<f64> = (0..=240).map(f64::from).collect();
 
-    for (name, view, frame) in [
-        ("front", View::Front, 60.0),
-        ("side", View::Side, 60.0),
-        ("orbit", View::Orbit(35.0), 160.0),
-    ] {
+    for (name, view, frame) in [("side", View::Side, 40.0), ("orbit", View::Orbit(35.0), 170.0)] {
         let mut r = FigureRenderer::new(&model, &exercise, Size::new(320, 320)?);
-        let p = r.fit(view, &all);
+        let p = r.fit(view, &[frame]);
         let canvas = r.draw(&p, frame, Some(&format!("{frame}")));
         canvas.write_png(&mut BufWriter::new(File::create(
             dir.join(format!("figure-{name}.png")),
         )?))?;
     }
+
+    // The front view of the example wave: the right arm up, the model's right on the image's left.
+    let wave = example_motion();
+    let mut r = FigureRenderer::new(&model, &wave, Size::new(320, 320)?);
+    let p = r.fit(View::Front, &[15.0]);
+    let canvas = r.draw(&p, 15.0, Some("15"));
+    canvas.write_png(&mut BufWriter::new(File::create(dir.join("figure-front.png"))?))?;
 
     let size = Size::new(240, 240)?;
     let mut r = FigureRenderer::new(&model, &exercise, size);
@@ -47,7 +50,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     gif.finish()?;
 
-    let wave = example_motion();
     let sampler = MotionSampler::new(&wave);
     let encoding = wave.detect_encoding();
     let arm = sampler.bone_track_named("右腕", encoding).ok_or("no 右腕 track")?;
