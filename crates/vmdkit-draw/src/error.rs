@@ -30,6 +30,9 @@ pub enum DrawError {
     /// The GIF encoder failed (usually the writer underneath).
     #[error("cannot encode the GIF: {0}")]
     Gif(#[from] gif::EncodingError),
+    /// Writing the output failed.
+    #[error("cannot write: {0}")]
+    Io(#[from] std::io::Error),
     /// A font file that could not be read or parsed.
     #[error("cannot use the font {path}: {reason}")]
     Font {

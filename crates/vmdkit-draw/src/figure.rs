@@ -127,6 +127,26 @@ impl FigureRenderer {
         &self.binding
     }
 
+    /// The side bone `bone` is drawn for.
+    pub fn side(&self, bone: usize) -> Side {
+        self.sides[bone]
+    }
+
+    /// Whether `bone` is an IK goal (drawn as a square, without a line to its parent).
+    pub fn is_ik_goal(&self, bone: usize) -> bool {
+        self.ik_goal[bone]
+    }
+
+    /// Whether `bone` is a floor-level root (no lines to its children).
+    pub fn is_floor_root(&self, bone: usize) -> bool {
+        self.floor_root[bone]
+    }
+
+    /// Half the floor grid's width, in MMD units, as the last [`FigureRenderer::fit`] sized it.
+    pub fn grid_half(&self) -> f32 {
+        self.grid_half
+    }
+
     /// Every bone's model-space position at time `t` (frames at 30 fps).
     pub fn positions_at(&mut self, t: f64) -> &[Vec3] {
         self.poser.pose_at(t, &mut self.pose);

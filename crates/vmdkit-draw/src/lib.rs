@@ -31,6 +31,7 @@ mod plot;
 mod projection;
 mod series;
 mod style;
+mod viewer;
 
 pub use canvas::{encode_png, Canvas, Size};
 pub use error::DrawError;
@@ -42,3 +43,4 @@ pub use plot::{draw_chart, Chart, ChartLayout, Marker, Panel, Series};
 pub use projection::{Projection, View};
 pub use series::{bone_panels, camera_panels, morph_panels, SampleRange};
 pub use style::Rgb;
+pub use viewer::write_viewer;

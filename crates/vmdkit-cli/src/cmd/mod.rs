@@ -20,6 +20,7 @@ pub mod pose;
 pub mod render;
 pub mod retarget;
 pub mod sample;
+pub mod view;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -45,6 +46,8 @@ pub enum Command {
     Render(render::Args),
     /// Plot a bone's, a morph's or the camera's curves over time, or one key's Bézier curves
     Plot(plot::Args),
+    /// Write one offline HTML file that plays the motion as a stick figure in a browser
+    View(view::Args),
     #[command(flatten)]
     Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
@@ -67,6 +70,7 @@ impl Command {
             Command::Keypoints(args) => keypoints::run(&args).map(|()| Outcome::Success),
             Command::Render(args) => render::run(&args).map(|()| Outcome::Success),
             Command::Plot(args) => plot::run(&args).map(|()| Outcome::Success),
+            Command::View(args) => view::run(&args).map(|()| Outcome::Success),
             Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),

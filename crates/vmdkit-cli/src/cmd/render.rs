@@ -189,20 +189,30 @@ fn frame_times(args: &Args, kind: &Output, motion: &vmdkit::Motion) -> anyhow::R
         check_frame(frame)?;
         return Ok(vec![frame]);
     }
-    let from = args.from.unwrap_or(0.0);
+    range_times(args.from, args.to, args.fps, motion)
+}
+
+/// Motion times from `from` (default 0) to `to` (default the last key) at `fps`, refusing
+/// more than 54,000.
+pub fn range_times(
+    from: Option<f64>,
+    to: Option<f64>,
+    fps: f64,
+    motion: &vmdkit::Motion,
+) -> anyhow::Result<Vec<f64>> {
+    let from = from.unwrap_or(0.0);
     let last = MotionSampler::new(motion).last_frame().unwrap_or(0);
-    let to = args.to.unwrap_or(f64::from(last));
+    let to = to.unwrap_or(f64::from(last));
     check_frame(from)?;
     check_frame(to)?;
     if to < from {
         return Err(crate::error::usage(format!("--to {to} is before --from {from}")));
     }
-    let step = 30.0 / args.fps;
+    let step = 30.0 / fps;
     let count = ((to - from) / step + 1e-9).floor() + 1.0;
     if count > MAX_FRAMES as f64 {
         return Err(crate::error::usage(format!(
-            "{from} to {to} at {} fps is {count} frames, more than the {MAX_FRAMES} one render draws",
-            args.fps
+            "{from} to {to} at {fps} fps is {count} frames, more than the {MAX_FRAMES} one command draws"
         )));
     }
     Ok((0..count as usize).map(|i| from + i as f64 * step).collect())
@@ -217,7 +227,7 @@ fn frame_label(t: f64) -> String {
     }
 }
 
-fn camera_sampler(path: &Path, lenient: bool) -> anyhow::Result<MotionSampler> {
+pub fn camera_sampler(path: &Path, lenient: bool) -> anyhow::Result<MotionSampler> {
     let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     if sampler.camera_track().is_none() {
