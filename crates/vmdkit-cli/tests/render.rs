@@ -94,6 +94,27 @@ fn render_a_range_into_a_folder_of_numbered_pngs() {
 }
 
 #[test]
+fn render_writes_to_stdout_with_a_dash() {
+    let (_dir, motion) = example_dir();
+    let png = vmdkit()
+        .arg("render")
+        .arg(&motion)
+        .args(["--frame", "3", "--size", "40x30", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(png.status.success());
+    assert!(png.stdout.starts_with(b"\x89PNG"));
+    let gif = vmdkit()
+        .arg("render")
+        .arg(&motion)
+        .args(["--to", "4", "--size", "40x30", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(gif.status.success());
+    assert!(gif.stdout.starts_with(b"GIF89a"));
+}
+
+#[test]
 fn render_refuses_what_it_cannot_draw() {
     let (dir, motion) = example_dir();
     for (args, wanted) in [

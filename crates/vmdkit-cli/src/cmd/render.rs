@@ -22,7 +22,8 @@ angle does. --camera draws through MMD's camera at each frame instead (perspecti
 of view, distance and angles). Without --model the built-in standard skeleton is posed.
 
 -o decides the output: .png one frame (--frame), .gif an animation (--from/--to, at --fps),
-a folder (ending in / or existing) numbered PNG frames 00000.png, 00001.png...
+a folder (ending in / or existing) numbered PNG frames 00000.png, 00001.png...; - writes
+the PNG (with --frame) or the GIF to stdout.
 
 Examples:
   vmdkit render dance.vmd --frame 120 -o pose.png
@@ -92,7 +93,10 @@ enum Output {
     Frames,
 }
 
-fn output_kind(path: &Path) -> anyhow::Result<Output> {
+fn output_kind(path: &Path, still: bool) -> anyhow::Result<Output> {
+    if io::is_stdio(path) {
+        return Ok(if still { Output::Png } else { Output::Gif });
+    }
     let text = path.to_string_lossy();
     if text.ends_with('/') || path.is_dir() {
         return Ok(Output::Frames);
@@ -109,7 +113,7 @@ fn output_kind(path: &Path) -> anyhow::Result<Output> {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
-    let kind = output_kind(&args.output)?;
+    let kind = output_kind(&args.output, args.frame.is_some())?;
     let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
     let model = match &args.model {
         Some(path) => read_model(path)?,
