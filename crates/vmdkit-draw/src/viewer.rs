@@ -127,3 +127,67 @@ pub fn write_viewer(
 fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canvas::Size;
+    use std::io::Read;
+    use vmdkit::example::{exercise_motion, standard_model};
+
+    /// The page's data block, decoded the way viewer.js decodes it.
+    fn decode(html: &str) -> (serde_json::Value, Vec<f32>) {
+        let start = html.find("id=\"vmdkit-data\">").unwrap() + "id=\"vmdkit-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let data: serde_json::Value =
+            serde_json::from_str(&html[start..end].replace("<\\/", "</")).unwrap();
+        let packed = base64::engine::general_purpose::STANDARD
+            .decode(data["positions"].as_str().unwrap())
+            .unwrap();
+        let mut raw = Vec::new();
+        flate2::read::ZlibDecoder::new(&packed[..]).read_to_end(&mut raw).unwrap();
+        let d2: Vec<i32> =
+            raw.chunks(2).map(|b| i32::from(i16::from_le_bytes([b[0], b[1]]))).collect();
+        let (frames, bones) =
+            (data["frames"].as_u64().unwrap() as usize, data["bones"].as_array().unwrap().len());
+        let step = data["step"].as_f64().unwrap() as f32;
+        let mut positions = vec![0f32; frames * bones * 3];
+        for b in 0..bones {
+            for a in 0..3 {
+                let (mut q1, mut q2) = (0i32, 0i32);
+                for f in 0..frames {
+                    // JavaScript's ((d + 2·q1 − q2) << 16) >> 16.
+                    let q = i32::from((d2[(b * 3 + a) * frames + f] + 2 * q1 - q2) as i16);
+                    positions[(f * bones + b) * 3 + a] =
+                        data["origin"][a].as_f64().unwrap() as f32 + q as f32 * step;
+                    (q2, q1) = (q1, q);
+                }
+            }
+        }
+        (data, positions)
+    }
+
+    #[test]
+    fn baked_positions_decode_within_half_a_step() {
+        let (model, motion) = (standard_model(), exercise_motion(240));
+        let mut r = FigureRenderer::new(&model, &motion, Size::new(1, 1).unwrap());
+        let times: Vec<f64> = (0..=240).map(f64::from).collect();
+        let mut html = Vec::new();
+        write_viewer(&mut r, &times, 30.0, "t</script>", None, Some("頭"), &mut html).unwrap();
+        let html = String::from_utf8(html).unwrap();
+        assert!(html.contains("t&lt;/script&gt;"), "the title is escaped");
+        let (data, decoded) = decode(&html);
+        let step = data["step"].as_f64().unwrap() as f32;
+        let bones = r.skeleton().bone_count();
+        let mut worst = 0f32;
+        for (f, &t) in times.iter().enumerate() {
+            for (b, p) in r.positions_at(t).to_vec().iter().enumerate() {
+                for a in 0..3 {
+                    worst = worst.max((decoded[(f * bones + b) * 3 + a] - p[a]).abs());
+                }
+            }
+        }
+        assert!(worst <= step * 0.5 + 1e-4, "worst {worst}, step {step}");
+        assert!(step < 0.05, "step {step}");
+    }
+}
