@@ -94,6 +94,35 @@ fn render_a_range_into_a_folder_of_numbered_pngs() {
 }
 
 #[test]
+fn labels_name_the_joints_when_there_is_a_font() {
+    let (dir, motion) = example_dir();
+    let (plain, labelled) = (dir.path().join("plain.png"), dir.path().join("labelled.png"));
+    vmdkit()
+        .arg("render")
+        .arg(&motion)
+        .args(["--frame", "15", "-o"])
+        .arg(&plain)
+        .assert()
+        .success();
+    let output = vmdkit()
+        .arg("render")
+        .arg(&motion)
+        .args(["--frame", "15", "--labels", "-o"])
+        .arg(&labelled)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (a, b) = (decode_png(&plain).2, decode_png(&labelled).2);
+    if stderr.contains("no font found") {
+        assert_eq!(a, b, "no font, no names");
+    } else {
+        assert!(stderr.contains("note: names in"), "says which script: {stderr}");
+        assert_ne!(a, b, "names drawn");
+    }
+}
+
+#[test]
 fn render_writes_to_stdout_with_a_dash() {
     let (_dir, motion) = example_dir();
     let png = vmdkit()

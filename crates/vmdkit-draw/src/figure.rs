@@ -12,6 +12,9 @@ use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, Pose, PoseOptions, SharedPoser, Skeleton};
 use vmdkit::Motion;
 
+/// The joints `set_labels(true)` names, when the model has them (besides every IK goal).
+const LABELLED: [&str; 7] = ["頭", "左ひじ", "右ひじ", "左手首", "右手首", "左ひざ", "右ひざ"];
+
 /// Floor grid spacing in MMD units (MMD's own grid is 5 units).
 const GRID_STEP: f32 = 5.0;
 /// At most this many frames are posed to fit a view over a range of frames.
@@ -74,6 +77,8 @@ pub struct FigureRenderer {
     canvas: Canvas,
     font: Option<Font>,
     grid_half: f32,
+    /// Bones whose names are drawn beside their joints (needs a font).
+    labelled: Vec<usize>,
 }
 
 impl FigureRenderer {
@@ -109,12 +114,26 @@ impl FigureRenderer {
             canvas: Canvas::new(size),
             font: None,
             grid_half: 20.0,
+            labelled: Vec::new(),
         }
     }
 
     /// Draws the frame counter with `font` rather than seven-segment digits.
     pub fn set_font(&mut self, font: Option<Font>) {
         self.font = font;
+    }
+
+    /// Names the head, elbows, wrists, knees and IK goals beside their joints, in the
+    /// script the font can draw ([`Font::display_name`]); nothing without a font.
+    pub fn set_labels(&mut self, on: bool) {
+        let skeleton = self.poser.skeleton();
+        self.labelled = if on {
+            (0..skeleton.bone_count())
+                .filter(|&b| self.ik_goal[b] || LABELLED.contains(&skeleton.bone_name(b)))
+                .collect()
+        } else {
+            Vec::new()
+        };
     }
 
     /// The skeleton being posed.
@@ -207,6 +226,20 @@ impl FigureRenderer {
                 self.canvas.square((x, y), line * 2.2, line * 0.8, IK);
             } else {
                 self.canvas.dot((x, y), line * 1.15, self.sides[b].colour());
+            }
+        }
+        if let Some(font) = &self.font {
+            let height = (size.height() as f32 / 40.0).clamp(8.0, 24.0);
+            for &b in &self.labelled {
+                if let Some((x, y, _)) = projection.project(positions[b]) {
+                    let name = skeleton.bone_name(b);
+                    // The model's right side is the image's left: its names go left of the joint.
+                    let left = match self.sides[b] {
+                        Side::Right => x - line * 3.0 - font.width(name, height),
+                        _ => x + line * 3.0,
+                    };
+                    font.draw(&mut self.canvas, name, left, y - height / 2.0, height, INK);
+                }
             }
         }
         if let Some(text) = counter {

@@ -75,16 +75,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         labels.push(name);
     }
     let font = Font::find_system();
-    match &font {
-        Some(f) if f.script() == NameScript::Japanese => {
-            eprintln!("note: names in Japanese ({})", f.path().display())
-        }
-        Some(f) => eprintln!(
-            "note: names in English from the standard dictionary: fontconfig found no Japanese font ({} has no kanji)",
-            f.path().display()
-        ),
-        None => eprintln!("note: no font found through fontconfig: the plot has tick numbers but no text"),
-    }
+    say_script(font.as_ref());
     let missing = |label: &str, what: &str| anyhow::anyhow!("{label}: has no keys for {what}");
     let canvas: Canvas = if let Some(name) = &args.bone {
         let mut tracks = Vec::new();
@@ -139,6 +130,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         draw_chart(&chart, chart_size(args)?, font.as_ref()).0
     };
     io::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
+}
+
+/// Says on stderr in which script names are drawn, and with which font.
+pub fn say_script(font: Option<&Font>) {
+    match font {
+        Some(f) if f.script() == NameScript::Japanese => {
+            eprintln!("note: names in Japanese ({})", f.path().display())
+        }
+        Some(f) => eprintln!(
+            "note: names in English from the standard dictionary: fontconfig found no Japanese font ({} has no kanji)",
+            f.path().display()
+        ),
+        None => eprintln!("note: no font found through fontconfig: tick numbers only, no names"),
+    }
 }
 
 fn chart_size(args: &Args) -> anyhow::Result<Size> {

@@ -64,6 +64,10 @@ pub struct Args {
     /// Draw through the camera of this VMD (it may be MOTION itself)
     #[arg(long, value_name = "CAMERA")]
     pub camera: Option<PathBuf>,
+    /// Name the head, elbows, wrists, knees and IK goals (Japanese with a Japanese
+    /// font, else English; stderr says which)
+    #[arg(long)]
+    pub labels: bool,
     /// IK solver
     #[arg(long, value_enum, value_name = "MODE", default_value_t)]
     pub ik: IkMode,
@@ -131,7 +135,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     {
         eprintln!("warning: {message}");
     }
-    renderer.set_font(Font::find_system());
+    let font = Font::find_system();
+    if args.labels {
+        super::plot::say_script(font.as_ref());
+        renderer.set_labels(true);
+    }
+    renderer.set_font(font);
     let fitted = renderer.fit(args.view, &times);
     let projection = |t: f64| match &camera {
         Some(sampler) => {
