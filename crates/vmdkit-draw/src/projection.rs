@@ -173,6 +173,24 @@ mod tests {
     }
 
     #[test]
+    fn top_view_puts_the_models_face_at_the_bottom_and_its_left_on_the_right() {
+        let size = Size::new(100, 100).unwrap();
+        let pts = [Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 5.0, 1.0)];
+        let p = Projection::fit(View::Top, size, pts);
+        let front = p.project(Vec3::new(0.0, 0.0, -1.0)).unwrap();
+        let back = p.project(Vec3::new(0.0, 0.0, 1.0)).unwrap();
+        assert!(front.1 > back.1, "{front:?} {back:?}");
+        assert!(p.project(Vec3::X).unwrap().0 > p.project(-Vec3::X).unwrap().0);
+        assert!(
+            p.project(Vec3::new(0.0, 5.0, 0.0)).unwrap().2 < p.project(Vec3::ZERO).unwrap().2,
+            "the head is nearer"
+        );
+        assert_eq!(View::parse("top"), Some(View::Top));
+        assert_eq!(View::parse("-45"), Some(View::Orbit(-45.0)));
+        assert_eq!(View::parse("inf"), None);
+    }
+
+    #[test]
     fn mmd_default_camera_sees_the_target_at_the_centre() {
         let size = Size::new(200, 100).unwrap();
         let p = Projection::camera(&CameraSample::MMD_DEFAULT, size);
