@@ -16,9 +16,12 @@ pub mod example;
 pub mod info;
 mod info_model;
 pub mod keypoints;
+pub mod plot;
 pub mod pose;
+pub mod render;
 pub mod retarget;
 pub mod sample;
+pub mod view;
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -41,6 +44,12 @@ pub enum Command {
     Retarget(retarget::Args),
     /// Play a motion on a model and write a keypoint layout's joints (.npy, .csv, .json)
     Keypoints(keypoints::Args),
+    /// Draw the pose as a stick figure: a PNG of one frame, a GIF or numbered PNGs of a range
+    Render(render::Args),
+    /// Plot a bone's, a morph's or the camera's curves over time, or one key's Bézier curves
+    Plot(plot::Args),
+    /// Write one offline HTML file that plays the motion as a stick figure in a browser
+    View(view::Args),
     #[command(flatten)]
     Edit(edit::EditCommand),
     /// Write the built-in example motion to a file
@@ -61,6 +70,9 @@ impl Command {
             Command::Pose(args) => pose::run(&args).map(|()| Outcome::Success),
             Command::Retarget(args) => retarget::run(&args).map(|()| Outcome::Success),
             Command::Keypoints(args) => keypoints::run(&args).map(|()| Outcome::Success),
+            Command::Render(args) => render::run(&args).map(|()| Outcome::Success),
+            Command::Plot(args) => plot::run(&args).map(|()| Outcome::Success),
+            Command::View(args) => view::run(&args).map(|()| Outcome::Success),
             Command::Edit(cmd) => edit::run(&cmd).map(|()| Outcome::Success),
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),

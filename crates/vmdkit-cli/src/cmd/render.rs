@@ -1,0 +1,250 @@
+//! `vmdkit render`: the pose as a stick figure, one frame as a PNG, a range as an animated GIF
+//! or as numbered PNG frames (see `vmdkit_draw`).
+
+use crate::batch::progress_bar;
+use crate::eval_args::{check_fps, check_frame, read_model, IkMode};
+use crate::io;
+use std::path::{Path, PathBuf};
+use vmdkit::eval::MotionSampler;
+use vmdkit_draw::{FigureRenderer, Font, GifWriter, Projection, Size, View};
+
+/// Most frames one command draws: 30 minutes at 30 fps. A damaged last frame number must not
+/// start billions of frames.
+const MAX_FRAMES: usize = 54_000;
+
+const AFTER_HELP: &str = "\
+The figure: bones as lines from each bone's head to its parent's, joints as dots, the model's
+left side blue and right side red (by 左/右 or _L/_R in the names), IK goals as orange squares,
+on MMD's 5-unit floor grid. Orthographic views are fitted to the figure (over the whole range
+for an animation) and centred; --view front looks at the model's face (models face -Z), side
+from the model's left, top from above, a number orbits by that many degrees as MMD's camera Y
+angle does. --camera draws through MMD's camera at each frame instead (perspective, its field
+of view, distance and angles). Without --model the built-in standard skeleton is posed.
+
+-o decides the output: .png one frame (--frame), .gif an animation (--from/--to, at --fps),
+a folder (ending in / or existing) numbered PNG frames 00000.png, 00001.png...; - writes
+the PNG (with --frame) or the GIF to stdout.
+
+Examples:
+  vmdkit render dance.vmd --frame 120 -o pose.png
+  vmdkit render dance.vmd --model miku.pmx --frame 120 --view side --size 800x600 -o side.png
+  vmdkit render dance.vmd --from 0 --to 300 --fps 15 -o dance.gif
+  vmdkit render dance.vmd --camera camera.vmd --from 0 --to 300 -o frames/";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    #[arg(value_name = "MOTION")]
+    pub motion: PathBuf,
+    /// The model (.pmx, .pmd); the built-in standard skeleton when not given
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
+    /// The frame of a still image (30 fps frames; fractions allowed)
+    #[arg(long, value_name = "F", allow_negative_numbers = true, conflicts_with_all = ["from", "to"])]
+    pub frame: Option<f64>,
+    /// First frame of an animation
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    pub from: Option<f64>,
+    /// Last frame of an animation (default: the motion's last key)
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    pub to: Option<f64>,
+    /// Frames per second of an animation; the motion plays at its own speed (30 fps)
+    #[arg(long, value_name = "N", default_value_t = 30.0)]
+    pub fps: f64,
+    /// Output: .png, .gif, or a folder for numbered PNG frames
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// front, side, top, or an orbit angle in degrees
+    #[arg(long, value_name = "VIEW", default_value = "front", value_parser = parse_view)]
+    pub view: View,
+    /// Image size, WIDTHxHEIGHT
+    #[arg(long, value_name = "WxH", default_value = "512x512", value_parser = parse_size)]
+    pub size: Size,
+    /// Draw through the camera of this VMD (it may be MOTION itself)
+    #[arg(long, value_name = "CAMERA")]
+    pub camera: Option<PathBuf>,
+    /// Name the head, elbows, wrists, knees and IK goals (Japanese with a Japanese
+    /// font, else English; stderr says which)
+    #[arg(long)]
+    pub labels: bool,
+    /// IK solver
+    #[arg(long, value_enum, value_name = "MODE", default_value_t)]
+    pub ik: IkMode,
+    /// Read a damaged VMD leniently, keeping every complete record
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+/// `--view`: front, side, top or degrees.
+pub fn parse_view(text: &str) -> Result<View, String> {
+    View::parse(text)
+        .ok_or_else(|| format!("{text:?} is not front, side, top or an angle in degrees"))
+}
+
+/// `--size`: WIDTHxHEIGHT, each 1 to 16384.
+pub fn parse_size(text: &str) -> Result<Size, String> {
+    let bad = || format!("{text:?} is not a size such as 512x512");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    Size::new(w, h).map_err(|e| e.to_string())
+}
+
+/// What -o asks for.
+enum Output {
+    Png,
+    Gif,
+    Frames,
+}
+
+fn output_kind(path: &Path, still: bool) -> anyhow::Result<Output> {
+    if io::is_stdio(path) {
+        return Ok(if still { Output::Png } else { Output::Gif });
+    }
+    let text = path.to_string_lossy();
+    if text.ends_with('/') || path.is_dir() {
+        return Ok(Output::Frames);
+    }
+    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("png") => Ok(Output::Png),
+        Some("gif") => Ok(Output::Gif),
+        _ => Err(crate::error::usage(format!(
+            "-o {}: say .png, .gif, or a folder ending in / for numbered frames",
+            path.display()
+        ))),
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    check_fps(args.fps)?;
+    let kind = output_kind(&args.output, args.frame.is_some())?;
+    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let model = match &args.model {
+        Some(path) => read_model(path)?,
+        None => vmdkit::example::standard_model(),
+    };
+    let times = frame_times(args, &kind, &loaded.motion)?;
+    let camera = match &args.camera {
+        Some(path) => Some(camera_sampler(path, args.lenient)?),
+        None => None,
+    };
+    let mut renderer =
+        FigureRenderer::with_options(&model, &loaded.motion, args.size, args.ik.options());
+    for message in
+        vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
+    {
+        eprintln!("warning: {message}");
+    }
+    let font = Font::find_system();
+    if args.labels {
+        super::plot::say_script(font.as_ref());
+        renderer.set_labels(true);
+    }
+    renderer.set_font(font);
+    let fitted = renderer.fit(args.view, &times);
+    let projection = |t: f64| match &camera {
+        Some(sampler) => {
+            sampler.sample_camera(t).map_or(fitted, |c| Projection::camera(&c, args.size))
+        }
+        None => fitted,
+    };
+    let counter = |t: f64| if matches!(kind, Output::Png) { None } else { Some(frame_label(t)) };
+
+    let bar = progress_bar(times.len(), times.len() > 30, "frames");
+    match kind {
+        Output::Png => {
+            let t = times[0];
+            let canvas = renderer.draw(&projection(t), t, None);
+            io::write_output(&args.output, |out| {
+                canvas.write_png(out).map_err(std::io::Error::other)
+            })?;
+        }
+        Output::Gif => {
+            let (w, h) = (args.size.width(), args.size.height());
+            io::write_output(&args.output, |out| {
+                let mut gif = GifWriter::new(out, w, h, args.fps).map_err(std::io::Error::other)?;
+                for &t in &times {
+                    let label = counter(t);
+                    gif.add(renderer.draw(&projection(t), t, label.as_deref()))
+                        .map_err(std::io::Error::other)?;
+                    bar.inc(1);
+                }
+                gif.finish().map(drop).map_err(std::io::Error::other)
+            })?;
+        }
+        Output::Frames => {
+            std::fs::create_dir_all(&args.output)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", args.output.display()))?;
+            for (i, &t) in times.iter().enumerate() {
+                let label = counter(t);
+                let canvas = renderer.draw(&projection(t), t, label.as_deref());
+                let path = args.output.join(format!("{i:05}.png"));
+                io::write_output(&path, |out| {
+                    canvas.write_png(out).map_err(std::io::Error::other)
+                })?;
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// The motion times to draw: `--frame` for a PNG, `--from`..`--to` at `--fps` otherwise.
+fn frame_times(args: &Args, kind: &Output, motion: &vmdkit::Motion) -> anyhow::Result<Vec<f64>> {
+    if let Output::Png = kind {
+        let frame =
+            args.frame.ok_or_else(|| crate::error::usage("a .png output needs --frame F"))?;
+        check_frame(frame)?;
+        return Ok(vec![frame]);
+    }
+    if let Some(frame) = args.frame {
+        check_frame(frame)?;
+        return Ok(vec![frame]);
+    }
+    range_times(args.from, args.to, args.fps, motion)
+}
+
+/// Motion times from `from` (default 0) to `to` (default the last key) at `fps`, refusing
+/// more than 54,000.
+pub fn range_times(
+    from: Option<f64>,
+    to: Option<f64>,
+    fps: f64,
+    motion: &vmdkit::Motion,
+) -> anyhow::Result<Vec<f64>> {
+    let from = from.unwrap_or(0.0);
+    let last = MotionSampler::new(motion).last_frame().unwrap_or(0);
+    let to = to.unwrap_or(f64::from(last));
+    check_frame(from)?;
+    check_frame(to)?;
+    if to < from {
+        return Err(crate::error::usage(format!("--to {to} is before --from {from}")));
+    }
+    let step = 30.0 / fps;
+    let count = ((to - from) / step + 1e-9).floor() + 1.0;
+    if count > MAX_FRAMES as f64 {
+        return Err(crate::error::usage(format!(
+            "{from} to {to} at {fps} fps is {count} frames, more than the {MAX_FRAMES} one command draws"
+        )));
+    }
+    Ok((0..count as usize).map(|i| from + i as f64 * step).collect())
+}
+
+/// The frame counter: whole frames without a fraction.
+fn frame_label(t: f64) -> String {
+    if t.fract() == 0.0 {
+        format!("{t}")
+    } else {
+        format!("{t:.1}")
+    }
+}
+
+pub fn camera_sampler(path: &Path, lenient: bool) -> anyhow::Result<MotionSampler> {
+    let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
+    let sampler = MotionSampler::new(&loaded.motion);
+    if sampler.camera_track().is_none() {
+        anyhow::bail!("{}: has no camera keys to draw through", loaded.label);
+    }
+    Ok(sampler)
+}

@@ -1,0 +1,80 @@
+//! `vmdkit view`: one offline HTML file that plays the motion as a stick figure (see
+//! `vmdkit_draw::write_viewer`).
+
+use super::render::{camera_sampler, range_times};
+use crate::eval_args::{check_fps, read_model, IkMode};
+use crate::io;
+use std::path::PathBuf;
+use vmdkit_draw::{write_viewer, FigureRenderer, Size, View};
+
+const AFTER_HELP: &str = "\
+The file holds everything: every joint's position at every frame (16-bit, delta-coded and
+deflated), and a small player that opens offline in any browser: play and pause, a scrubber,
+the frame number, drag to orbit, the wheel to zoom, a joint's bone name on hover, and a click
+plots that joint's position over time. With --camera a checkbox switches to MMD's camera.
+Without --model the built-in standard skeleton is posed.
+
+Examples:
+  vmdkit view dance.vmd --model miku.pmx -o dance.html
+  vmdkit view dance.vmd --camera camera.vmd --fps 15 -o dance.html";
+
+#[derive(clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    #[arg(value_name = "MOTION")]
+    pub motion: PathBuf,
+    /// The model (.pmx, .pmd); the built-in standard skeleton when not given
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
+    /// Include the camera of this VMD (it may be MOTION itself)
+    #[arg(long, value_name = "CAMERA")]
+    pub camera: Option<PathBuf>,
+    /// Output .html
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Frames baked per second (the player plays at the motion's speed)
+    #[arg(long, value_name = "N", default_value_t = 30.0)]
+    pub fps: f64,
+    /// First frame (default 0)
+    #[arg(long, value_name = "A", allow_negative_numbers = true)]
+    pub from: Option<f64>,
+    /// Last frame (default: the motion's last key)
+    #[arg(long, value_name = "B", allow_negative_numbers = true)]
+    pub to: Option<f64>,
+    /// IK solver
+    #[arg(long, value_enum, value_name = "MODE", default_value_t)]
+    pub ik: IkMode,
+    /// Read a damaged VMD leniently, keeping every complete record
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    check_fps(args.fps)?;
+    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let model = match &args.model {
+        Some(path) => read_model(path)?,
+        None => vmdkit::example::standard_model(),
+    };
+    let times = range_times(args.from, args.to, args.fps, &loaded.motion)?;
+    let camera = match &args.camera {
+        Some(path) => Some(camera_sampler(path, args.lenient)?),
+        None => None,
+    };
+    let size = Size::new(1, 1)?;
+    let mut renderer =
+        FigureRenderer::with_options(&model, &loaded.motion, size, args.ik.options());
+    for message in
+        vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
+    {
+        eprintln!("warning: {message}");
+    }
+    renderer.fit(View::Front, &times); // sizes the floor grid
+    let title =
+        args.motion.file_name().map_or(loaded.label.clone(), |n| n.to_string_lossy().into_owned());
+    io::write_output(&args.output, |out| {
+        write_viewer(&mut renderer, &times, args.fps, &title, camera.as_ref(), None, out)
+            .map_err(std::io::Error::other)
+    })
+}

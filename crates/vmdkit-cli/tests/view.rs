@@ -1,0 +1,104 @@
+//! `vmdkit view`: the HTML player is one offline file, small enough, and plays in a browser
+//! (Debian's headless chromium; `.ci/run` installs it).
+
+mod common;
+
+use common::{example_dir, vmdkit};
+use std::path::Path;
+use std::process::Command;
+
+fn view(dir: &Path, motion: &Path, extra: &[&str]) -> String {
+    let out = dir.join("view.html");
+    vmdkit().arg("view").arg(motion).args(extra).arg("-o").arg(&out).assert().success();
+    std::fs::read_to_string(&out).unwrap()
+}
+
+#[test]
+fn the_player_is_one_file_that_fetches_nothing() {
+    let (dir, motion) = example_dir();
+    let html = view(dir.path(), &motion, &["--camera", motion.to_str().unwrap()]);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for needle in ["http:", "https:", "src=", "href=", "fetch(", "XMLHttpRequest", "import("] {
+        assert!(!html.contains(needle), "the page must not load anything: {needle}");
+    }
+    assert!(
+        html.contains("右腕") && html.contains("\"frames\":61"),
+        "the standard skeleton, frames 0 to 60"
+    );
+    assert!(html.contains("id=\"usecam\""), "the camera toggle");
+    let plain = view(dir.path(), &motion, &[]);
+    assert!(!plain.contains("id=\"usecam\""));
+}
+
+#[test]
+fn three_minutes_of_a_full_skeleton_stay_under_two_megabytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // 3 minutes at 30 fps of every major bone swinging (the built-in exercise motion).
+    let motion =
+        common::write(dir.path(), "long.vmd", &vmdkit::example::exercise_motion(5400).to_bytes());
+    let html = view(dir.path(), &motion, &[]);
+    assert!(html.contains("\"frames\":5401"));
+    eprintln!("3 minutes of exercise_motion: {} bytes", html.len());
+    assert!(html.len() < 2_000_000, "{} bytes", html.len());
+}
+
+fn chromium() -> Option<&'static str> {
+    let found =
+        Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
+    if found {
+        return Some("chromium");
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("the HTML player's test needs Debian's chromium under CI (.ci/run installs it)");
+    }
+    eprintln!("SKIPPED the browser test: no chromium");
+    None
+}
+
+#[test]
+fn the_player_draws_and_plays_in_headless_chromium() {
+    let Some(browser) = chromium() else { return };
+    let (dir, motion) = example_dir();
+    view(dir.path(), &motion, &[]);
+    let page = format!("file://{}", dir.path().join("view.html").display());
+    let profile = dir.path().join("profile");
+    let run = |extra: &[&str]| {
+        Command::new(browser)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                "--enable-logging=stderr",
+                "--v=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .args(["--window-size=760,760", "--virtual-time-budget=4000"])
+            .args(extra)
+            .arg(&page)
+            .output()
+            .unwrap()
+    };
+    let dom = run(&["--dump-dom"]);
+    let stderr = String::from_utf8_lossy(&dom.stderr);
+    assert!(!stderr.contains("Uncaught") && !stderr.contains(":CONSOLE("), "console: {stderr}");
+    let text = String::from_utf8_lossy(&dom.stdout);
+    let counter =
+        text.split("id=\"frame\">frame ").nth(1).and_then(|s| s.split('<').next()).unwrap_or("");
+    let frame: f64 = counter.parse().unwrap_or_else(|_| panic!("no frame counter in {text}"));
+    assert!(frame > 0.0, "the counter advances while playing: {counter}");
+
+    let shot = dir.path().join("shot.png");
+    run(&[&format!("--screenshot={}", shot.display())]);
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    // The figure's left side is drawn in #1f77b4 and its right in #d62728.
+    let near = |p: &[u8], c: [u8; 3]| (0..3).all(|i| p[i].abs_diff(c[i]) < 40);
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
+    let left = pixels.iter().filter(|p| near(p, [31, 119, 180])).count();
+    let right = pixels.iter().filter(|p| near(p, [214, 39, 40])).count();
+    assert!(left > 200 && right > 200, "a figure is drawn: {left} left and {right} right pixels");
+}

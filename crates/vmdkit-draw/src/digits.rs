@@ -1,0 +1,85 @@
+//! Numbers drawn as seven-segment digits, so that the frame counter and the plots' tick labels
+//! need no font at all.
+
+use crate::canvas::Canvas;
+use crate::style::Rgb;
+
+/// Segments a–g (top, top right, bottom right, bottom, bottom left, top left, middle) lit for
+/// each digit.
+const SEGMENTS: [u8; 10] = [
+    0b011_1111, 0b000_0110, 0b101_1011, 0b100_1111, 0b110_0110, 0b110_1101, 0b111_1101, 0b000_0111,
+    0b111_1111, 0b110_1111,
+];
+
+/// Width of one character cell for digits `height` pixels tall.
+pub fn advance(height: f32) -> f32 {
+    height * 0.7
+}
+
+/// The width of `text` drawn [`draw`] at `height`.
+pub fn width(text: &str, height: f32) -> f32 {
+    text.chars().map(|c| if c == '.' { advance(height) * 0.5 } else { advance(height) }).sum()
+}
+
+/// Draws the digits, `-` and `.` of `text` (anything else is a space) with the top-left
+/// corner at (x, y).
+pub fn draw(canvas: &mut Canvas, text: &str, x: f32, y: f32, height: f32, colour: Rgb) {
+    let t = (height / 9.0).max(1.0); // segment thickness
+    let w = advance(height) - 2.0 * t;
+    let half = height / 2.0;
+    let mut left = x;
+    for c in text.chars() {
+        let lit = match c {
+            '0'..='9' => SEGMENTS[c as usize - '0' as usize],
+            '-' => 0b100_0000,
+            '.' => {
+                canvas.fill_rect(left, y + height - t, t, t, colour);
+                left += advance(height) * 0.5;
+                continue;
+            }
+            _ => 0,
+        };
+        let rects = [
+            (left, y, w, t),
+            (left + w - t, y, t, half),
+            (left + w - t, y + half, t, half),
+            (left, y + height - t, w, t),
+            (left, y + half, t, half),
+            (left, y, t, half),
+            (left, y + half - t / 2.0, w, t),
+        ];
+        for (i, &(rx, ry, rw, rh)) in rects.iter().enumerate() {
+            if lit & (1 << i) != 0 {
+                canvas.fill_rect(rx, ry, rw, rh, colour);
+            }
+        }
+        left += advance(height);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canvas::Size;
+    use crate::style::BACKGROUND;
+
+    fn ink(canvas: &Canvas) -> usize {
+        (0..canvas.height())
+            .flat_map(|y| (0..canvas.width()).map(move |x| (x, y)))
+            .filter(|&(x, y)| canvas.pixel(x, y) != Some(BACKGROUND))
+            .count()
+    }
+
+    #[test]
+    fn eight_lights_more_than_one_and_space_nothing() {
+        let mut counts = Vec::new();
+        for text in ["8", "1", " "] {
+            let mut c = Canvas::new(Size::new(20, 20).unwrap());
+            draw(&mut c, text, 2.0, 2.0, 14.0, Rgb(0, 0, 0));
+            counts.push(ink(&c));
+        }
+        assert!(counts[0] > 2 * counts[1], "{counts:?}");
+        assert!(counts[1] > 0);
+        assert_eq!(counts[2], 0);
+    }
+}
