@@ -110,8 +110,15 @@ impl Curve {
         if p >= 1.0 {
             return 1.0;
         }
+        self.solve_s_near(p, p)
+    }
+
+    /// [`Curve::solve_s`] with Newton started from `start` instead of from p: a caller that
+    /// solves at increasing p starts each solve from the last one's answer, which is closer,
+    /// and gets the same root to the same bound. `p` must be in (0, 1), `start` in [0, 1].
+    pub(crate) fn solve_s_near(&self, p: f64, start: f64) -> f64 {
         let (a, b) = (unit(self.x1), unit(self.x2));
-        let (mut lo, mut hi, mut s) = (0.0, 1.0, p);
+        let (mut lo, mut hi, mut s) = (0.0, 1.0, start);
         for i in 0..MAX_ITERS {
             let f = bez(a, b, s) - p;
             if f < 0.0 {
@@ -156,8 +163,16 @@ impl Curve {
         if self.is_linear() {
             return p;
         }
-        // min: rounding can put s·(3t + s²) one ulp above 1.
-        bez(unit(self.y1), unit(self.y2), self.solve_s(p)).min(1.0)
+        // min (in weight_at_s): rounding can put s·(3t + s²) one ulp above 1.
+        self.weight_at_s(self.solve_s(p))
+    }
+
+    /// Y(s) for an `s` the caller solved with [`Curve::solve_s`], clamped as
+    /// [`Curve::weight_f64`] clamps it: for a curve that is not linear and 0 < p < 1,
+    /// `weight_at_s(solve_s(p)) == weight_f64(p)`. Lets fitters reuse one solve across curves
+    /// that share their time handles (x1, x2).
+    pub(crate) fn weight_at_s(&self, s: f64) -> f64 {
+        bez(unit(self.y1), unit(self.y2), s).min(1.0)
     }
 
     /// [`Curve::weight_f64`] for f32 callers. The solve runs in f64 on purpose: scalar f64

@@ -23,11 +23,13 @@
 //!    coordinate, on (x1, y1) and (x2, y2) together and on the two handles in opposite
 //!    directions, accepting any move that lowers a smooth measure of the distance from the
 //!    band (the sum of fourth powers of the normalised distances), until the band is met, no
-//!    move helps or the budget of curve evaluations is spent.
+//!    move helps or the budget of curve evaluations is spent. Candidates that share their time
+//!    handles share the solved curve parameters (`params.rs`), so most scores solve nothing.
 //!
 //! A dense bake of an MMD motion has profiles that *are* MMD curves, which step 3 recovers
 //! almost exactly and step 4 finishes; noisy captures end in steps 1 and 4.
 
+use super::params::Params;
 use crate::curve::Curve;
 
 /// Acceptable weights at a segment's interior frames: w(p[k]) ∈ [lo[k], hi[k]].
@@ -36,6 +38,10 @@ pub(crate) struct Band {
     pub p: Vec<f64>,
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
+    /// Each interval's midpoint and half-width (at least [`MIN_HALF`]), kept because every
+    /// score of every candidate curve needs them.
+    mid: Vec<f64>,
+    half: Vec<f64>,
     /// The lowest weight a non-decreasing curve can have after the points so far.
     floor: f64,
 }
@@ -58,6 +64,8 @@ impl Band {
             p: Vec::with_capacity(n),
             lo: Vec::with_capacity(n),
             hi: Vec::with_capacity(n),
+            mid: Vec::with_capacity(n),
+            half: Vec::with_capacity(n),
             floor: 0.0,
         }
     }
@@ -68,6 +76,8 @@ impl Band {
         self.p.push(p);
         self.lo.push(lo);
         self.hi.push(hi);
+        self.mid.push(0.5 * (lo + hi));
+        self.half.push((0.5 * (hi - lo)).max(MIN_HALF));
         let floor = lo.max(self.floor);
         self.floor = floor;
         floor <= hi.min(1.0)
@@ -96,12 +106,15 @@ impl Band {
     /// gets stuck on), the worst one (≤ 1 means inside the band) and where it is. Gives up once
     /// the sum exceeds `cutoff`.
     fn score(&self, c: Curve, cutoff: f64) -> Score {
+        self.score_with(|k| c.weight_f64(self.p[k]), cutoff)
+    }
+
+    /// [`Band::score`] of the curve whose weight at point k is `weight(k)`, asked in order.
+    fn score_with(&self, mut weight: impl FnMut(usize) -> f64, cutoff: f64) -> Score {
         let mut s = Score { sum: 0.0, worst: 0.0, at: 0 };
         for k in 0..self.len() {
-            let w = c.weight_f64(self.p[k]);
-            let mid = 0.5 * (self.lo[k] + self.hi[k]);
-            let half = (0.5 * (self.hi[k] - self.lo[k])).max(MIN_HALF);
-            let r = (w - mid).abs() / half;
+            let w = weight(k);
+            let r = (w - self.mid[k]).abs() / self.half[k];
             s.sum += r.powi(4);
             if r > s.worst {
                 (s.worst, s.at) = (r, k);
@@ -169,6 +182,7 @@ impl Band {
     fn pattern_search(&self, start: (Curve, Score)) -> (Curve, Score) {
         let (mut best, mut score) = start;
         let mut evals = 0;
+        let mut params = Params::new(&self.p);
         // Single coordinates, each handle along the diagonal, and the two handles in opposite
         // directions (the family of symmetric eases).
         const MOVES: [[i8; 4]; 16] = [
@@ -203,7 +217,8 @@ impl Band {
                     }
                     let cand = Curve::new(moved[0], moved[1], moved[2], moved[3]);
                     evals += 1;
-                    let s = self.score(cand, score.sum);
+                    let mut weights = params.of(cand);
+                    let s = self.score_with(|k| weights.at(k), score.sum);
                     if s.sum < score.sum {
                         (best, score) = (cand, s);
                         improved = true;
@@ -226,28 +241,32 @@ impl Band {
     /// [`Band::least_squares`] only gets close.
     fn refine(&self, start: [f64; 4]) -> ([f64; 4], f64) {
         let n = self.len();
-        let mids: Vec<f64> = (0..n).map(|k| 0.5 * (self.lo[k] + self.hi[k])).collect();
-        let inv: Vec<f64> =
-            (0..n).map(|k| 1.0 / (0.5 * (self.hi[k] - self.lo[k])).max(MIN_HALF)).collect();
-        let cost = |q: &[f64; 4]| -> f64 {
+        let mids = &self.mid;
+        let inv: Vec<f64> = self.half.iter().map(|h| 1.0 / h).collect();
+        // The cost at q, leaving the parameters s(p) it solved for in `s`: the Jacobian at an
+        // accepted point needs the same ones. Each solve starts from `from`'s parameter, the
+        // last accepted point's, which a damped step moves little.
+        let cost = |q: &[f64; 4], from: &[f64], s: &mut Vec<f64>| -> f64 {
+            s.clear();
             (0..n)
                 .map(|k| {
-                    let s = solve_unit(q[0], q[2], self.p[k]);
-                    ((cubic(q[1], q[3], s).0 - mids[k]) * inv[k]).powi(2)
+                    let sk = solve_unit(q[0], q[2], self.p[k], from.get(k).copied());
+                    s.push(sk);
+                    ((cubic(q[1], q[3], sk).0 - mids[k]) * inv[k]).powi(2)
                 })
                 .sum()
         };
+        let (mut s_at_q, mut s_next) = (Vec::with_capacity(n), Vec::with_capacity(n));
         let mut q = start;
-        let mut c = cost(&q);
+        let mut c = cost(&q, &[], &mut s_at_q);
         let mut lambda = 1e-3;
         for _ in 0..15 {
             let mut jtj = [[0.0f64; 4]; 4];
             let mut jtr = [0.0f64; 4];
             for k in 0..n {
-                let s = solve_unit(q[0], q[2], self.p[k]);
-                let (x, dx, _) = cubic(q[0], q[2], s);
+                let s = s_at_q[k];
+                let (_, dx, _) = cubic(q[0], q[2], s);
                 let (y, dy, _) = cubic(q[1], q[3], s);
-                let _ = x;
                 let (b1, b2) = (3.0 * s * (1.0 - s) * (1.0 - s), 3.0 * s * s * (1.0 - s));
                 // w = Y(s(p)); ∂s/∂x1 = −B1/X′ and ∂s/∂x2 = −B2/X′, damped where X′ ≈ 0.
                 let slope = dy / dx.max(1e-3);
@@ -268,10 +287,11 @@ impl Band {
                 break;
             };
             let next: [f64; 4] = std::array::from_fn(|i| (q[i] + delta[i]).clamp(0.0, 1.0));
-            let nc = cost(&next);
+            let nc = cost(&next, &s_at_q, &mut s_next);
             if nc < c {
                 let moved = (0..4).map(|i| (next[i] - q[i]).abs()).fold(0.0, f64::max);
                 (q, c) = (next, nc);
+                std::mem::swap(&mut s_at_q, &mut s_next);
                 lambda = (lambda / 3.0).max(1e-9);
                 if moved < 1e-6 {
                     break;
@@ -351,9 +371,9 @@ fn round(q: [f64; 4]) -> Curve {
 }
 
 /// s in [0, 1] with X(s) = p for continuous handles a, b in [0, 1] (X is non-decreasing):
-/// Newton from s = p, bisection when a step leaves the bracket.
-fn solve_unit(a: f64, b: f64, p: f64) -> f64 {
-    let (mut lo, mut hi, mut s) = (0.0, 1.0, p.clamp(0.0, 1.0));
+/// Newton from `start` (else from s = p), bisection when a step leaves the bracket.
+fn solve_unit(a: f64, b: f64, p: f64, start: Option<f64>) -> f64 {
+    let (mut lo, mut hi, mut s) = (0.0, 1.0, start.unwrap_or(p).clamp(0.0, 1.0));
     for _ in 0..40 {
         let (x, d, _) = cubic(a, b, s);
         let f = x - p;

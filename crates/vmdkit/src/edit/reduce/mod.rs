@@ -38,6 +38,7 @@ mod camera;
 mod fit;
 pub(crate) mod measure;
 mod morph;
+mod params;
 mod runs;
 pub(crate) mod segment;
 
