@@ -14,6 +14,8 @@
 //! | MMD (vmdkit's own BVH export) | `左足`, `左ひざ`, `左足首`, `左つま先` | `左肩`, `左腕`, `左ひじ`, `左手首` | `首`, – |
 //! | MMD, English names | `leg_L`, `knee_L`, `ankle_L`, `toe_L` | `shoulder_L`, `arm_L`, `elbow_L`, `wrist_L` | `neck`, – |
 //!
+//! The root (`Hips`) has no role: it sits above or behind the hip joints by an amount that
+//! differs between skeletons, so the pelvis is taken as the hips' midpoint, as on the model.
 //! Mixamo's finger bases (`LeftHandMiddle1`, `LeftHandIndex1`, `LeftHandPinky1`) and MMD's
 //! (`左中指１`, `左人指１`, `左小指１`) give the hand's points. Spine joints are left without a
 //! role: where they sit along the back differs from skeleton to skeleton, and the trunk is fitted
@@ -41,12 +43,7 @@ const HANDS_MIXAMO: [(&str, &str, Role); 3] = [
 const TABLES: &[Table] = &[
     Table {
         name: "cmu/mixamo",
-        central: &[
-            ("Hips", Pelvis),
-            ("Neck", Thorax),
-            ("Head_End", HeadTop),
-            ("HeadTop_End", HeadTop),
-        ],
+        central: &[("Neck", Thorax), ("Head_End", HeadTop), ("HeadTop_End", HeadTop)],
         sides: &[
             ("LeftUpLeg", "RightUpLeg", LeftHip),
             ("LeftLeg", "RightLeg", LeftKnee),
@@ -65,7 +62,7 @@ const TABLES: &[Table] = &[
     },
     Table {
         name: "cmu-3dsmax",
-        central: &[("Hips", Pelvis), ("lowerneck", Thorax), ("Head_End", HeadTop)],
+        central: &[("lowerneck", Thorax), ("Head_End", HeadTop)],
         sides: &[
             ("LeftHip", "RightHip", LeftHip),
             ("LeftKnee", "RightKnee", LeftKnee),

@@ -7,8 +7,8 @@ use std::io::{self, Write};
 impl Bvh {
     /// Writes the file. Joints are written depth first from each root, whatever their order
     /// in [`Bvh::joints`], and each frame's values follow that order; white space inside a
-    /// name becomes `_`, since most readers take a name to be one word. Values are written with
-    /// six decimals (1e-6 degrees, 1e-6 units).
+    /// name becomes `_`, since most readers take a name to be one word. Angles are written with
+    /// six decimals (1e-6°), lengths with seven.
     pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(1 << 16, out);
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); self.joints.len()];
@@ -44,10 +44,15 @@ impl Bvh {
             line.clear();
             for &j in &order {
                 let joint = &self.joints[j];
-                for v in &values[joint.first_channel..joint.first_channel + joint.channels.len()] {
+                let own = &values[joint.first_channel..joint.first_channel + joint.channels.len()];
+                for (v, c) in own.iter().zip(&joint.channels) {
                     use std::fmt::Write as _;
                     // `+ 0.0` writes −0 as 0.
-                    let _ = write!(line, "{:.6} ", v + 0.0);
+                    let _ = if c.axis().1 {
+                        write!(line, "{:.6} ", v + 0.0)
+                    } else {
+                        write!(line, "{:.7} ", v + 0.0)
+                    };
                 }
             }
             line.pop();
@@ -71,7 +76,7 @@ impl Bvh {
                 writeln!(out, "{pad}{word} {name}\n{pad}{{")?;
             }
         }
-        writeln!(out, "{pad}\tOFFSET {:.6} {:.6} {:.6}", o.x, o.y, o.z)?;
+        writeln!(out, "{pad}\tOFFSET {:.7} {:.7} {:.7}", o.x, o.y, o.z)?;
         if joint.kind != JointKind::EndSite {
             write!(out, "{pad}\tCHANNELS {}", joint.channels.len())?;
             for c in &joint.channels {
