@@ -236,7 +236,10 @@ fn cmu_capture_retargets_onto_the_trace_model() {
     println!("131_01 → trace: pelvis → thorax: {:.3}°", means[segments.len()]);
     lowest.sort_by(f32::total_cmp);
     input_low.sort_by(f32::total_cmp);
-    let il: Vec<f32> = [0, 10, 50, 90].iter().map(|p| input_low[input_low.len() * p / 100] - input_low[0]).collect();
+    let il: Vec<f32> = [0, 10, 50, 90]
+        .iter()
+        .map(|p| input_low[input_low.len() * p / 100] - input_low[0])
+        .collect();
     println!("input lowest foot point percentiles 0/10/50/90 above its min: {il:?}");
     let (floor_min, floor_p10) = (lowest[0], lowest[lowest.len() / 10]);
     println!(
@@ -252,7 +255,12 @@ fn cmu_capture_retargets_onto_the_trace_model() {
     // crouching, and the output follows it.
     assert!(floor_min > -0.02, "{floor_min}");
     assert!(floor_min < 0.1, "{floor_min}");
-    assert!((lowest[lowest.len() / 2] - il[2]).abs() < 0.3, "{} {}", lowest[lowest.len() / 2], il[2]);
+    assert!(
+        (lowest[lowest.len() / 2] - il[2]).abs() < 0.3,
+        "{} {}",
+        lowest[lowest.len() / 2],
+        il[2]
+    );
     // The root travels as far as the capture, at the scale's proportion.
     let centre = |kp: &vmdkit::keypoints::Keypoints, f: usize| hips_mid(kp.frame(f));
     let src_travel = (centre(&kp, bvh.frame_count - 1) - centre(&kp, 0)).length();

@@ -24,7 +24,14 @@ Examples:
   vmdkit convert dance.csv dance.vmd
   vmdkit convert --lenient broken.vmd fixed.vmd
   vmdkit convert --keep-trailing padded.vmd padded.json
-  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .";
+  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .
+
+OUT.bvh plays the motion on --model (IK and append transforms baked into the joints' rotations)
+and writes every bone as a joint named after it: offsets from the model's rest pose, right-handed
+Y up (Z mirrored), MMD units unless --metres, roots with 6 channels and the others 3 (6 where a
+bone moves). See docs/bvh.md.
+  vmdkit convert dance.vmd dance.bvh --model miku.pmx
+  vmdkit convert dance.vmd dance.bvh --model miku.pmx --fps 60 --metres --order zyx --english-names";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -50,9 +57,16 @@ pub struct Args {
     /// Hold every byte after the VMD's last section in JSON or CSV output, not the first 64 KiB
     #[arg(long)]
     keep_trailing: bool,
+    #[command(flatten)]
+    bvh: super::bvh::ExportArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if super::bvh::is_bvh(&args.output) && args.to.is_none() {
+        super::bvh::convert(&args.input, &args.output, args.lenient, &args.bvh)?;
+        return Ok(Outcome::Success);
+    }
+    args.bvh.refuse_unless_bvh(&args.output)?;
     let from = Format::resolve(args.from, &args.input, "--from")?;
     let to = Format::resolve(args.to, &args.output, "--to")?;
     if to == Format::Vmd && is_stdio(&args.output) && std::io::stdout().is_terminal() {

@@ -291,7 +291,8 @@ fn kept_bones(model: &Model, deform_only: bool) -> Vec<bool> {
     }
     // An IK control, or below one: resolved in index order with a pass per depth (a model's
     // parents may come after their children), bounded by the bone count.
-    let is_ik = |b: usize| model.bones[b].ik.is_some() || model.bones[b].flags.contains(BoneFlags::IK);
+    let is_ik =
+        |b: usize| model.bones[b].ik.is_some() || model.bones[b].flags.contains(BoneFlags::IK);
     let mut control: Vec<bool> = (0..n).map(is_ik).collect();
     for _ in 0..n {
         let mut changed = false;
@@ -338,7 +339,8 @@ fn joint_names(model: &Model, english: bool) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, bone)| {
-            let name = if english && !bone.name_en.trim().is_empty() { &bone.name_en } else { &bone.name };
+            let name =
+                if english && !bone.name_en.trim().is_empty() { &bone.name_en } else { &bone.name };
             let mut name: String =
                 name.trim().chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
             if name.is_empty() {

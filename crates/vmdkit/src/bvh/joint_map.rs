@@ -142,9 +142,11 @@ fn key(name: &str) -> String {
 }
 
 fn entries(table: &Table) -> impl Iterator<Item = (&'static str, Role)> + '_ {
-    table.central.iter().copied().chain(
-        table.sides.iter().flat_map(|&(l, r, role)| [(l, role), (r, role.mirrored())]),
-    )
+    table
+        .central
+        .iter()
+        .copied()
+        .chain(table.sides.iter().flat_map(|&(l, r, role)| [(l, role), (r, role.mirrored())]))
 }
 
 /// The layout of `bvh`'s joints (every joint and End Site, in file order), with roles from the
@@ -170,26 +172,37 @@ pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
         }
     }
     let (_, layout, table) = best.expect("there are tables");
-    let missing = layout.missing_body_roles();
+    let mut missing = layout.missing_body_roles();
     if missing.is_empty() {
         return Ok(layout);
     }
+    // No table maps a pelvis: it is the hips' midpoint, so the hips are what is missing.
+    if let Some(i) = missing.iter().position(|r| *r == Pelvis) {
+        let hips = [LeftHip, RightHip].into_iter().filter(|r| !layout.has(*r));
+        missing.splice(i..=i, hips);
+    }
     let looked_for = |role: Role| {
-        let names: Vec<&str> =
-            entries(table).filter(|(_, r)| *r == role).map(|(n, _)| n).collect();
+        let names: Vec<&str> = entries(table).filter(|(_, r)| *r == role).map(|(n, _)| n).collect();
         if names.is_empty() {
             role.name().to_string()
         } else {
             format!("{} ({})", role.name(), names.join(" or "))
         }
     };
-    Err(BvhLayoutError::NoTable { best: table.name, missing: missing.into_iter().map(looked_for).collect() })
+    Err(BvhLayoutError::NoTable {
+        best: table.name,
+        missing: missing.into_iter().map(looked_for).collect(),
+    })
 }
 
 /// The world positions of `layout`'s joints at every frame, found in `bvh` by name (exactly, or
 /// as [`detect_layout`] compares names), in the file's axes and units, with its frame rate and
 /// Y up.
-pub fn to_keypoints(bvh: &Bvh, layout: &Layout, fk: FkOptions) -> Result<Keypoints, BvhLayoutError> {
+pub fn to_keypoints(
+    bvh: &Bvh,
+    layout: &Layout,
+    fk: FkOptions,
+) -> Result<Keypoints, BvhLayoutError> {
     let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
     let mut index = Vec::with_capacity(layout.joints.len());
     let mut missing = Vec::new();
@@ -209,9 +222,8 @@ pub fn to_keypoints(bvh: &Bvh, layout: &Layout, fk: FkOptions) -> Result<Keypoin
     let mut pose = Vec::with_capacity(bvh.joints.len());
     for frame in 0..bvh.frame_count {
         bvh.world_pose_into(frame, fk, &mut pose);
-        positions.extend(
-            index.iter().map(|&i| pose.get(i).map_or(Vec3::NAN, |p| p.position.as_vec3())),
-        );
+        positions
+            .extend(index.iter().map(|&i| pose.get(i).map_or(Vec3::NAN, |p| p.position.as_vec3())));
     }
     Ok(Keypoints {
         frame_count: bvh.frame_count,

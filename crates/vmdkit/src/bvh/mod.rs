@@ -187,9 +187,17 @@ impl Bvh {
         data[start..].len() >= 9 && data[start..start + 9].eq_ignore_ascii_case(b"HIERARCHY")
     }
 
-    /// Frames per second, from the frame time.
+    /// Frames per second, from the frame time: a whole number of frames per second when the
+    /// frame time is that rate's period as files round it (0.0083333 s is 120 fps, not
+    /// 120.0005), else its exact inverse.
     pub fn fps(&self) -> f64 {
-        1.0 / self.frame_time
+        let fps = 1.0 / self.frame_time;
+        let whole = fps.round();
+        if whole >= 1.0 && (fps - whole).abs() <= fps * 1e-5 {
+            whole
+        } else {
+            fps
+        }
     }
 
     /// One frame's channel values.

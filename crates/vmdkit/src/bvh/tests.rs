@@ -37,7 +37,9 @@ fn reads_joints_channels_and_end_sites() {
     assert_eq!(bvh.channel_count, 9);
     assert_eq!(bvh.joints[1].first_channel, 6);
     assert_eq!(bvh.frame_count, 2);
-    assert!((bvh.fps() - 30.0).abs() < 1e-3);
+    assert_eq!(bvh.fps(), 30.0);
+    let odd = Bvh { frame_time: 0.007, ..Bvh::default() };
+    assert_eq!(odd.fps(), 1.0 / 0.007);
     assert_eq!(bvh.frame(1)[3], 90.0);
 }
 
@@ -111,7 +113,9 @@ fn errors_say_line_and_column() {
     assert!(matches!(e.kind, BvhErrorKind::Expected { .. }) && e.offset == 0);
     let e = parse_error(&TWO_JOINTS.replace("CHANNELS 3", "CHANNELS 7"));
     assert_eq!(e.kind, BvhErrorKind::TooManyChannels(7));
-    let e = parse_error(&TWO_JOINTS.replace("Xrotation Yrotation Zrotation", "Xrotation Xrotation Zrotation"));
+    let e = parse_error(
+        &TWO_JOINTS.replace("Xrotation Yrotation Zrotation", "Xrotation Xrotation Zrotation"),
+    );
     assert!(matches!(e.kind, BvhErrorKind::RepeatedChannel(_)));
     let e = parse_error(&TWO_JOINTS.replace("0.0333333", "0"));
     assert!(matches!(e.kind, BvhErrorKind::BadFrameTime(_)));
