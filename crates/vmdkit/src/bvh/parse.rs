@@ -327,6 +327,72 @@ impl<'a> Parser<'a> {
 
 /// A finite decimal number (`-1.5`, `.0083333`, `1e-3`); `inf` and `nan` are refused.
 fn parse_number(word: &[u8]) -> Option<f64> {
+    if let Some(v) = plain_decimal(word) {
+        return Some(v);
+    }
     let text = std::str::from_utf8(word).ok()?;
     text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// Powers of ten that f64 holds exactly.
+const POW10: [f64; 16] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/// The fast path for what BVH files nearly always hold, `-12.345678`: at most 15 digits and no
+/// exponent. The digits are an exact integer below 2^53 and the divisor an exact power of ten,
+/// so one division rounds correctly and the result is bit for bit what `str::parse` gives
+/// (Clinger's fast path). Anything else is left to `str::parse`.
+fn plain_decimal(word: &[u8]) -> Option<f64> {
+    let (negative, digits) = match word.first()? {
+        b'-' => (true, &word[1..]),
+        b'+' => (false, &word[1..]),
+        _ => (false, word),
+    };
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    let mut mantissa: u64 = 0;
+    let mut count = 0;
+    let mut decimals = None;
+    for (i, &b) in digits.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                count += 1;
+            }
+            b'.' if decimals.is_none() => decimals = Some(digits.len() - i - 1),
+            _ => return None,
+        }
+    }
+    if count == 0 || count > 15 {
+        return None;
+    }
+    let value = mantissa as f64 / POW10[decimals.unwrap_or(0)];
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_number;
+
+    #[test]
+    fn the_fast_path_agrees_with_str_parse() {
+        let words = [
+            "0", "-0.000000", "12.345678", "-179.999999", ".0083333", "5.", "+3.25",
+            "123456789012345", "0.123456789012345", "1234567890123456", "1e-3", "-2.5E2",
+        ];
+        for w in words {
+            let expected: f64 = w.parse().unwrap();
+            let got = parse_number(w.as_bytes()).unwrap();
+            assert_eq!(got.to_bits(), expected.to_bits(), "{w}");
+        }
+        // Every six-decimal value of a range, as written files hold them.
+        for i in (-2_000_000i64..2_000_000).step_by(7) {
+            let w = format!("{:.6}", i as f64 / 1e4);
+            assert_eq!(parse_number(w.as_bytes()), w.parse().ok(), "{w}");
+        }
+        for bad in ["", "-", ".", "1.2.3", "nan", "inf", "-inf", "1e999", "0x10", "1,5"] {
+            assert_eq!(parse_number(bad.as_bytes()), None, "{bad}");
+        }
+    }
 }
