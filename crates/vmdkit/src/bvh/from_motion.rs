@@ -8,6 +8,8 @@
 //! * Axes: right-handed, Y up, Z mirrored (p → (x, y, −z), q → (−x, −y, z, w)), as BVH readers
 //!   expect and as [`Axes::RightHandedYUp`] converts; MMD units, or metres at
 //!   [`METRES_PER_UNIT`].
+//! * One root: a model with several parentless bones (センター beside 足ＩＫ) gets a `Root` joint
+//!   at the origin above them, which never moves, since most BVH readers take one root.
 //! * Channels: roots have six; other joints three, or six where the bone moves away from its
 //!   rest offset at some frame (センター, グルーブ, bones with translation appends). Position
 //!   channels hold the whole translation from the parent ([`PositionOffset::Replace`](super::PositionOffset::Replace)).
@@ -222,11 +224,30 @@ pub fn from_motion(
             }
         }
     }
-    // Joints, then the End Sites of leaves.
+    // Joints (under a root of their own when the model has several: most readers take one),
+    // then the End Sites of leaves.
     let names = joint_names(model, options.english_names);
-    let mut joints: Vec<Joint> = Vec::with_capacity(order.len() * 2);
+    let mut joints: Vec<Joint> = Vec::with_capacity(order.len() * 2 + 1);
     let mut index = vec![usize::MAX; skeleton.bone_count()];
     let mut channel_count = 0;
+    let shared_root = order.iter().filter(|&&b| parent[b].is_none()).count() > 1;
+    if shared_root {
+        let mut name = "Root".to_string();
+        while names.contains(&name) {
+            name.push('_');
+        }
+        let channels = vec![Channel::Xposition, Channel::Yposition, Channel::Zposition];
+        let channels = [channels, options.order.channels().to_vec()].concat();
+        channel_count = channels.len();
+        joints.push(Joint {
+            name,
+            kind: JointKind::Root,
+            parent: None,
+            offset: DVec3::ZERO,
+            channels,
+            first_channel: 0,
+        });
+    }
     for &b in &order {
         let mut channels = Vec::with_capacity(6);
         if parent[b].is_none() || moves[b] {
@@ -234,10 +255,11 @@ pub fn from_motion(
         }
         channels.extend(options.order.channels());
         index[b] = joints.len();
+        let root = parent[b].is_none() && !shared_root;
         joints.push(Joint {
             name: names[b].clone(),
-            kind: if parent[b].is_none() { JointKind::Root } else { JointKind::Joint },
-            parent: parent[b].map(|p| index[p]),
+            kind: if root { JointKind::Root } else { JointKind::Joint },
+            parent: parent[b].map(|p| index[p]).or(if root { None } else { Some(0) }),
             offset: offset(b),
             channels,
             first_channel: channel_count,
@@ -271,6 +293,9 @@ pub fn from_motion(
     let euler = options.order.glam();
     for k in 0..frames {
         poser.pose_at(time(k), &mut pose);
+        if shared_root {
+            motion.extend_from_slice(&[0.0; 6]);
+        }
         for &b in &order {
             let (t, q) = local(&pose, b);
             if parent[b].is_none() || moves[b] {
