@@ -64,13 +64,19 @@ fn a_motion_becomes_a_bvh_of_the_models_bones() {
         .filter(|j| j.kind != JointKind::EndSite)
         .map(|j| j.name.as_str())
         .collect();
-    assert_eq!(joints.len(), skeleton.bone_count());
+    // The model has several parentless bones: one shared root above them, then every bone.
+    assert_eq!(joints.len(), skeleton.bone_count() + 1);
+    assert_eq!(joints[0], "Root");
     for name in ["センター", "上半身", "左ひじ", "右足ＩＫ"] {
         assert!(joints.contains(&name), "{name}: {joints:?}");
     }
     let root = &bvh.joints[0];
     assert_eq!(root.kind, JointKind::Root);
     assert_eq!(root.channels.len(), 6);
+    assert_eq!(bvh.joints.iter().filter(|j| j.kind == JointKind::Root).count(), 1);
+    assert!(bvh.frame(30)[..6].iter().all(|v| *v == 0.0), "the shared root stays put");
+    let centre = &bvh.joints[bvh.joint_index("センター").unwrap()];
+    assert_eq!(centre.channels.len(), 6);
     let elbow = &bvh.joints[bvh.joint_index("左ひじ").unwrap()];
     assert_eq!(elbow.channels.len(), 3);
     let names: Vec<&str> = elbow.channels.iter().map(|c| c.name()).collect();

@@ -79,7 +79,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The rest of the line, trimmed: a joint's name, which may hold spaces and colons
-    /// (`mixamorig:Hips`). A `{` ending the line opens the joint's block.
+    /// (`mixamorig:Hips`). A `{` ending the line after white space opens the joint's block.
     fn name(&mut self) -> Result<(String, bool), BvhError> {
         while self.pos < self.data.len() && matches!(self.data[self.pos], b' ' | b'\t') {
             self.pos += 1;
@@ -89,7 +89,9 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         let mut raw = self.data[start..self.pos].trim_ascii();
-        let opens = raw.ends_with(b"{");
+        // `ROOT Hips {`: a brace after white space opens the block; `b{` is a name.
+        let opens =
+            raw.len() >= 2 && raw.ends_with(b"{") && raw[raw.len() - 2].is_ascii_whitespace();
         if opens {
             raw = raw[..raw.len() - 1].trim_ascii_end();
         }
@@ -378,8 +380,18 @@ mod tests {
     #[test]
     fn the_fast_path_agrees_with_str_parse() {
         let words = [
-            "0", "-0.000000", "12.345678", "-179.999999", ".0083333", "5.", "+3.25",
-            "123456789012345", "0.123456789012345", "1234567890123456", "1e-3", "-2.5E2",
+            "0",
+            "-0.000000",
+            "12.345678",
+            "-179.999999",
+            ".0083333",
+            "5.",
+            "+3.25",
+            "123456789012345",
+            "0.123456789012345",
+            "1234567890123456",
+            "1e-3",
+            "-2.5E2",
         ];
         for w in words {
             let expected: f64 = w.parse().unwrap();

@@ -86,6 +86,13 @@ fn several_roots_and_names_with_spaces() {
     assert_eq!(bvh.joints[0].name, "mixamorig:Hips");
     assert_eq!(bvh.joints[1].name, "Left Prop");
     assert_eq!(bvh.joints[1].parent, None);
+    // A brace right after a name is part of it (found by fuzzing: it did not write back).
+    let braced = "HIERARCHY\nROOT a{\n{\nOFFSET 0 0 0\n}\nMOTION\nFrames: 0\nFrame Time: 1\n";
+    let bvh = Bvh::parse(braced.as_bytes()).unwrap();
+    assert_eq!(bvh.joints[0].name, "a{");
+    let mut text = Vec::new();
+    bvh.write_to(&mut text).unwrap();
+    assert_eq!(Bvh::parse(&text).unwrap().joints, bvh.joints);
 }
 
 #[test]
