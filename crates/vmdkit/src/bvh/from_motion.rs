@@ -1,18 +1,5 @@
 //! VMD → BVH: a motion played on a model by vmdkit's own evaluator (IK and append transforms
-//! included), written as BVH joints named after the model's bones.
-//!
-//! * Offsets are the model's rest pose: a bone's head minus its (exported) parent's head.
-//! * Each frame's joint rotation is the bone's posed rotation relative to its parent's, so IK,
-//!   appends and everything else the evaluator does are baked in; decomposed into Euler angles
-//!   in the chosen order.
-//! * Axes: right-handed, Y up, Z mirrored (p → (x, y, −z), q → (−x, −y, z, w)), as BVH readers
-//!   expect and as [`Axes::RightHandedYUp`] converts; MMD units, or metres at
-//!   [`METRES_PER_UNIT`].
-//! * One root: a model with several parentless bones (センター beside 足ＩＫ) gets a `Root` joint
-//!   at the origin above them, which never moves, since most BVH readers take one root.
-//! * Channels: roots have six; other joints three, or six where the bone moves away from its
-//!   rest offset at some frame (センター, グルーブ, bones with translation appends). Position
-//!   channels hold the whole translation from the parent ([`PositionOffset::Replace`](super::PositionOffset::Replace)).
+//! included), written as BVH joints named after the model's bones ([`from_motion`]).
 
 use super::{Bvh, Channel, Joint, JointKind};
 use crate::eval::MotionSampler;
@@ -169,8 +156,22 @@ pub fn from_motion_size(
     })
 }
 
-/// `motion` played on `model` (see the [module documentation](self)) as a BVH, sampled from
-/// frame 0 through the last key.
+/// The motion `sampler` plays, posed on `model` by vmdkit's own evaluator (IK and append
+/// transforms included), as a BVH sampled from frame 0 through the last key at `options.fps`.
+///
+/// * Offsets are the model's rest pose: a bone's head minus its (exported) parent's head.
+/// * Each frame's joint rotation is the bone's posed rotation relative to its parent's, so IK,
+///   appends and everything else the evaluator does are baked in; decomposed into Euler angles
+///   in the chosen order.
+/// * Axes: right-handed, Y up, Z mirrored (p → (x, y, −z), q → (−x, −y, z, w)), as BVH readers
+///   expect and as [`Axes::RightHandedYUp`] converts; MMD units, or metres at
+///   [`METRES_PER_UNIT`].
+/// * One root: a model with several parentless bones (センター beside 足ＩＫ) gets a `Root` joint
+///   at the origin above them, which never moves, since most BVH readers take one root.
+/// * Channels: roots have six; other joints three, or six where the bone moves away from its
+///   rest offset at some frame (センター, グルーブ, bones with translation appends). Position
+///   channels hold the whole translation from the parent
+///   ([`PositionOffset::Replace`](super::PositionOffset::Replace)).
 pub fn from_motion(
     model: &Model,
     sampler: &MotionSampler,
