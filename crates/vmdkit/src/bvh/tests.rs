@@ -191,3 +191,69 @@ fn euler_orders_match_the_reader() {
         assert!(r.angle_between(q) < 1e-9, "{order:?}");
     }
 }
+
+/// A BVH of (name, parent) joints listed depth first, one Z rotation channel each, one frame
+/// of zeros.
+fn skeleton(joints: &[(&str, Option<usize>)]) -> Bvh {
+    let mut text = String::from("HIERARCHY\n");
+    let mut depth: Vec<usize> = Vec::new();
+    for (i, (name, parent)) in joints.iter().enumerate() {
+        while depth.last().is_some_and(|&open| Some(open) != *parent) {
+            text.push_str("}\n");
+            depth.pop();
+        }
+        let word = if parent.is_none() { "ROOT" } else { "JOINT" };
+        text.push_str(&format!("{word} {name}\n{{\nOFFSET 0 {i} 0\nCHANNELS 1 Zrotation\n"));
+        depth.push(i);
+    }
+    text.push_str(&"}\n".repeat(depth.len()));
+    text.push_str("MOTION\nFrames: 1\nFrame Time: 0.01\n");
+    text.push_str(&vec!["0"; joints.len()].join(" "));
+    Bvh::parse(text.as_bytes()).unwrap()
+}
+
+fn role_of(layout: &crate::keypoints::Layout, name: &str) -> Option<crate::keypoints::Role> {
+    layout.joints.iter().find(|j| j.name == name).and_then(|j| j.role)
+}
+
+#[test]
+fn joint_maps_are_found_by_name() {
+    use crate::keypoints::Role;
+    let limbs = |prefix: &str, names: [&str; 7]| {
+        let mut joints = vec![(format!("{prefix}Hips"), None)];
+        for side in ["Left", "Right"] {
+            let (hip, knee, ankle) = (names[0], names[1], names[2]);
+            let (collar, shoulder, elbow, wrist) = (names[3], names[4], names[5], names[6]);
+            let chain = |list: &[&str], joints: &mut Vec<(String, Option<usize>)>| {
+                for (k, n) in list.iter().enumerate() {
+                    let parent = if k == 0 { 0 } else { joints.len() - 1 };
+                    joints.push((format!("{prefix}{side}{n}"), Some(parent)));
+                }
+            };
+            chain(&[hip, knee, ankle], &mut joints);
+            chain(&[collar, shoulder, elbow, wrist], &mut joints);
+        }
+        joints
+    };
+    let mixamo =
+        limbs("mixamorig:", ["UpLeg", "Leg", "Foot", "Shoulder", "Arm", "ForeArm", "Hand"]);
+    let max = limbs("", ["Hip", "Knee", "Ankle", "Collar", "Shoulder", "Elbow", "Wrist"]);
+    for (joints, table, shoulder_is) in
+        [(mixamo, "cmu/mixamo", Role::LeftCollar), (max, "cmu-3dsmax", Role::LeftShoulder)]
+    {
+        let list: Vec<(&str, Option<usize>)> =
+            joints.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+        let bvh = skeleton(&list);
+        let layout = detect_layout(&bvh).unwrap();
+        assert_eq!(layout.name, table);
+        let prefix = if table == "cmu/mixamo" { "mixamorig:" } else { "" };
+        // "LeftShoulder" is the collarbone in Mixamo's names and the shoulder joint in CMU's.
+        assert_eq!(role_of(&layout, &format!("{prefix}LeftShoulder")), Some(shoulder_is));
+        assert_eq!(role_of(&layout, &format!("{prefix}Hips")), None);
+        let kp = to_keypoints(&bvh, &layout, FkOptions::default()).unwrap();
+        assert_eq!((kp.frame_count, kp.joint_count), (1, bvh.joints.len()));
+    }
+    // A skeleton without legs fits no table, and the error names what it looked for.
+    let err = detect_layout(&skeleton(&[("Hips", None), ("Spine", Some(0))])).unwrap_err();
+    assert!(err.to_string().contains("left_knee (LeftLeg)"), "{err}");
+}
