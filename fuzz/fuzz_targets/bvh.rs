@@ -1,6 +1,6 @@
 //! Reads arbitrary bytes as a BVH. A failure must say where, within the input; a success gives
 //! a consistent file (parents before children, channel ranges inside each frame, every value
-//! finite), whose FK is finite for moderate values, which writes back and reads again with the
+//! finite, values and frames × joints bounded by the input's size), whose FK is finite for moderate values, which writes back and reads again with the
 //! same hierarchy and values within the decimals written, and whose joint map (when the names
 //! make one) gives keypoints of the right size.
 
@@ -20,8 +20,9 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    // Never more values than the input could spell.
+    // Never more values than the input could spell, nor more poses than it has bytes.
     assert!(bvh.motion.len() <= data.len() / 2 + 1);
+    assert!(bvh.frame_count * bvh.joints.len() <= data.len());
     assert_eq!(bvh.motion.len(), bvh.frame_count * bvh.channel_count);
     assert!(bvh.frame_time > 0.0 && bvh.frame_time.is_finite());
     for (j, joint) in bvh.joints.iter().enumerate() {

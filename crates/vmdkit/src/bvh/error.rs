@@ -77,6 +77,20 @@ pub enum BvhErrorKind {
         /// Bytes left in the file.
         bytes: usize,
     },
+    /// More joint poses (frames × joints) than the file has bytes: only a file of joints without
+    /// channels can declare that, and posing it would take work out of all proportion to it.
+    #[error(
+        "Frames: {frames} × {joints} joints is more joint poses than the file's {bytes} bytes \
+         justify"
+    )]
+    TooManyFrames {
+        /// Declared frames.
+        frames: u64,
+        /// Joints, End Sites included.
+        joints: usize,
+        /// The file's size.
+        bytes: usize,
+    },
     /// The motion data ends before every declared frame is complete.
     #[error("the motion data holds {found} of the {expected} values that Frames declares")]
     TooFewValues {

@@ -42,7 +42,8 @@
 //!
 //! Parsing never panics and never allocates beyond the input: `Frames` × channels is checked
 //! against the bytes present before the values are stored (every value takes at least a
-//! digit and a separator), and nesting is parsed without recursion. Every error is a
+//! digit and a separator), frames × joints may not exceed the input's bytes (so posing every
+//! frame is bounded by the input too), and nesting is parsed without recursion. Every error is a
 //! [`BvhError`] with line, column and byte offset.
 
 mod error;

@@ -27,6 +27,16 @@ pub(super) fn parse(data: &[u8]) -> Result<Bvh, BvhError> {
         }
     }
     let (frame_count, frame_time) = p.motion_header()?;
+    // Every pose (FK, keypoints) costs frames × joints: bounded by the input's size. Files with
+    // channels meet this by far (each value takes two bytes or more).
+    if (frame_count as u64).saturating_mul(joints.len() as u64) > data.len() as u64 {
+        let kind = BvhErrorKind::TooManyFrames {
+            frames: frame_count as u64,
+            joints: joints.len(),
+            bytes: data.len(),
+        };
+        return Err(p.error(p.pos, kind));
+    }
     let motion = p.values(frame_count, channel_count)?;
     Ok(Bvh { joints, frame_count, frame_time, channel_count, motion })
 }
@@ -274,12 +284,8 @@ impl<'a> Parser<'a> {
     fn values(&mut self, frames: usize, channels: usize) -> Result<Vec<f64>, BvhError> {
         let left = self.data.len() - self.pos;
         let total = (frames as u64).checked_mul(channels as u64);
-        // n values need at least 2n − 1 bytes; without channels, no more frames than bytes.
-        let fits = match total {
-            Some(0) => frames <= self.data.len(),
-            Some(n) => n <= (left as u64).div_ceil(2),
-            None => false,
-        };
+        // n values need at least 2n − 1 bytes.
+        let fits = total.is_some_and(|n| n <= (left as u64).div_ceil(2));
         if !fits {
             return Err(self.error(
                 self.pos,

@@ -144,9 +144,15 @@ fn frame_counts_are_checked_against_the_data() {
     assert_eq!((e.line, e.column), (20, 1));
     // A count far beyond the bytes present is refused before anything is allocated.
     let e = parse_error(&TWO_JOINTS.replace("Frames: 2", "Frames: 18446744073709551615"));
-    assert!(matches!(e.kind, BvhErrorKind::DataTooShort { .. }), "{e}");
-    let e = parse_error(&TWO_JOINTS.replace("Frames: 2", "Frames: 3000000000"));
-    assert!(matches!(e.kind, BvhErrorKind::DataTooShort { values: 27_000_000_000, .. }));
+    assert!(matches!(e.kind, BvhErrorKind::TooManyFrames { .. }), "{e}");
+    let e = parse_error(&TWO_JOINTS.replace("Frames: 2", "Frames: 30"));
+    assert!(matches!(e.kind, BvhErrorKind::DataTooShort { values: 270, .. }), "{e}");
+    // Joints without channels need no values, but posing them costs frames × joints.
+    let still = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\n\
+        Frames: 30\nFrame Time: 1\n";
+    assert_eq!(Bvh::parse(still.as_bytes()).unwrap().frame_count, 30);
+    let e = parse_error(&still.replace("Frames: 30", "Frames: 100000"));
+    assert!(matches!(e.kind, BvhErrorKind::TooManyFrames { joints: 2, .. }), "{e}");
 }
 
 #[test]
