@@ -55,7 +55,10 @@ fuzz_target!(|data: &[u8]| {
         for (a, b) in bvh.joints.iter().zip(&again.joints) {
             assert_eq!(a.kind, b.kind);
             assert_eq!(a.channels, b.channels);
-            assert!((a.offset - b.offset).abs().max_element() <= 1e-7 * (1.0 + a.offset.abs().max_element()));
+            assert!(
+                (a.offset - b.offset).abs().max_element()
+                    <= 1e-7 * (1.0 + a.offset.abs().max_element())
+            );
         }
         for (a, b) in bvh.motion.iter().zip(&again.motion) {
             assert!((a - b).abs() <= 1e-6 * (1.0 + a.abs()), "{a} reads back as {b}");

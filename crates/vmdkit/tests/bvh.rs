@@ -178,8 +178,21 @@ fn exported_bvh_plays_as_vmdkit_poses() {
 /// retargeted motion played back on the model; also the lowest foot point per frame.
 #[test]
 fn cmu_capture_retargets_onto_the_trace_model() {
-    let (Some(bvh), Some(trace)) = (pose_file(CMU), corpus(TRACE)) else { return };
-    let model = Model::read_file(trace).unwrap();
+    capture_onto(CMU, TRACE, "131_01 → trace", true);
+}
+
+#[test]
+fn other_captures_onto_other_skeletons() {
+    capture_onto(WALK, TRACE, "walk01 → trace", false);
+    capture_onto(CMU, MIKU, "131_01 → 初音ミク", true);
+    capture_onto(WALK, MIKU, "walk01 → 初音ミク", false);
+}
+
+/// Retargets the capture `file` onto `model_path` and asserts the figures against the
+/// capture's own FK.
+fn capture_onto(file: &str, model_path: &str, label: &str, feet_on_floor: bool) {
+    let (Some(bvh), Some(model)) = (pose_file(file), corpus(model_path)) else { return };
+    let model = Model::read_file(model).unwrap();
     let skeleton = Skeleton::new(&model);
     let layout = detect_layout(&bvh).unwrap();
     let kp = to_keypoints(&bvh, &layout, FkOptions::default()).unwrap();
@@ -209,11 +222,17 @@ fn cmu_capture_retargets_onto_the_trace_model() {
     let mut sum = vec![0f64; segments.len() + 1];
     let mut lowest = Vec::new();
     let mut input_low = Vec::new();
-    // Output frame k is at k/30 s: BVH frame 4k at 120 fps.
+    // Output frame k is at k/30 s: BVH frame 4k at 120 fps, between two frames at 24 fps
+    // (positions interpolated linearly there, as the retargeting resamples them).
     let step = bvh.fps() / 30.0;
     let frames = played.frame_count.min(((bvh.frame_count - 1) as f64 / step) as usize + 1);
     for k in 0..frames {
-        let src = kp.frame((k as f64 * step).round() as usize);
+        let t = k as f64 * step;
+        let (a, w) = (t.floor() as usize, (t - t.floor()) as f32);
+        let b = (a + 1).min(bvh.frame_count - 1);
+        let src: Vec<Vec3> =
+            kp.frame(a).iter().zip(kp.frame(b)).map(|(p, q)| p.lerp(*q, w)).collect();
+        let src = src.as_slice();
         let dst = played.frame(k);
         let angle = |a: DVec3, b: DVec3| a.angle_between(b).to_degrees();
         for (s, &(from, to)) in segments.iter().enumerate() {
@@ -231,9 +250,9 @@ fn cmu_capture_retargets_onto_the_trace_model() {
     let means: Vec<f64> = sum.iter().map(|s| s / frames as f64).collect();
     let mean = means.iter().sum::<f64>() / means.len() as f64;
     for ((from, to), m) in segments.iter().zip(&means) {
-        println!("131_01 → trace: {from} → {to}: {m:.3}°");
+        println!("{label}: {from} → {to}: {m:.3}°");
     }
-    println!("131_01 → trace: pelvis → thorax: {:.3}°", means[segments.len()]);
+    println!("{label}: pelvis → thorax: {:.3}°", means[segments.len()]);
     lowest.sort_by(f32::total_cmp);
     input_low.sort_by(f32::total_cmp);
     let il: Vec<f32> = [0, 10, 50, 90]
@@ -243,17 +262,32 @@ fn cmu_capture_retargets_onto_the_trace_model() {
     println!("input lowest foot point percentiles 0/10/50/90 above its min: {il:?}");
     let (floor_min, floor_p10) = (lowest[0], lowest[lowest.len() / 10]);
     println!(
-        "131_01 → trace: {frames} frames, mean direction error {mean:.3}°, scale {:.4}, lowest \
+        "{label}: {frames} frames, mean direction error {mean:.3}°, scale {:.4}, lowest \
          foot point {floor_min:.4} units (10th percentile {floor_p10:.4}), median {:.4}",
         out.report.scale,
         lowest[lowest.len() / 2]
     );
     assert!(mean < 2.0, "{mean}");
-    assert!(means.iter().all(|m| *m < 4.0), "{means:?}");
-    // Feet on the floor: never below it, and down on it. The capture's own lowest foot point
-    // is 0.4–1.2 units (scaled) above its minimum while walking and standing, lower only while
-    // crouching, and the output follows it.
+    assert!(means.iter().all(|m| *m < 5.0), "{means:?}");
+    // The root travels as far as the capture, at the scale's proportion.
+    let centre = |kp: &vmdkit::keypoints::Keypoints, f: usize| hips_mid(kp.frame(f));
+    let last = ((frames - 1) as f64 * step).round() as usize;
+    let src_travel = (centre(&kp, last) - centre(&kp, 0)).length();
+    let dst_travel = (centre(&played, frames - 1) - centre(&played, 0)).length();
+    let ratio = dst_travel / (src_travel * out.report.scale);
+    println!(
+        "{label}: travel {dst_travel:.2} units for {src_travel:.2} input ({ratio:.3} of scaled)"
+    );
+    assert!((ratio - 1.0).abs() < 0.05, "{ratio}");
+    // Feet never below the floor.
     assert!(floor_min > -0.02, "{floor_min}");
+    // CMU's toe End Sites are the toe tips: the feet come down on the floor, and follow the
+    // capture's own lowest foot point, which is 0.4–1.2 units (scaled) above its minimum while
+    // walking and standing and lower only while crouching. walk01's foot End Sites are not
+    // (7.9 cm up at rest): there the feet are only checked not to sink.
+    if !feet_on_floor {
+        return;
+    }
     assert!(floor_min < 0.1, "{floor_min}");
     assert!(
         (lowest[lowest.len() / 2] - il[2]).abs() < 0.3,
@@ -261,11 +295,4 @@ fn cmu_capture_retargets_onto_the_trace_model() {
         lowest[lowest.len() / 2],
         il[2]
     );
-    // The root travels as far as the capture, at the scale's proportion.
-    let centre = |kp: &vmdkit::keypoints::Keypoints, f: usize| hips_mid(kp.frame(f));
-    let src_travel = (centre(&kp, bvh.frame_count - 1) - centre(&kp, 0)).length();
-    let dst_travel = (centre(&played, frames - 1) - centre(&played, 0)).length();
-    let ratio = dst_travel / (src_travel * out.report.scale);
-    println!("131_01 → trace: travel {dst_travel:.2} units for {src_travel:.2} input ({ratio:.3} of scaled)");
-    assert!((ratio - 1.0).abs() < 0.05, "{ratio}");
 }

@@ -177,6 +177,13 @@ fn written_files_read_back_the_same() {
     assert_eq!(again.joints, bvh.joints);
     assert_eq!(again.motion, bvh.motion);
     assert!((again.frame_time - bvh.frame_time).abs() < 1e-7);
+    // A frame time seven decimals would round to zero (found by fuzzing) keeps its value.
+    for frame_time in [1e-9, 4.5e-4, 2.5e7] {
+        let tiny = Bvh { frame_time, ..bvh.clone() };
+        let mut text = Vec::new();
+        tiny.write_to(&mut text).unwrap();
+        assert_eq!(Bvh::parse(&text).unwrap().frame_time, frame_time);
+    }
 }
 
 #[test]

@@ -37,7 +37,11 @@ impl Bvh {
                 }
             }
         }
-        writeln!(out, "MOTION\nFrames: {}\nFrame Time: {:.7}", self.frame_count, self.frame_time)?;
+        // Seven decimals as BVH files write them (0.0083333), unless that would round the time
+        // to zero or hide most of it.
+        let t = self.frame_time;
+        let time = if (1e-3..1e6).contains(&t) { format!("{t:.7}") } else { format!("{t:e}") };
+        writeln!(out, "MOTION\nFrames: {}\nFrame Time: {time}", self.frame_count)?;
         let mut line = String::new();
         for frame in 0..self.frame_count {
             let values = self.frame(frame);
