@@ -4,7 +4,8 @@
 # CSV, then skeleton, posing and the retargeting rig), `layout` (joint mappings, layout
 # detection), `vpd` (VPD poses, written back and applied to the standard model), `json` and
 # `csv` (motion documents, written back as JSON, CSV and VMD) and `roundtrip` (motions built
-# from the fuzzer's bytes, written as VMD, JSON and CSV and read back). Results: docs/fuzzing.md.
+# from the fuzzer's bytes, written as VMD, JSON and CSV and read back) and `bvh` (BVH files,
+# FK, written back and mapped to keypoints). Results: docs/fuzzing.md.
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...] [-- extra libFuzzer args...]
 # (default 660 seconds; every target in turn, each for SECONDS, when none is named). At the
@@ -17,7 +18,8 @@
 # `layout` from mapping texts written here, `vpd` from the corpus's VPDs plus small ones
 # written here, `json` and `csv` from the small VMDs converted by the vmdkit command line
 # (built into $CARGO_TARGET_DIR/release) and the built-in example, `roundtrip` from the
-# smallest VMDs' bytes (any bytes make a motion). The seed folders, fuzz/artifacts/ and
+# smallest VMDs' bytes (any bytes make a motion), `bvh` from the BVHs of ../shared/pose cut to
+# their first frames plus small ones written here. The seed folders, fuzz/artifacts/ and
 # fuzz/target/ are git-ignored and must stay untracked: they hold other people's files and
 # bytes derived from them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
 #
@@ -31,7 +33,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-660}
 shift || true
-all_targets=(read keypoints model layout vpd json csv roundtrip)
+all_targets=(read keypoints model layout vpd json csv roundtrip bvh)
 targets=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case " ${all_targets[*]} " in
@@ -145,6 +147,17 @@ PY
     roundtrip)
         [ -d "$corpus_src" ] && find "$corpus_src" -type f -iname '*.vmd' -size -4k -print0 |
             copy_seeds "$seeds"
+        ;;
+    bvh)
+        if [ -d "$pose_src" ]; then
+            # The hierarchy and a few frames: whole files are too large to mutate quickly.
+            while IFS= read -r -d '' file; do
+                awk '/^Frames:/ { print "Frames: 3"; next } { print } /^Frame Time/ { n = 1; next }
+                    n && ++n > 4 { exit }' "$file" >"$seeds/$(basename "$file")"
+            done < <(find "$pose_src" -maxdepth 1 -type f -iname '*.bvh' -print0)
+        fi
+        printf 'HIERARCHY\nROOT a {\nOFFSET 0 0 0\nCHANNELS 3 Yposition Xrotation Zposition\nJOINT b\n{\nOFFSET 1 0 0\nCHANNELS 0\nEnd Site\n{\nOFFSET 1 0 0\n}\n}\n}\nROOT c\n{\nOFFSET 0 1 0\n}\nMOTION\nFrames: 2\nFrame Time: .0083333\n5 -0.5 7e1\n.5 1. -2\n' \
+            >"$seeds/gen-mixed.bvh"
         ;;
     layout)
         printf 'Hips pelvis\nLeftUpLeg left_hip\nRightUpLeg right_hip\nSpine spine\n# c\nHead head\n' \

@@ -49,6 +49,7 @@
 //! | module | holds |
 //! |---|---|
 //! | [`eval`] | [`MotionSampler`](eval::MotionSampler) and per-channel tracks: values at any time |
+//! | [`bvh`] | BVH motion capture: reading, FK, writing, to and from MMD motions |
 //! | [`model`] | PMX/PMD models ([`Model`](model::Model)) and VPD poses ([`VpdPose`](model::VpdPose)) |
 //! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), world bakes |
 //! | [`edit`] | motion → motion edits that keep curves, each with a report |
@@ -83,6 +84,7 @@ pub(crate) mod format;
 pub(crate) mod text;
 
 pub mod angles;
+pub mod bvh;
 pub mod convert;
 pub mod edit;
 pub mod eval;

@@ -42,7 +42,14 @@ Examples:
   cat dance.vmd | vmdkit convert --to json - - | jq .
   vmdkit convert dance.vmd -o pose.vpd --frame 120
   vmdkit convert pose.vpd -o pose.vmd
-  vmdkit convert pose.vpd -o pose.json --frame 30";
+  vmdkit convert pose.vpd -o pose.json --frame 30
+
+OUT.bvh plays the motion on --model (IK and append transforms baked into the joints' rotations)
+and writes every bone as a joint named after it: offsets from the model's rest pose, right-handed
+Y up (Z mirrored), MMD units unless --metres, roots with 6 channels and the others 3 (6 where a
+bone moves). See docs/bvh.md.
+  vmdkit convert dance.vmd -o dance.bvh --model miku.pmx
+  vmdkit convert dance.vmd -o dance.bvh --model miku.pmx --fps 60 --metres --order zyx --english-names";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -74,6 +81,8 @@ pub struct Args {
     /// IN, the frame its keys get (default 0)
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     frame: Option<f64>,
+    #[command(flatten)]
+    bvh: super::bvh::ExportArgs,
 }
 
 /// Whether an output path names a VPD pose file (by its extension: an output has no bytes yet).
@@ -157,6 +166,16 @@ fn key_frame(frame: Option<f64>) -> anyhow::Result<u32> {
 const BIG_INPUT: u64 = 32 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if super::bvh::is_bvh(args.out.path()) && args.to.is_none() {
+        if args.frame.is_some() || args.pretty || args.bom || args.keep_trailing {
+            return Err(usage(
+                "--frame, --pretty, --bom and --keep-trailing do nothing with a .bvh output",
+            ));
+        }
+        super::bvh::convert(&args.input, args.out.path(), args.lenient, &args.bvh)?;
+        return Ok(Outcome::Success);
+    }
+    args.bvh.refuse_unless_bvh(args.out.path())?;
     if let Some(done) = convert_pose(&args) {
         return done;
     }

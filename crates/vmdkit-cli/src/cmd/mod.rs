@@ -7,6 +7,7 @@ use clap::Subcommand;
 pub mod bake;
 pub mod bake_ik;
 pub mod bake_world;
+pub mod bvh;
 pub mod check;
 pub mod completions;
 pub mod convert;
@@ -30,7 +31,7 @@ pub enum Command {
     Info(info::Args),
     /// List every keyframe of a motion, readable, or as JSON
     Dump(dump::Args),
-    /// Convert between VMD, JSON and CSV, or rewrite (repair) a VMD
+    /// Convert between VMD, JSON and CSV, rewrite (repair) a VMD, or write a BVH on a model
     Convert(convert::Args),
     /// Validate and lint motions; exit 1 when one is damaged
     Check(check::Args),

@@ -19,7 +19,9 @@ use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
 
 const AFTER_HELP: &str = "\
 INPUT is a keypoint file (.npy, .npz, wide .csv, .json, OpenSim .trc or pose-format .pose,
-told apart by their bytes), or, with --source-model, a motion (.vmd, or vmdkit's .json/.csv):
+told apart by their bytes), a BVH (its joints' world positions by FK, mapped by name for CMU,
+Mixamo/bvh-toolbox and MMD skeletons, or by --layout FILE of `joint = role` lines; its frame
+time gives the rate; see docs/bvh.md), or, with --source-model, a motion (.vmd, or vmdkit's .json/.csv):
 the motion is played on the source model by vmdkit's FK (IK and appends included), read off
 as every joint vmdkit can place, in metres at 30 fps, then retargeted like keypoints.
 
@@ -33,6 +35,7 @@ Examples:
   vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --units mm --smooth strong
   vmdkit retarget capture.pose -o sign.vmd --json > report.json
   vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd
+  vmdkit retarget walk.bvh -o walk.vmd --model miku.pmx
   estimator --json | vmdkit retarget - --layout coco17 -o - > dance.vmd";
 
 /// `--smooth`.
@@ -113,9 +116,10 @@ pub struct Args {
     /// mirrored or upside down (by default such an input is corrected, with a warning)
     #[arg(long)]
     keep_handedness: bool,
-    /// Smoothing of the joint positions before solving
-    #[arg(long, value_enum, value_name = "LEVEL", default_value_t)]
-    smooth: SmoothArg,
+    /// Smoothing of the joint positions before solving [default: normal; none for BVH motion
+    /// capture, which is clean]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    smooth: Option<SmoothArg>,
     /// Leg IK keys
     #[arg(long, value_enum, value_name = "on|off", default_value_t)]
     ik: OnOff,
@@ -155,6 +159,8 @@ struct Input {
     axes: InputAxes,
     /// The source model's label, for a motion.
     source: Option<String>,
+    /// Smoothing unless `--smooth` says.
+    smooth: SmoothArg,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -174,7 +180,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         axes: input.axes,
         units: input.units,
         scale: ScaleMode::Estimate,
-        smoothing: args.smooth.smoothing(),
+        smoothing: args.smooth.unwrap_or(input.smooth).smoothing(),
         ik: args.ik == OnOff::On,
         keys,
         floor: FloorMode::Estimate,
@@ -254,6 +260,9 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
             args.input.display()
         )));
     }
+    if vmdkit::bvh::Bvh::sniff(&bytes) {
+        return from_bvh(args, &bytes);
+    }
     let format = KeypointFormat::guess(&bytes, Some(&args.input));
     let keypoints = Keypoints::parse(&bytes, format)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
@@ -277,7 +286,37 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         left_handed: args.left_handed,
     };
     let units = args.units.or(keypoints.units);
-    Ok(Input { keypoints, layout, layout_from, fps, units, axes, source: None })
+    Ok(Input {
+        keypoints,
+        layout,
+        layout_from,
+        fps,
+        units,
+        axes,
+        source: None,
+        smooth: SmoothArg::Normal,
+    })
+}
+
+/// A BVH: its joints' world positions by FK, mapped by name or by a mapping file (`bvh.rs`).
+fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
+    let bvh = super::bvh::keypoints(&args.input, bytes, &args.layout)?;
+    let fps = match args.fps {
+        Some(fps) => Sourced { value: fps, from: "given" },
+        None => Sourced { value: bvh.keypoints.fps.unwrap_or(30.0), from: "from the frame time" },
+    };
+    crate::eval_args::check_fps(fps.value)?;
+    let axes = InputAxes { up: args.up.unwrap_or(UpAxis::Y), left_handed: args.left_handed };
+    Ok(Input {
+        keypoints: bvh.keypoints,
+        layout: bvh.layout,
+        layout_from: bvh.layout_from,
+        fps,
+        units: args.units,
+        axes,
+        source: None,
+        smooth: SmoothArg::None,
+    })
 }
 
 /// The keypoint file's bytes, or stdin's for `-`.
@@ -335,6 +374,7 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         units: Some(options.units),
         axes: options.axes,
         source: Some(source.display().to_string()),
+        smooth: SmoothArg::Normal,
     })
 }
 

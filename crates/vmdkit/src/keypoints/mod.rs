@@ -28,6 +28,7 @@ pub use filter::{
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
+pub(crate) use layout::normalize;
 pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 

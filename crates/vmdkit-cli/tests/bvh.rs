@@ -1,0 +1,264 @@
+//! `vmdkit convert MOTION OUT.bvh --model MODEL` and `vmdkit retarget IN.bvh`: what the files
+//! hold, BVH motion capture of ../shared/pose onto a corpus model, a mapping file, and the
+//! errors (missing model, missing bones, damaged BVH, flags for another output).
+
+mod common;
+
+use common::{assert_no_panic, example_dir, vmdkit};
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::path::PathBuf;
+use test_corpus::{corpus_or_skip, pose_file_or_skip};
+use vmdkit::bvh::{Bvh, JointKind};
+use vmdkit::Motion;
+
+const TRACE_MODEL: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx";
+const CMU: &str = "yuki-koyama__bvh11__131_01.bvh";
+const WALK: &str = "OlafHaag__bvh-toolbox__walk01.bvh";
+
+fn run(args: &[&OsStr]) -> std::process::Output {
+    let output = vmdkit().args(args).output().unwrap();
+    assert_no_panic(&output);
+    output
+}
+
+fn run_ok(args: &[&OsStr]) -> (String, String) {
+    let output = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{args:?}: {stderr}");
+    (String::from_utf8(output.stdout).unwrap(), stderr)
+}
+
+fn run_err(args: &[&OsStr], status: i32) -> String {
+    let output = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(status), "{args:?}: {stderr}");
+    stderr
+}
+
+macro_rules! args {
+    ($($a:expr),* $(,)?) => { &[$(OsStr::new(&$a)),*] };
+}
+
+fn trace_model(test: &str) -> Option<PathBuf> {
+    let manifest = corpus_or_skip(test)?;
+    Some(manifest.dir.join(TRACE_MODEL))
+}
+
+fn read(path: &std::path::Path) -> Bvh {
+    Bvh::read_file(path).unwrap()
+}
+
+#[test]
+fn a_motion_becomes_a_bvh_of_the_models_bones() {
+    let (dir, example) = example_dir();
+    let Some(model) = trace_model("cli bvh export") else { return };
+    let out = dir.path().join("example.bvh");
+    run_ok(args!["convert", example, out, "--model", model]);
+    let bvh = read(&out);
+    let skeleton =
+        vmdkit::skeleton::Skeleton::new(&vmdkit::model::Model::read_file(&model).unwrap());
+    let joints: Vec<&str> = bvh
+        .joints
+        .iter()
+        .filter(|j| j.kind != JointKind::EndSite)
+        .map(|j| j.name.as_str())
+        .collect();
+    // The model has several parentless bones: one shared root above them, then every bone.
+    assert_eq!(joints.len(), skeleton.bone_count() + 1);
+    assert_eq!(joints[0], "Root");
+    for name in ["センター", "上半身", "左ひじ", "右足ＩＫ"] {
+        assert!(joints.contains(&name), "{name}: {joints:?}");
+    }
+    let root = &bvh.joints[0];
+    assert_eq!(root.kind, JointKind::Root);
+    assert_eq!(root.channels.len(), 6);
+    assert_eq!(bvh.joints.iter().filter(|j| j.kind == JointKind::Root).count(), 1);
+    assert!(bvh.frame(30)[..6].iter().all(|v| *v == 0.0), "the shared root stays put");
+    let centre = &bvh.joints[bvh.joint_index("センター").unwrap()];
+    assert_eq!(centre.channels.len(), 6);
+    let elbow = &bvh.joints[bvh.joint_index("左ひじ").unwrap()];
+    assert_eq!(elbow.channels.len(), 3);
+    let names: Vec<&str> = elbow.channels.iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["Zrotation", "Xrotation", "Yrotation"]);
+    // The example's last key is at frame 60: 61 frames at 30 fps.
+    assert_eq!(bvh.frame_count, 61);
+    assert_eq!(bvh.fps(), 30.0);
+    // Offsets are the rest pose, Z mirrored: the left elbow sits at +X.
+    let rest = |b: &Bvh, name: &str| {
+        let mut j = b.joint_index(name);
+        let mut at = glam::DVec3::ZERO;
+        while let Some(i) = j {
+            at += b.joints[i].offset;
+            j = b.joints[i].parent;
+        }
+        at
+    };
+    assert!(rest(&bvh, "左ひじ").x > 1.0, "{}", rest(&bvh, "左ひじ"));
+    // 右つま先 is in front of 右足首: −Z in MMD, so +Z here.
+    assert!(rest(&bvh, "右つま先").z > rest(&bvh, "右足首").z);
+
+    // Rate, units, order, names and bones as asked.
+    let out2 = dir.path().join("metres.bvh");
+    run_ok(args![
+        "convert",
+        example,
+        out2,
+        "--model",
+        model,
+        "--fps",
+        "60",
+        "--metres",
+        "--order",
+        "zyx",
+        "--english-names",
+        "--deform-only"
+    ]);
+    let other = read(&out2);
+    assert_eq!(other.frame_count, 121);
+    assert_eq!(other.fps(), 60.0);
+    assert!(other.joint_index("センター").is_none(), "English names");
+    assert!(other.joints.iter().all(|j| !j.name.contains("ＩＫ")), "IK bones left out");
+    let joint = other.joints.iter().find(|j| j.kind == JointKind::Joint).unwrap();
+    let names: Vec<&str> = joint.channels.iter().map(|c| c.name()).collect();
+    assert_eq!(&names[names.len() - 3..], ["Zrotation", "Yrotation", "Xrotation"]);
+    // The skeleton's height, in metres at 0.08 m per unit.
+    let top = |b: &Bvh| b.joints.iter().map(|j| rest(b, &j.name).y).fold(0.0, f64::max);
+    assert!((top(&other) - top(&bvh) * 0.08).abs() < 1e-5, "{} {}", top(&other), top(&bvh));
+}
+
+#[test]
+fn bvh_export_errors() {
+    let (dir, example) = example_dir();
+    let out = dir.path().join("x.bvh");
+    let stderr = run_err(args!["convert", example, out], 2);
+    assert!(stderr.contains("--model"), "{stderr}");
+    let json = dir.path().join("x.json");
+    let stderr = run_err(args!["convert", example, json, "--metres"], 2);
+    assert!(stderr.contains("--metres is for a .bvh output"), "{stderr}");
+    assert!(!json.exists());
+    let missing = dir.path().join("nosuch.pmx");
+    let stderr = run_err(args!["convert", example, out, "--model", missing], 1);
+    assert!(stderr.contains("nosuch.pmx"), "{stderr}");
+    let Some(model) = trace_model("cli bvh export errors") else { return };
+    let stderr = run_err(args!["convert", dir.path().join("nosuch.vmd"), out, "--model", model], 1);
+    assert!(stderr.contains("nosuch.vmd"), "{stderr}");
+    let stderr = run_err(args!["convert", example, out, "--model", model, "--fps", "0"], 2);
+    assert!(stderr.contains("--fps"), "{stderr}");
+    assert!(!out.exists(), "no output after a failure");
+    // A failure leaves an existing output as it was.
+    std::fs::write(&out, b"old").unwrap();
+    run_err(args!["convert", example, out, "--model", missing], 1);
+    assert_eq!(std::fs::read(&out).unwrap(), b"old");
+    // An output folder that does not exist.
+    let stderr =
+        run_err(args!["convert", example, dir.path().join("no/dir/x.bvh"), "--model", model], 1);
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    assert_eq!(common::listing(dir.path()), ["example.vmd", "x.bvh"]);
+}
+
+#[test]
+fn cmu_capture_onto_the_trace_model() {
+    let (Some(cmu), Some(model)) =
+        (pose_file_or_skip("cli bvh retarget", CMU), trace_model("cli bvh retarget"))
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cmu.vmd");
+    let (stdout, _) = run_ok(args!["retarget", cmu, "-o", out, "--model", model, "--json"]);
+    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    // 994 frames at 120 fps: 8.275 s, 249 frames at 30 fps.
+    assert_eq!(r["frames"], 249, "{r}");
+    assert!(r["mean_direction_degrees"].as_f64().unwrap() < 2.0, "{r}");
+    assert!(r["penetration"].as_f64().unwrap() < 1e-9, "{r}");
+    let motion = Motion::read_file(&out).unwrap();
+    let keyed: std::collections::HashSet<String> =
+        motion.bones.iter().map(|k| k.name.to_string_lossy()).collect();
+    for bone in ["センター", "上半身", "左ひざ", "右ひじ", "左足ＩＫ"] {
+        assert!(keyed.contains(bone), "{bone}: {keyed:?}");
+    }
+    let (_, summary) = run_ok(args!["retarget", cmu, "-o", out, "--model", model]);
+    assert!(summary.contains("at 120 fps (from the frame time), layout cmu-3dsmax"), "{summary}");
+}
+
+#[test]
+fn mixamo_style_names_and_a_mapping_file() {
+    let (Some(walk), Some(model)) =
+        (pose_file_or_skip("cli bvh mapping", WALK), trace_model("cli bvh mapping"))
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("walk.vmd");
+    let (_, summary) = run_ok(args!["retarget", walk, "-o", out, "--model", model]);
+    assert!(summary.contains("101 frames") && summary.contains("cmu/mixamo"), "{summary}");
+    // 101 frames at 24 fps last 100/24 s: 126 frames at 30 fps.
+    let motion = Motion::read_file(&out).unwrap();
+    assert_eq!(motion.bones.iter().map(|k| k.frame).max(), Some(125));
+
+    // The same joints under other names, mapped by a file; a namespace prefix is ignored.
+    let text = std::fs::read_to_string(&walk).unwrap();
+    let renamed = text
+        .replace("UpLeg", "Thigh")
+        .replace("LeftLeg", "LeftShin")
+        .replace("RightLeg", "RightShin")
+        .replace("JOINT ", "JOINT rig:");
+    let input = common::write(dir.path(), "renamed.bvh", renamed.as_bytes());
+    let stderr = run_err(args!["retarget", input, "-o", out, "--model", model], 1);
+    assert!(stderr.contains("no built-in joint map") && stderr.contains("--layout"), "{stderr}");
+    assert!(stderr.contains("left_hip (LeftUpLeg)"), "{stderr}");
+    let map = "LeftThigh = left_hip\nRightThigh = right_hip\nLeftShin = left_knee\n\
+        RightShin = right_knee\nLeftFoot = left_ankle\nRightFoot = right_ankle\n\
+        LeftArm = left_shoulder\nRightArm = right_shoulder\nLeftForeArm = left_elbow\n\
+        RightForeArm = right_elbow\nLeftHand = left_wrist\nRightHand = right_wrist\n\
+        Neck = thorax\n";
+    let mapping = common::write(dir.path(), "walk.map", map.as_bytes());
+    let (_, summary) =
+        run_ok(args!["retarget", input, "-o", out, "--model", model, "--layout", mapping]);
+    assert!(summary.contains("layout walk (mapping file)"), "{summary}");
+    // A mapping naming joints the file lacks says which.
+    let bad = common::write(
+        dir.path(),
+        "bad.map",
+        format!("{map}Tail = -\nWing = left_ear\n").as_bytes(),
+    );
+    let stderr = run_err(args!["retarget", input, "-o", out, "--model", model, "--layout", bad], 1);
+    assert!(stderr.contains("no joint named Wing"), "{stderr}");
+    let stderr = run_err(args!["retarget", input, "-o", out, "--layout", "h36m"], 2);
+    assert!(stderr.contains("mapping file"), "{stderr}");
+}
+
+#[test]
+fn damaged_bvh_and_models_without_the_bones() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.vmd");
+    let bad = common::write(
+        dir.path(),
+        "bad.bvh",
+        b"HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 3 Xposition Yposition Wrotation\n}\n",
+    );
+    let stderr = run_err(args!["retarget", bad, "-o", out], 1);
+    assert!(stderr.contains("bad.bvh: line 5, column 34"), "{stderr}");
+    assert!(stderr.contains("unknown channel `Wrotation`"), "{stderr}");
+    let Some(walk) = pose_file_or_skip("cli bvh drone", WALK) else { return };
+    let Some(manifest) = corpus_or_skip("cli bvh drone") else { return };
+    let drone = manifest.dir.join("hashi4__vmdgadgets/sample__projectile__model__drone.pmx");
+    let stderr = run_err(args!["retarget", walk, "-o", out, "--model", drone], 1);
+    assert!(stderr.contains("has no bone named") && stderr.contains("上半身"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_written_bvh_retargets_back_onto_its_model() {
+    let (dir, example) = example_dir();
+    let Some(model) = trace_model("cli bvh round trip") else { return };
+    let bvh = dir.path().join("example.bvh");
+    run_ok(args!["convert", example, bvh, "--model", model]);
+    let out = dir.path().join("back.vmd");
+    let (stdout, _) = run_ok(args!["retarget", bvh, "-o", out, "--model", model, "--json"]);
+    let r: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(r["frames"], 61, "{r}");
+    assert!((r["scale"].as_f64().unwrap() - 1.0).abs() < 0.01, "{r}");
+    assert!(r["mean_direction_degrees"].as_f64().unwrap() < 1.0, "{r}");
+}

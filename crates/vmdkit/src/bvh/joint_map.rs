@@ -1,0 +1,238 @@
+//! BVH → keypoints: which BVH joint is which anatomical [`Role`], found by name for the common
+//! skeletons or given by a user layout file, and the joints' world positions per frame, which
+//! the retargeting engine then fits like any keypoints.
+//!
+//! A role is a joint's *head* (where the joint is), so a knee is the BVH joint that starts at
+//! the knee (CMU's `LeftLeg`), and a tip is an End Site (`Head_End` for the top of the head).
+//! Names are compared without a namespace prefix (`mixamorig:`, `Character1:`), case and
+//! punctuation, as keypoint layouts compare them.
+//!
+//! | skeleton | hip, knee, ankle, toe tip | collar, shoulder, elbow, wrist | neck base, head top |
+//! |---|---|---|---|
+//! | CMU (original), Mixamo, bvh-toolbox | `LeftUpLeg`, `LeftLeg`, `LeftFoot`, `LeftToeBase_End` / `LeftToe_End` / `LeftFoot_End` | `LeftShoulder`, `LeftArm`, `LeftForeArm`, `LeftHand` | `Neck`, `Head_End` / `HeadTop_End` |
+//! | CMU as converted for 3ds Max | `LeftHip`, `LeftKnee`, `LeftAnkle`, `LeftToe_End` | `LeftCollar`, `LeftShoulder`, `LeftElbow`, `LeftWrist` | `lowerneck`, `Head_End` |
+//! | MMD (vmdkit's own BVH export) | `左足`, `左ひざ`, `左足首`, `左つま先` | `左肩`, `左腕`, `左ひじ`, `左手首` | `首`, – |
+//! | MMD, English names | `leg_L`, `knee_L`, `ankle_L`, `toe_L` | `shoulder_L`, `arm_L`, `elbow_L`, `wrist_L` | `neck`, – |
+//!
+//! The root (`Hips`) has no role: it sits above or behind the hip joints by an amount that
+//! differs between skeletons, so the pelvis is taken as the hips' midpoint, as on the model.
+//! Mixamo's finger bases (`LeftHandMiddle1`, `LeftHandIndex1`, `LeftHandPinky1`) and MMD's
+//! (`左中指１`, `左人指１`, `左小指１`) give the hand's points. Spine joints are left without a
+//! role: where they sit along the back differs from skeleton to skeleton, and the trunk is fitted
+//! from the pelvis and the neck base.
+
+use super::{Bvh, FkOptions};
+use crate::keypoints::{normalize, Keypoints, Layout, LayoutJoint, Role, UpAxis};
+use glam::Vec3;
+use Role::*;
+
+/// One built-in name table: central joints, and left-side joints with their right-side names.
+struct Table {
+    name: &'static str,
+    central: &'static [(&'static str, Role)],
+    sides: &'static [(&'static str, &'static str, Role)],
+}
+
+const HANDS_MIXAMO: [(&str, &str, Role); 3] = [
+    ("LeftHandMiddle1", "RightHandMiddle1", LeftHand),
+    ("LeftHandIndex1", "RightHandIndex1", LeftIndex),
+    ("LeftHandPinky1", "RightHandPinky1", LeftPinky),
+];
+
+/// The built-in tables, in the order ties are broken.
+const TABLES: &[Table] = &[
+    Table {
+        name: "cmu/mixamo",
+        central: &[("Neck", Thorax), ("Head_End", HeadTop), ("HeadTop_End", HeadTop)],
+        sides: &[
+            ("LeftUpLeg", "RightUpLeg", LeftHip),
+            ("LeftLeg", "RightLeg", LeftKnee),
+            ("LeftFoot", "RightFoot", LeftAnkle),
+            ("LeftToeBase_End", "RightToeBase_End", LeftToe),
+            ("LeftToe_End", "RightToe_End", LeftToe),
+            ("LeftFoot_End", "RightFoot_End", LeftToe),
+            ("LeftShoulder", "RightShoulder", LeftCollar),
+            ("LeftArm", "RightArm", LeftShoulder),
+            ("LeftForeArm", "RightForeArm", LeftElbow),
+            ("LeftHand", "RightHand", LeftWrist),
+            HANDS_MIXAMO[0],
+            HANDS_MIXAMO[1],
+            HANDS_MIXAMO[2],
+        ],
+    },
+    Table {
+        name: "cmu-3dsmax",
+        central: &[("lowerneck", Thorax), ("Head_End", HeadTop)],
+        sides: &[
+            ("LeftHip", "RightHip", LeftHip),
+            ("LeftKnee", "RightKnee", LeftKnee),
+            ("LeftAnkle", "RightAnkle", LeftAnkle),
+            ("LeftToe_End", "RightToe_End", LeftToe),
+            ("LeftCollar", "RightCollar", LeftCollar),
+            ("LeftShoulder", "RightShoulder", LeftShoulder),
+            ("LeftElbow", "RightElbow", LeftElbow),
+            ("LeftWrist", "RightWrist", LeftWrist),
+        ],
+    },
+    Table {
+        name: "mmd",
+        central: &[("首", Thorax)],
+        sides: &[
+            ("左足", "右足", LeftHip),
+            ("左ひざ", "右ひざ", LeftKnee),
+            ("左足首", "右足首", LeftAnkle),
+            ("左つま先", "右つま先", LeftToe),
+            ("左肩", "右肩", LeftCollar),
+            ("左腕", "右腕", LeftShoulder),
+            ("左ひじ", "右ひじ", LeftElbow),
+            ("左手首", "右手首", LeftWrist),
+            ("左中指１", "右中指１", LeftHand),
+            ("左人指１", "右人指１", LeftIndex),
+            ("左小指１", "右小指１", LeftPinky),
+        ],
+    },
+    Table {
+        name: "mmd-english",
+        central: &[("neck", Thorax)],
+        sides: &[
+            ("leg_L", "leg_R", LeftHip),
+            ("knee_L", "knee_R", LeftKnee),
+            ("ankle_L", "ankle_R", LeftAnkle),
+            ("toe_L", "toe_R", LeftToe),
+            ("shoulder_L", "shoulder_R", LeftCollar),
+            ("arm_L", "arm_R", LeftShoulder),
+            ("elbow_L", "elbow_R", LeftElbow),
+            ("wrist_L", "wrist_R", LeftWrist),
+            ("middle1_L", "middle1_R", LeftHand),
+            ("index1_L", "index1_R", LeftIndex),
+            ("little1_L", "little1_R", LeftPinky),
+        ],
+    },
+];
+
+/// The names of the built-in tables [`detect_layout`] chooses from.
+pub const NAME_TABLES: &[&str] = &["cmu/mixamo", "cmu-3dsmax", "mmd", "mmd-english"];
+
+/// Why a BVH's joints could not be mapped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BvhLayoutError {
+    /// No built-in table names the joints the retargeting needs.
+    #[error(
+        "no built-in joint map ({}) fits the BVH's joints; the best, {best}, lacks {}; pass a \
+         mapping file (`joint = role` lines) with --layout",
+        NAME_TABLES.join(", "),
+        missing.join(", ")
+    )]
+    NoTable {
+        /// The table that recognised the most joints.
+        best: &'static str,
+        /// What it lacks, as role names with the joint names it looked for.
+        missing: Vec<String>,
+    },
+    /// A mapping names joints the BVH does not have.
+    #[error("the BVH has no joint named {}", .0.join(", "))]
+    MissingJoints(Vec<String>),
+}
+
+/// A joint name as tables compare it: without a namespace (`mixamorig:`), letters and digits
+/// in lower case.
+fn key(name: &str) -> String {
+    normalize(name.rsplit(':').next().unwrap_or(name))
+}
+
+fn entries(table: &Table) -> impl Iterator<Item = (&'static str, Role)> + '_ {
+    table
+        .central
+        .iter()
+        .copied()
+        .chain(table.sides.iter().flat_map(|&(l, r, role)| [(l, role), (r, role.mirrored())]))
+}
+
+/// The layout of `bvh`'s joints (every joint and End Site, in file order), with roles from the
+/// built-in table that recognises the most joints and gives what the retargeting needs.
+pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
+    let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
+    let mut best: Option<(usize, Layout, &Table)> = None;
+    for table in TABLES {
+        let mut joints = Vec::with_capacity(keys.len());
+        let mut used = Vec::new();
+        for (joint, k) in bvh.joints.iter().zip(&keys) {
+            let role = entries(table)
+                .find(|(name, _)| key(name) == *k)
+                .map(|(_, role)| role)
+                .filter(|role| !used.contains(role));
+            used.extend(role);
+            joints.push(LayoutJoint { name: joint.name.clone(), role });
+        }
+        let layout = Layout { name: table.name.to_string(), joints, synthetic: Vec::new() };
+        let score = used.len();
+        if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
+            best = Some((score, layout, table));
+        }
+    }
+    let (_, layout, table) = best.expect("there are tables");
+    let mut missing = layout.missing_body_roles();
+    if missing.is_empty() {
+        return Ok(layout);
+    }
+    // No table maps a pelvis: it is the hips' midpoint, so the hips are what is missing.
+    if let Some(i) = missing.iter().position(|r| *r == Pelvis) {
+        let hips = [LeftHip, RightHip].into_iter().filter(|r| !layout.has(*r));
+        missing.splice(i..=i, hips);
+    }
+    let looked_for = |role: Role| {
+        let names: Vec<&str> = entries(table).filter(|(_, r)| *r == role).map(|(n, _)| n).collect();
+        if names.is_empty() {
+            role.name().to_string()
+        } else {
+            format!("{} ({})", role.name(), names.join(" or "))
+        }
+    };
+    Err(BvhLayoutError::NoTable {
+        best: table.name,
+        missing: missing.into_iter().map(looked_for).collect(),
+    })
+}
+
+/// The world positions of `layout`'s joints at every frame, found in `bvh` by name (exactly, or
+/// as [`detect_layout`] compares names), in the file's axes and units, with its frame rate and
+/// Y up.
+pub fn to_keypoints(
+    bvh: &Bvh,
+    layout: &Layout,
+    fk: FkOptions,
+) -> Result<Keypoints, BvhLayoutError> {
+    let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
+    let mut index = Vec::with_capacity(layout.joints.len());
+    let mut missing = Vec::new();
+    for joint in &layout.joints {
+        let exact = bvh.joints.iter().position(|j| j.name == joint.name);
+        match exact.or_else(|| keys.iter().position(|k| *k == key(&joint.name))) {
+            Some(i) => index.push(i),
+            None if joint.role.is_none() => index.push(usize::MAX),
+            None => missing.push(joint.name.clone()),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(BvhLayoutError::MissingJoints(missing));
+    }
+    let n = layout.joints.len();
+    let mut positions = Vec::with_capacity(bvh.frame_count * n);
+    let mut pose = Vec::with_capacity(bvh.joints.len());
+    for frame in 0..bvh.frame_count {
+        bvh.world_pose_into(frame, fk, &mut pose);
+        positions
+            .extend(index.iter().map(|&i| pose.get(i).map_or(Vec3::NAN, |p| p.position.as_vec3())));
+    }
+    Ok(Keypoints {
+        frame_count: bvh.frame_count,
+        joint_count: n,
+        positions,
+        confidence: None,
+        names: Some(layout.joints.iter().map(|j| j.name.clone()).collect()),
+        fps: Some(bvh.fps()),
+        units: None,
+        up: Some(UpAxis::Y),
+    })
+}
