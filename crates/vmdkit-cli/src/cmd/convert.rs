@@ -1,4 +1,5 @@
-//! `vmdkit convert`: between VMD, JSON and CSV, or VMD to VMD to rewrite or repair a file.
+//! `vmdkit convert`: between VMD, JSON and CSV, or VMD to VMD to rewrite or repair a file;
+//! `.glb` outputs go to `gltf.rs`.
 
 use crate::error::{usage, Outcome};
 use crate::io::{self, is_stdio, Format};
@@ -24,7 +25,17 @@ Examples:
   vmdkit convert dance.csv dance.vmd
   vmdkit convert --lenient broken.vmd fixed.vmd
   vmdkit convert --keep-trailing padded.vmd padded.json
-  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .";
+  cat dance.vmd | vmdkit convert --from vmd --to json - - | jq .
+
+An OUT ending in .glb writes glTF 2.0 (docs/gltf.md): the model's skeleton, skin and mesh
+with the motion baked at 30 fps (IK and append included), right-handed Y-up metres (0.08 m per
+unit). IN is a motion played on --model, or a PMX/PMD alone for its rest pose. Textures are
+referred to by relative path (--embed-textures copies them in); missing ones are reported and
+left out.
+  vmdkit convert dance.vmd dance.glb --model miku.pmx
+  vmdkit convert dance.vmd dance.glb --model miku.pmx --camera camera.vmd --embed-textures
+  vmdkit convert dance.vmd bones.glb --model miku.pmx --skeleton-only
+  vmdkit convert miku.pmx miku.glb";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -50,9 +61,15 @@ pub struct Args {
     /// Hold every byte after the VMD's last section in JSON or CSV output, not the first 64 KiB
     #[arg(long)]
     keep_trailing: bool,
+    #[command(flatten)]
+    gltf: super::gltf::GltfArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if super::gltf::is_glb(&args.output) {
+        super::gltf::run(&args.input, &args.output, args.lenient, &args.gltf)?;
+        return Ok(Outcome::Success);
+    }
     let from = Format::resolve(args.from, &args.input, "--from")?;
     let to = Format::resolve(args.to, &args.output, "--to")?;
     if to == Format::Vmd && is_stdio(&args.output) && std::io::stdout().is_terminal() {

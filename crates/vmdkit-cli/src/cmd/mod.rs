@@ -12,6 +12,7 @@ pub mod convert;
 pub mod dump;
 pub mod edit;
 pub mod example;
+pub mod gltf;
 pub mod info;
 pub mod keypoints;
 pub mod pose;

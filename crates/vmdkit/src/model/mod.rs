@@ -10,6 +10,9 @@
 //! [`Model::parse`] and [`Model::read_file`] recognise it too, so a CSV serves wherever a model
 //! is asked for. Its errors name the line and column.
 //!
+//! [`Mesh::parse`] reads the same files' vertices, faces, materials and vertex morphs, for
+//! exports that draw the model (glTF).
+//!
 //! [`VpdPose`] reads and writes VPD pose files.
 //!
 //! ```
@@ -24,8 +27,11 @@
 
 mod bone_csv;
 mod error;
+mod mesh;
 mod pmd;
+mod pmd_mesh;
 mod pmx;
+mod pmx_mesh;
 mod reader;
 mod types;
 mod vpd;
@@ -34,6 +40,7 @@ mod vpd;
 mod tests;
 
 pub use error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
+pub use mesh::{GroupMorph, Material, Mesh, VertexMorph, VertexWeights, WeightKind};
 pub use types::*;
 pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
 
