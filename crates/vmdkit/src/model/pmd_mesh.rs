@@ -80,10 +80,8 @@ fn read_materials(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
         r.record(Some(i));
         let diffuse = Vec4::new(r.f32()?, r.f32()?, r.f32()?, r.f32()?);
         r.skip(4 + 12 + 12 + 1 + 1)?; // specularity, specular, ambient, toon, edge
-        let at = r.pos();
-        let faces = r.u32()?;
-        let left = mesh.indices.len() - drawn;
-        let index_count = r.in_range(faces.into(), left + 1, "material face count", at)?;
+                                      // A count beyond the faces left draws those left, as players draw what there is.
+        let index_count = (r.u32()? as usize).min(mesh.indices.len() - drawn);
         drawn += index_count;
         let texture = colour_texture(&pmd::decode(r.take(20)?)).map(|name| {
             match mesh.textures.iter().position(|t| *t == name) {

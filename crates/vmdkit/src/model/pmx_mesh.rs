@@ -171,8 +171,11 @@ fn read_materials(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
         r.text_bytes()?; // memo
         let at = r.pos();
         let faces = r.i32()?;
-        let index_count =
-            r.in_range(faces.into(), mesh.indices.len() - drawn + 1, "material face count", at)?;
+        if faces < 0 {
+            return Err(r.error_at(ModelErrorKind::NegativeCount { count: faces.into() }, at));
+        }
+        // A count beyond the faces left draws those left, as players draw what there is.
+        let index_count = (faces as usize).min(mesh.indices.len() - drawn);
         drawn += index_count;
         mesh.materials.push(Material {
             name,
