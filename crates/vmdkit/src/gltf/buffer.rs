@@ -28,7 +28,7 @@ impl Builder {
 
     /// Appends `bytes` as one buffer view, 4-byte aligned (every component type divides 4).
     pub fn view(&mut self, bytes: &[u8], usage: Usage) -> Index<buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -96,7 +96,7 @@ impl Builder {
 
     /// The GLB file: header, JSON chunk, BIN chunk.
     pub fn into_glb(mut self) -> Result<Vec<u8>, json::Error> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         if !self.bin.is_empty() {
@@ -109,7 +109,7 @@ impl Builder {
             });
         }
         let mut text = self.root.to_vec()?;
-        while text.len() % 4 != 0 {
+        while !text.len().is_multiple_of(4) {
             text.push(b' ');
         }
         let bin_chunk = if self.bin.is_empty() { 0 } else { 8 + self.bin.len() };

@@ -164,8 +164,7 @@ pub(super) fn write(
         .collect();
     let extras = (!names.is_empty())
         .then(|| serde_json::value::to_raw_value(&serde_json::json!({ "targetNames": names })))
-        .transpose()
-        .map_err(gltf_json::Error::from)?;
+        .transpose()?;
     let gltf_mesh = b.root.push(json::Mesh {
         name: Some(node_name(model)),
         primitives,
@@ -391,4 +390,22 @@ fn write_skin(b: &mut Builder, rig: &Rig) -> Index<json::Skin> {
         extensions: None,
         extras: Default::default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_merge_repeated_bones_drop_empty_slots_and_sum_to_one() {
+        let w = |kind, bones, weights| normalised(&VertexWeights { kind, bones, weights });
+        let (bones, weights) = w(WeightKind::Bdef2, [3, 3, 0, 0], [0.3, 0.7, 0.0, 0.0]);
+        assert_eq!((bones, weights), ([3, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
+        let (bones, weights) = w(WeightKind::Bdef4, [1, 2, 3, 4], [0.1, 0.2, 0.3, 0.3]);
+        assert_eq!(bones, [3, 4, 2, 1]);
+        assert!((weights.iter().sum::<f32>() - 1.0).abs() <= f32::EPSILON);
+        // No positive weight at all: the first bone takes the vertex.
+        let (bones, weights) = w(WeightKind::Bdef4, [5, 6, 7, 8], [0.0, -1.0, f32::NAN, 0.0]);
+        assert_eq!((bones, weights), ([5, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]));
+    }
 }

@@ -41,6 +41,9 @@ mod mesh;
 mod skeleton;
 mod textures;
 
+#[cfg(test)]
+mod tests;
+
 pub use textures::Textures;
 
 use crate::limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};

@@ -196,7 +196,7 @@ fn read_morphs(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
     // File morph index → index into vertex_morphs.
     let mut vertex_index = vec![None; count];
     let mut groups = Vec::new();
-    for i in 0..count {
+    for (i, slot) in vertex_index.iter_mut().enumerate() {
         r.record(Some(i));
         let name = pmx::text(r, g)?;
         r.text_bytes()?; // English name
@@ -212,7 +212,7 @@ fn read_morphs(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
                     let v = checked_vertex(r, g, vertices, "morph vertex")?;
                     offsets.push((v, r.vec3()?));
                 }
-                vertex_index[i] = Some(mesh.vertex_morphs.len());
+                *slot = Some(mesh.vertex_morphs.len());
                 mesh.vertex_morphs.push(VertexMorph { name_cp932: key_name(&name), name, offsets });
             }
             0 => {
