@@ -2,11 +2,13 @@
 //! (`vmdkit::gltf`). `convert` hands every `.glb` output here.
 
 use crate::error::usage;
-use crate::eval_args::{read_model, too_large, IkMode, OutputLimit};
+use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode, OutputLimit};
 use crate::io;
 use std::path::{Path, PathBuf};
-use vmdkit::gltf::{model_dir, to_glb, GltfError, GltfInput, GltfOptions, Textures};
+use vmdkit::eval::MotionSampler;
+use vmdkit::gltf::{model_dir, to_glb, GltfError, GltfInput, GltfNote, GltfOptions, Textures};
 use vmdkit::model::Mesh;
+use vmdkit::skeleton::Skeleton;
 
 /// The flags of `convert` that only `.glb` outputs use.
 #[derive(clap::Args)]
@@ -71,6 +73,10 @@ pub fn run(input: &Path, output: &Path, lenient: bool, args: &GltfArgs) -> anyho
         Some(path) => {
             let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
             loaded.warn_repairs();
+            // What will not move: tracks no bone or morph of the model has.
+            let sampler = MotionSampler::new(&loaded.motion);
+            warn_duplicates(&loaded.label, &sampler);
+            bind(&loaded.label, &Skeleton::new(&model), &sampler);
             Some(loaded)
         }
         None => None,
@@ -104,7 +110,13 @@ pub fn run(input: &Path, output: &Path, lenient: bool, args: &GltfArgs) -> anyho
         e => anyhow::anyhow!("{}: {e}", output.display()),
     })?;
     for note in &export.notes {
-        eprintln!("warning: {}: {note}", model_path.display());
+        let about = match (note, &args.camera) {
+            (GltfNote::FixedFieldOfView { .. } | GltfNote::OrthographicCamera, Some(camera)) => {
+                camera.as_path()
+            }
+            _ => model_path,
+        };
+        eprintln!("warning: {}: {note}", about.display());
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
     Ok(())
