@@ -3,6 +3,7 @@
 // animation's channels (LINEAR: lerp for translations, slerp for rotations) at each TIME in
 // seconds. Prints one JSON document:
 // {"nodes": [names], "times": [...], "positions": [[[x, y, z] per node] per time],
+//  "rotations": [[[x, y, z, w] per node] per time],
 //  "joints": [node index of each skin joint], "targets": morph target count,
 //  "weights": [[morph weight per target] per time] (empty without a weights channel)}.
 import { NodeIO } from "@gltf-transform/core";
@@ -83,6 +84,7 @@ const targets = mesh ? mesh.listPrimitives()[0].listTargets().length : 0;
 
 const times = timeArgs.map(Number);
 const positions = [];
+const rotations = [];
 const weights = [];
 for (const t of times) {
   const world = new Map();
@@ -106,6 +108,7 @@ for (const t of times) {
     return result;
   };
   positions.push(nodes.map((n) => worldOf(n).t));
+  rotations.push(nodes.map((n) => worldOf(n).r));
   if (weightsSampler) weights.push(sampleAt(weightsSampler, t, targets));
 }
 const skin = root.listSkins()[0];
@@ -114,6 +117,7 @@ console.log(
     nodes: nodes.map((n) => n.getName()),
     times,
     positions,
+    rotations,
     joints: skin ? skin.listJoints().map((j) => index.get(j)) : [],
     targets,
     weights,

@@ -22,6 +22,8 @@ const TRACE: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_
 const MEI: &str = "mmdagent__mmdagent-mirror/MMDAgent_Example__Model__mei__mei.pmd";
 const TEXTURED: &str = "miu200521358__mmd_base/tests__resources__曲げ柱tex.pmx";
 const DANCE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
+/// A camera motion with cuts (keys one frame apart).
+const CUT_CAMERA: &str = "hashi4__vmdgadgets/sample__lookat__sm33590155__sm33590155_camera.vmd";
 const CAMERA: &str =
     "olyutorskii__Vmd2XML/src__test__resources__testdata__vmd110820__camera__camera.vmd";
 
@@ -137,7 +139,78 @@ fn every_glb_passes_the_khronos_validator() {
         }
     }
     assert!(models >= 10, "{models} corpus models");
+    assert!(glb_json(&out("trace-bones.glb")).get("meshes").is_none());
     assert_valid(&tools, &files);
+}
+
+#[test]
+fn the_camera_node_follows_mmd_s_camera_and_keeps_its_cuts() {
+    let test = "the_camera_node_follows_mmd_s_camera";
+    let Some(_) = corpus_or_skip(test) else { return };
+    let Some(tools) = js_tools(test) else { return };
+    let corpus = corpus_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("camera.glb");
+    let camera = corpus.join(CUT_CAMERA);
+    let model = corpus.join(TRACE);
+    convert(&[
+        model.as_os_str(),
+        glb.as_os_str(),
+        OsStr::new("--skeleton-only"),
+        OsStr::new("--camera"),
+        camera.as_os_str(),
+    ]);
+    let motion = Motion::read_file(&camera).unwrap();
+    let sampler = MotionSampler::new(&motion);
+    let track = sampler.camera_track().unwrap();
+    // Every frame, and the last f32 time before the later key of each cut, where the earlier
+    // key holds: (seconds as the file stores them, frame whose camera is expected there).
+    let seconds = |f: u32| f64::from(f) / 30.0;
+    let mut queries: Vec<(f64, f64)> = (0..=sampler.last_frame().unwrap())
+        .map(|f| (f64::from(seconds(f) as f32), f64::from(f)))
+        .collect();
+    let cuts: Vec<(f64, f64)> = (0..track.frames().len())
+        .filter(|&i| track.is_cut(i))
+        .map(|i| {
+            let later = seconds(track.frames()[i + 1]) as f32;
+            (f64::from(later.next_down()), f64::from(track.frames()[i]))
+        })
+        .collect();
+    assert!(!cuts.is_empty(), "the camera motion has cuts");
+    queries.extend(&cuts);
+    let times: Vec<String> = queries.iter().map(|q| q.0.to_string()).collect();
+    let mut args: Vec<&OsStr> = vec![glb.as_os_str()];
+    args.extend(times.iter().map(OsStr::new));
+    let output = node(&tools, "readback.mjs", &args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let read: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let node = read["nodes"].as_array().unwrap().iter().position(|n| n == "camera").unwrap();
+    let mut worst = (0f64, 0f64);
+    for (k, &(_, frame)) in queries.iter().enumerate() {
+        let view = sampler.sample_camera(frame).unwrap().view();
+        let eye = Axes::RightHandedYUp.position(view.eye).as_dvec3() * METRES_PER_UNIT;
+        let forward = Axes::RightHandedYUp.position(view.forward).as_dvec3();
+        let got = &read["positions"][k][node];
+        let q = &read["rotations"][k][node];
+        let q = glam::DQuat::from_xyzw(
+            q[0].as_f64().unwrap(),
+            q[1].as_f64().unwrap(),
+            q[2].as_f64().unwrap(),
+            q[3].as_f64().unwrap(),
+        );
+        let looking = q * glam::DVec3::NEG_Z;
+        for axis in 0..3 {
+            worst.0 = worst.0.max((got[axis].as_f64().unwrap() - eye[axis]).abs());
+        }
+        let angle = looking.angle_between(forward).to_degrees();
+        if angle > 0.01 && std::env::var_os("GLTF_DEBUG").is_some() {
+            eprintln!("frame {frame}: {angle}° {got} vs {eye}");
+        }
+        worst.1 = worst.1.max(angle);
+    }
+    eprintln!("camera: largest eye difference {:.2e} m, direction {:.2e}°", worst.0, worst.1);
+    assert!(worst.0 < 1e-4 && worst.1 < 0.01, "{worst:?}");
+    assert_valid(&tools, &[glb]);
 }
 
 #[test]
@@ -309,4 +382,83 @@ fn a_too_large_animation_is_refused_before_sampling() {
     assert!(!output.status.success());
     assert!(stderr.contains("--max-output-size"), "{stderr}");
     assert!(!out.exists());
+}
+
+/// The Chromium the browser test drives: `$CHROMIUM`, else /usr/bin/chromium.
+fn chromium(test: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: Chromium is required under CI: {} is missing", path.display());
+    }
+    eprintln!("skipping {test}: no Chromium at {} (set CHROMIUM)", path.display());
+    None
+}
+
+#[test]
+fn three_js_loads_and_plays_the_glb_in_a_headless_browser() {
+    let test = "three_js_loads_and_plays_the_glb";
+    let Some(_) = corpus_or_skip(test) else { return };
+    let Some(tools) = js_tools(test) else { return };
+    let Some(browser) = chromium(test) else { return };
+    let corpus = corpus_dir();
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("miku.glb");
+    let model_path = corpus.join(MIKU);
+    convert(&[
+        corpus.join(DANCE).as_os_str(),
+        glb.as_os_str(),
+        OsStr::new("--model"),
+        model_path.as_os_str(),
+    ]);
+    let frames = [0u32, 100, 1500];
+    let times: Vec<String> = frames.iter().map(|f| (f64::from(*f) / 30.0).to_string()).collect();
+    let output = Command::new("node")
+        .arg(tools.join("browser.mjs"))
+        .arg(&glb)
+        .args(&times)
+        .env("CHROMIUM", &browser)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let page: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(page["errors"].as_array().unwrap().len(), 0, "{page}");
+
+    let model = Model::read_file(&model_path).unwrap();
+    let bones = model.bones.len();
+    assert_eq!(page["clips"], 1);
+    assert_eq!(page["skinnedMeshes"].as_u64().unwrap() > 0, true, "{page}");
+    assert_eq!(page["bones"], bones);
+    assert_eq!(page["tracks"], 2 * bones + 1, "a translation and a rotation per bone, the weights");
+    assert!(page["morphTargets"].as_u64().unwrap() > 0);
+    let motion = Motion::read_file(corpus.join(DANCE)).unwrap();
+    let sampler = MotionSampler::new(&motion);
+    let last = sampler.last_frame().unwrap();
+    assert!((page["duration"].as_f64().unwrap() - f64::from(last) / 30.0).abs() < 1e-4);
+    // three.js's mixer puts every bone where vmdkit's pose has it.
+    let skeleton = Skeleton::new(&model);
+    let binding = Binding::new(&skeleton, &sampler);
+    let mut poser = Poser::new(&skeleton, &sampler, &binding);
+    let mut pose = Pose::new(&skeleton);
+    let mut worst = 0f64;
+    for (k, &frame) in frames.iter().enumerate() {
+        poser.pose_at(frame, &mut pose);
+        for bone in 0..bones {
+            let expected =
+                Axes::RightHandedYUp.position(pose.position(bone)).as_dvec3() * METRES_PER_UNIT;
+            for axis in 0..3 {
+                let got = page["positions"][k][bone][axis].as_f64().unwrap();
+                worst = worst.max((got - expected[axis]).abs());
+            }
+        }
+    }
+    eprintln!(
+        "three.js: largest world-position difference {worst:.2e} m (rendered: {})",
+        page["rendered"]
+    );
+    assert!(worst < 1e-4, "{worst} m");
 }

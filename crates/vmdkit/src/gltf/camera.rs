@@ -6,7 +6,7 @@
 //! rotation is the right-handed frame with those axes after Z is mirrored.
 
 use super::buffer::{Builder, Usage};
-use super::skeleton::{continuous, position, times, unit, AnimationParts};
+use super::skeleton::{continuous, position, unit, AnimationParts};
 use super::GltfNote;
 use crate::eval::{CameraSample, MotionSampler};
 use crate::Motion;
@@ -17,8 +17,10 @@ use json::camera::{Perspective, Type};
 use json::validation::Checked;
 use json::{Index, Node};
 
-/// How far before a cut's later key the held earlier value is sampled again, in frames.
-const BEFORE_CUT: f64 = 1e-3;
+/// A frame's time in seconds, as the animation stores it.
+fn seconds(frame: f64) -> f32 {
+    (frame / crate::math::FPS) as f32
+}
 
 /// The node's translation and rotation for a camera sample.
 fn node_transform(sample: &CameraSample, scale: f32) -> (Vec3, Quat) {
@@ -41,24 +43,25 @@ pub(super) fn write(
 ) -> Index<Node> {
     let sampler = MotionSampler::new(motion);
     let track = sampler.camera_track();
-    let mut frames: Vec<f64> = Vec::new();
+    // (time in seconds, frame sampled): every frame, and each cut's earlier key again at the
+    // last time before the later key's (the next f32 down), so that LINEAR interpolation keeps
+    // the step a step at any length of motion.
+    let mut times: Vec<(f32, f64)> = Vec::new();
     if let Some(track) = track {
         let keys = track.frames();
         let last = keys.last().copied().unwrap_or(0);
-        for f in 0..=last {
-            frames.push(f64::from(f));
-        }
-        // The frame before each cut's later key holds the earlier key; sample just before the
-        // later key too, so that the step stays a step.
-        let mut cuts: Vec<f64> = (0..keys.len())
-            .filter(|&i| track.is_cut(i))
-            .map(|i| f64::from(keys[i + 1]) - BEFORE_CUT)
-            .collect();
-        frames.append(&mut cuts);
-        frames.sort_by(f64::total_cmp);
+        times.extend((0..=last).map(|f| (seconds(f64::from(f)), f64::from(f))));
+        times.extend(
+            (0..keys.len())
+                .filter(|&i| track.is_cut(i))
+                .map(|i| (seconds(f64::from(keys[i + 1])).next_down(), f64::from(keys[i]))),
+        );
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     let samples: Vec<CameraSample> = match track {
-        Some(_) => frames.iter().map(|&f| sampler.sample_camera(f).expect("has a track")).collect(),
+        Some(_) => {
+            times.iter().map(|&(_, f)| sampler.sample_camera(f).expect("has a track")).collect()
+        }
         None => vec![CameraSample::MMD_DEFAULT],
     };
     let first = samples[0];
@@ -95,7 +98,7 @@ pub(super) fn write(
         rotation: Some(unit(continuous(r0, None))),
         ..Node::default()
     });
-    if frames.len() > 1 {
+    if times.len() > 1 {
         let mut translations = Vec::with_capacity(samples.len());
         let mut rotations: Vec<[f32; 4]> = Vec::with_capacity(samples.len());
         for s in &samples {
@@ -104,7 +107,8 @@ pub(super) fn write(
             let previous = rotations.last().map(|&q| Quat::from_array(q));
             rotations.push(continuous(r, previous).to_array());
         }
-        let input = times(b, &frames);
+        let seconds: Vec<[f32; 1]> = times.iter().map(|&(t, _)| [t]).collect();
+        let input = b.floats(&seconds, Usage::Other, true);
         let t = b.floats(&translations, Usage::Other, false);
         parts.add(node, Property::Translation, input, t);
         let r = b.floats(&rotations, Usage::Other, false);
