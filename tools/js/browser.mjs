@@ -68,6 +68,11 @@ window.ready = true;
 const server = createServer(async (req, res) => {
   try {
     const url = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
+    if (url === "/favicon.ico") {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     let body;
     if (url === "/") body = page;
     else if (url === "/model.glb") body = await readFile(resolve(file));
