@@ -110,13 +110,14 @@ pub fn run(input: &Path, output: &Path, lenient: bool, args: &GltfArgs) -> anyho
         e => anyhow::anyhow!("{}: {e}", output.display()),
     })?;
     for note in &export.notes {
-        let about = match (note, &args.camera) {
-            (GltfNote::FixedFieldOfView { .. } | GltfNote::OrthographicCamera, Some(camera)) => {
-                camera.as_path()
+        let about = match (note, &args.camera, &motion) {
+            (GltfNote::FixedFieldOfView { .. } | GltfNote::OrthographicCamera, Some(c), _) => {
+                c.display().to_string()
             }
-            _ => model_path,
+            (GltfNote::UnboundMorphTracks { .. }, _, Some(m)) => m.label.clone(),
+            _ => model_path.display().to_string(),
         };
-        eprintln!("warning: {}: {note}", about.display());
+        eprintln!("warning: {about}: {note}");
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
     Ok(())

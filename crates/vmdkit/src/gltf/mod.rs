@@ -141,6 +141,12 @@ pub enum GltfNote {
     },
     /// The camera motion's orthographic keys were written as perspective.
     OrthographicCamera,
+    /// Morph tracks of the motion that name no morph of the model (vertex, group or bone): they
+    /// move nothing. Only reported when the mesh is exported.
+    UnboundMorphTracks {
+        /// The tracks' names, decoded as CP932.
+        names: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for GltfNote {
@@ -164,6 +170,12 @@ impl std::fmt::Display for GltfNote {
             ),
             GltfNote::OrthographicCamera => {
                 write!(f, "orthographic camera keys written as a perspective camera")
+            }
+            GltfNote::UnboundMorphTracks { names } => {
+                let shown = names.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+                let more = names.len().saturating_sub(8);
+                let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+                write!(f, "{} morph tracks name no morph of the model: {shown}{more}", names.len())
             }
         }
     }
@@ -218,15 +230,10 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
         scene_nodes.push(written.node);
     }
     if let Some(motion) = input.motion {
-        skeleton::animate(
-            &mut b,
-            input.model,
-            motion,
-            &rig,
-            mesh.as_ref(),
-            options,
-            &mut animation,
-        )?;
+        let model = input.model;
+        let note =
+            skeleton::animate(&mut b, model, motion, &rig, mesh.as_ref(), options, &mut animation)?;
+        notes.extend(note);
     }
     if let Some(camera) = input.camera {
         scene_nodes.push(camera::write(&mut b, camera, scale, &mut animation, &mut notes));

@@ -153,7 +153,8 @@ pub(super) fn continuous(q: Quat, previous: Option<Quat>) -> Quat {
     }
 }
 
-/// Samples every bone (and the mesh's morph weights) at every frame into one animation.
+/// Samples every bone (and the mesh's morph weights) at every frame into one animation; says
+/// which morph tracks move nothing.
 pub(super) fn animate(
     b: &mut Builder,
     model: &Model,
@@ -162,7 +163,7 @@ pub(super) fn animate(
     mesh: Option<&WrittenMesh>,
     options: &GltfOptions,
     parts: &mut AnimationParts,
-) -> Result<(), GltfError> {
+) -> Result<Option<GltfNote>, GltfError> {
     let skeleton = Skeleton::new(model);
     let sampler = MotionSampler::new(motion);
     let mut size = world_bake_size(&skeleton, &sampler, FPS)
@@ -172,6 +173,24 @@ pub(super) fn animate(
     let frames = size.within(options.max_output_bytes)?.frames as usize;
 
     let binding = Binding::new(&skeleton, &sampler);
+    let bound = mesh.map(|m| m.morphs.bind(&sampler)).unwrap_or_default();
+    // Morph tracks neither the skeleton (bone and group morphs) nor the mesh (vertex and
+    // group morphs) has: they move nothing in the file.
+    let mut note = None;
+    if mesh.is_some() {
+        let unused: Vec<String> = sampler
+            .morph_tracks()
+            .iter()
+            .zip(&bound)
+            .filter(|(track, driven)| {
+                driven.is_empty() && binding.report().unbound_morph_tracks.contains(track.name())
+            })
+            .map(|(track, _)| track.name().to_string_lossy())
+            .collect();
+        if !unused.is_empty() {
+            note = Some(GltfNote::UnboundMorphTracks { names: unused });
+        }
+    }
     let mut poser = Poser::with_options(&skeleton, &sampler, &binding, options.pose);
     let mut pose = Pose::new(&skeleton);
     let bones = model.bones.len();
@@ -180,7 +199,6 @@ pub(super) fn animate(
     let mut rotations = vec![[0f32; 4]; bones * frames];
     let mut weights = vec![0f32; targets * frames];
     let mut morph_input = vec![0f32; sampler.morph_count()];
-    let bound = mesh.map(|m| m.morphs.bind(&sampler)).unwrap_or_default();
     let frame_times: Vec<f64> = (0..frames).map(|f| f as f64 * crate::math::FPS / FPS).collect();
     for (f, &t) in frame_times.iter().enumerate() {
         poser.pose_at(t, &mut pose);
@@ -233,7 +251,7 @@ pub(super) fn animate(
         let w = b.accessor(Some(view), 0, weights.len(), ComponentType::F32, Type::Scalar, None);
         parts.add(mesh.node, Property::MorphTargetWeights, input, w);
     }
-    Ok(())
+    Ok(note)
 }
 
 /// The node rotation of a unit quaternion.
