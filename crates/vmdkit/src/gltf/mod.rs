@@ -219,7 +219,8 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
     let mut b = buffer::Builder::new();
     b.root.asset.generator = Some(format!("vmdkit {}", env!("CARGO_PKG_VERSION")));
     let scale = options.scale as f32;
-    let rig = skeleton::write_nodes(&mut b, input.model, scale, &mut notes)?;
+    let bones = crate::skeleton::Skeleton::new(input.model);
+    let rig = skeleton::write_nodes(&mut b, input.model, &bones, scale, &mut notes)?;
     let mut scene_nodes = vec![rig.root];
     let mut animation = skeleton::AnimationParts::default();
     let mesh = match input.mesh {
@@ -230,9 +231,15 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
         scene_nodes.push(written.node);
     }
     if let Some(motion) = input.motion {
-        let model = input.model;
-        let note =
-            skeleton::animate(&mut b, model, motion, &rig, mesh.as_ref(), options, &mut animation)?;
+        let note = skeleton::animate(
+            &mut b,
+            &bones,
+            motion,
+            &rig,
+            mesh.as_ref(),
+            options,
+            &mut animation,
+        )?;
         notes.extend(note);
     }
     if let Some(camera) = input.camera {

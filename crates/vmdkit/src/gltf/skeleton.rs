@@ -44,9 +44,12 @@ pub(super) fn display_name(name: &str, what: &str, index: usize, fallbacks: &mut
     }
 }
 
+/// One node per bone under a root named after the model. Parents are the skeleton's, which
+/// are the model's except where a damaged file's parent cycle was cut.
 pub(super) fn write_nodes(
     b: &mut Builder,
     model: &Model,
+    skeleton: &Skeleton,
     scale: f32,
     notes: &mut Vec<GltfNote>,
 ) -> Result<Rig, GltfError> {
@@ -57,8 +60,8 @@ pub(super) fn write_nodes(
     let rest: Vec<Vec3> = model.bones.iter().map(|bone| position(bone.position, scale)).collect();
     let mut children: Vec<Vec<Index<Node>>> = vec![Vec::new(); count];
     let mut roots = Vec::new();
-    for (i, bone) in model.bones.iter().enumerate() {
-        match bone.parent {
+    for i in 0..count {
+        match skeleton.parent(i) {
             Some(p) => children[p].push(Index::new(i as u32)),
             None => roots.push(Index::new(i as u32)),
         }
@@ -66,7 +69,7 @@ pub(super) fn write_nodes(
     let mut fallbacks = 0;
     let mut joints = Vec::with_capacity(count);
     for (i, (bone, kids)) in model.bones.iter().zip(children).enumerate() {
-        let parent_rest = bone.parent.map_or(Vec3::ZERO, |p| rest[p]);
+        let parent_rest = skeleton.parent(i).map_or(Vec3::ZERO, |p| rest[p]);
         joints.push(b.root.push(Node {
             name: Some(display_name(&bone.name, "bone", i, &mut fallbacks)),
             translation: Some((rest[i] - parent_rest).to_array()),
@@ -157,22 +160,21 @@ pub(super) fn continuous(q: Quat, previous: Option<Quat>) -> Quat {
 /// which morph tracks move nothing.
 pub(super) fn animate(
     b: &mut Builder,
-    model: &Model,
+    skeleton: &Skeleton,
     motion: &Motion,
     rig: &Rig,
     mesh: Option<&WrittenMesh>,
     options: &GltfOptions,
     parts: &mut AnimationParts,
 ) -> Result<Option<GltfNote>, GltfError> {
-    let skeleton = Skeleton::new(model);
     let sampler = MotionSampler::new(motion);
-    let mut size = world_bake_size(&skeleton, &sampler, FPS)
+    let mut size = world_bake_size(skeleton, &sampler, FPS)
         .map_err(|e| GltfError::BadOption(e.to_string()))?;
     let targets = mesh.map_or(0, |m| m.morphs.target_count());
     size.bytes = size.bytes.saturating_add(size.frames.saturating_mul(targets as u64 * 4));
     let frames = size.within(options.max_output_bytes)?.frames as usize;
 
-    let binding = Binding::new(&skeleton, &sampler);
+    let binding = Binding::new(skeleton, &sampler);
     let bound = mesh.map(|m| m.morphs.bind(&sampler)).unwrap_or_default();
     // Morph tracks neither the skeleton (bone and group morphs) nor the mesh (vertex and
     // group morphs) has: they move nothing in the file.
@@ -191,9 +193,9 @@ pub(super) fn animate(
             note = Some(GltfNote::UnboundMorphTracks { names: unused });
         }
     }
-    let mut poser = Poser::with_options(&skeleton, &sampler, &binding, options.pose);
-    let mut pose = Pose::new(&skeleton);
-    let bones = model.bones.len();
+    let mut poser = Poser::with_options(skeleton, &sampler, &binding, options.pose);
+    let mut pose = Pose::new(skeleton);
+    let bones = skeleton.bone_count();
     let scale = options.scale as f32;
     let mut translations = vec![[0f32; 3]; bones * frames];
     let mut rotations = vec![[0f32; 4]; bones * frames];
@@ -204,7 +206,7 @@ pub(super) fn animate(
         poser.pose_at(t, &mut pose);
         for bone in 0..bones {
             let (p, q) = (pose.position(bone), pose.rotation(bone));
-            let (local_p, local_q) = match model.bones[bone].parent {
+            let (local_p, local_q) = match skeleton.parent(bone) {
                 Some(parent) => {
                     let inverse = pose.rotation(parent).inverse();
                     (inverse * (p - pose.position(parent)), inverse * q)

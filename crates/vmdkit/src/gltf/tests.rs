@@ -155,3 +155,28 @@ fn gltf_refuses_mismatched_meshes_and_oversized_animations() {
     let bad_scale = GltfOptions { scale: -1.0, ..GltfOptions::default() };
     assert!(matches!(export(None, &bad_scale), Err(GltfError::BadOption(_))));
 }
+
+#[test]
+fn gltf_parent_cycles_are_cut_as_the_skeleton_cuts_them() {
+    // Bones 0 → 1 → 2 → 0: the node tree must still be a tree under the root.
+    let mut model = example_model();
+    model.bones.truncate(3);
+    model.bones[0].parent = Some(2);
+    model.bones[1].parent = Some(0);
+    model.bones[2].parent = Some(1);
+    for b in &mut model.bones {
+        b.ik = None;
+        b.append = None;
+    }
+    let input = GltfInput { model: &model, mesh: None, motion: None, camera: None };
+    let (json, _) = chunks(&to_glb(&input, &GltfOptions::default()).unwrap().glb);
+    let nodes = json["nodes"].as_array().unwrap();
+    let mut parents = vec![0; nodes.len()];
+    for node in nodes {
+        for child in node["children"].as_array().into_iter().flatten() {
+            parents[child.as_u64().unwrap() as usize] += 1;
+        }
+    }
+    // Every bone has exactly one parent node, the root none.
+    assert_eq!(parents, [1, 1, 1, 0]);
+}
