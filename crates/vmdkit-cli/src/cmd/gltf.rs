@@ -107,6 +107,10 @@ pub fn run(input: &Path, output: &Path, lenient: bool, args: &GltfArgs) -> anyho
         GltfError::TooLarge(e) => {
             too_large(&motion.as_ref().map_or(String::new(), |m| m.label.clone()), &e)
         }
+        e @ GltfError::CameraTooLarge { .. } => {
+            let camera = args.camera.as_deref().unwrap_or(output);
+            anyhow::anyhow!("{}: {e} (--max-output-size)", camera.display())
+        }
         e => anyhow::anyhow!("{}: {e}", output.display()),
     })?;
     for note in &export.notes {

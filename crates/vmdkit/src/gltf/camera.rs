@@ -7,7 +7,7 @@
 
 use super::buffer::{Builder, Usage};
 use super::skeleton::{continuous, position, unit, AnimationParts};
-use super::GltfNote;
+use super::{check_frames, GltfError, GltfNote};
 use crate::eval::{CameraSample, MotionSampler};
 use crate::Motion;
 use glam::{Mat3, Quat, Vec3};
@@ -40,9 +40,19 @@ pub(super) fn write(
     scale: f32,
     parts: &mut AnimationParts,
     notes: &mut Vec<GltfNote>,
-) -> Index<Node> {
+    max_output_bytes: u64,
+) -> Result<Index<Node>, GltfError> {
     let sampler = MotionSampler::new(motion);
     let track = sampler.camera_track();
+    if let Some(track) = track {
+        let frames = u64::from(track.frames().last().copied().unwrap_or(0)) + 1;
+        check_frames(frames)?;
+        // Time, translation and rotation: 8 floats a sample (cuts add fewer than that).
+        let bytes = frames.saturating_mul(2 * 8 * 4);
+        if bytes > max_output_bytes {
+            return Err(GltfError::CameraTooLarge { frames, bytes, limit: max_output_bytes });
+        }
+    }
     // (time in seconds, frame sampled): every frame, and each cut's earlier key again at the
     // last time before the later key's (the next f32 down), so that LINEAR interpolation keeps
     // the step a step at any length of motion.
@@ -114,5 +124,5 @@ pub(super) fn write(
         let r = b.floats(&rotations, Usage::Other, false);
         parts.add(node, Property::Rotation, input, r);
     }
-    node
+    Ok(node)
 }

@@ -57,6 +57,17 @@ pub use crate::skeleton::METRES_PER_UNIT;
 /// Samples per second of the animation: every MMD frame.
 pub const FPS: f64 = 30.0;
 
+/// The longest animation, in frames, whose 32-bit times (seconds) still tell every frame, and
+/// the instant before a camera cut, apart: 2²² frames, about 38.8 hours.
+pub const MAX_FRAMES: u64 = 1 << 22;
+
+fn check_frames(frames: u64) -> Result<(), GltfError> {
+    if frames > MAX_FRAMES {
+        return Err(GltfError::TooLong { frames });
+    }
+    Ok(())
+}
+
 /// What to export.
 #[derive(Clone, Copy, Debug)]
 pub struct GltfInput<'a> {
@@ -188,6 +199,28 @@ pub enum GltfError {
     /// The animation would be larger than [`GltfOptions::max_output_bytes`].
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
+    /// The camera animation would be larger than [`GltfOptions::max_output_bytes`].
+    #[error(
+        "the camera animation of {frames} frames would be {bytes} bytes, over the limit of \
+         {limit}; frame numbers far beyond the rest are the usual cause"
+    )]
+    CameraTooLarge {
+        /// Samples, one per frame from 0 through the last camera key.
+        frames: u64,
+        /// Their size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An animation too long for glTF's 32-bit float times to tell one frame from the next.
+    #[error(
+        "an animation of {frames} frames is too long for glTF: its 32-bit times cannot tell \
+         frames apart beyond {MAX_FRAMES} (38 hours)"
+    )]
+    TooLong {
+        /// Frames from 0 through the last key.
+        frames: u64,
+    },
     /// More bones than glTF's 16-bit joint indices can address.
     #[error("the model has {count} bones; glTF skins address at most 65,536 joints")]
     TooManyBones {
@@ -243,7 +276,8 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
         notes.extend(note);
     }
     if let Some(camera) = input.camera {
-        scene_nodes.push(camera::write(&mut b, camera, scale, &mut animation, &mut notes));
+        let limit = options.max_output_bytes;
+        scene_nodes.push(camera::write(&mut b, camera, scale, &mut animation, &mut notes, limit)?);
     }
     animation.finish(&mut b);
     let scene = b.root.push(gltf_json::Scene {

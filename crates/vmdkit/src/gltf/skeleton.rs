@@ -172,6 +172,7 @@ pub(super) fn animate(
         .map_err(|e| GltfError::BadOption(e.to_string()))?;
     let targets = mesh.map_or(0, |m| m.morphs.target_count());
     size.bytes = size.bytes.saturating_add(size.frames.saturating_mul(targets as u64 * 4));
+    super::check_frames(size.frames)?;
     let frames = size.within(options.max_output_bytes)?.frames as usize;
 
     let binding = Binding::new(skeleton, &sampler);

@@ -180,3 +180,20 @@ fn gltf_parent_cycles_are_cut_as_the_skeleton_cuts_them() {
     // Every bone has exactly one parent node, the root none.
     assert_eq!(parents, [1, 1, 1, 0]);
 }
+
+#[test]
+fn gltf_refuses_motions_too_long_for_32_bit_times_and_oversized_cameras() {
+    let model = example_model();
+    let mut far = example_motion();
+    far.bones[0].frame = 5_000_000;
+    let input = GltfInput { model: &model, mesh: None, motion: Some(&far), camera: None };
+    let unlimited = GltfOptions { max_output_bytes: u64::MAX, ..GltfOptions::default() };
+    assert!(matches!(to_glb(&input, &unlimited), Err(GltfError::TooLong { frames: 5_000_001 })));
+
+    let mut camera = example_motion();
+    camera.cameras[0].frame = 1_000_000;
+    let input = GltfInput { model: &model, mesh: None, motion: None, camera: Some(&camera) };
+    let small = GltfOptions { max_output_bytes: 1 << 20, ..GltfOptions::default() };
+    let err = to_glb(&input, &small).unwrap_err();
+    assert!(matches!(err, GltfError::CameraTooLarge { frames: 1_000_001, .. }), "{err}");
+}
