@@ -25,7 +25,7 @@ pub enum Command {
     Info(info::Args),
     /// List every keyframe of a motion, readable, or as JSON
     Dump(dump::Args),
-    /// Convert between VMD, JSON and CSV, or rewrite (repair) a VMD
+    /// Convert between VMD, JSON and CSV, rewrite (repair) a VMD, or export glTF (.glb)
     Convert(convert::Args),
     /// Validate and lint motions; exit 1 when one is damaged
     Check(check::Args),
