@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes vmdkit's readers with cargo-fuzz (targets in fuzz/fuzz_targets/): `read` (VMD),
 # `keypoints` (every keypoint format, with write/read round trips), `model` (PMX, PMD, bone
-# CSV, then skeleton, posing and the retargeting rig), `layout` (joint mappings, layout
+# CSV, then skeleton, posing and the retargeting rig), `gltf` (PMX and PMD meshes, exported as
+# GLB at rest and with the example motion and camera), `layout` (joint mappings, layout
 # detection), `vpd` (VPD poses, written back and applied to the standard model), `json` and
 # `csv` (motion documents, written back as JSON, CSV and VMD) and `roundtrip` (motions built
 # from the fuzzer's bytes, written as VMD, JSON and CSV and read back) and `bvh` (BVH files,
@@ -33,7 +34,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-660}
 shift || true
-all_targets=(read keypoints model layout vpd json csv roundtrip bvh)
+all_targets=(read keypoints model gltf layout vpd json csv roundtrip bvh)
 targets=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case " ${all_targets[*]} " in
@@ -114,6 +115,10 @@ PY
             -size -64k -print0 | copy_seeds "$seeds"
         [ -d "$pose_src" ] && find "$pose_src" -type f -iname '*_born.csv' -print0 |
             copy_seeds "$seeds"
+        ;;
+    gltf)
+        [ -d "$corpus_src" ] && find "$corpus_src" -type f \( -iname '*.pmx' -o -iname '*.pmd' \) \
+            -size -64k -print0 | copy_seeds "$seeds"
         ;;
     vpd)
         [ -d "$corpus_src" ] && find "$corpus_src" -type f -iname '*.vpd' -size -64k -print0 |

@@ -54,6 +54,7 @@
 //! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), world bakes |
 //! | [`edit`] | motion → motion edits that keep curves, each with a report |
 //! | [`convert`] | JSON and CSV documents, losslessly |
+//! | [`gltf`] | glTF 2.0 binaries of a model, its mesh, a motion and a camera |
 //! | [`lint`] | warnings about suspicious content, and name summaries |
 //! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
 //! | [`report`] | the JSON shapes the `vmdkit` command prints |
@@ -72,6 +73,7 @@
 //!   (serde_json).
 //! * `csv`: [`convert::write_csv`] and the other `*_csv*` functions, motions as one CSV table
 //!   (csv).
+//! * `gltf`: [`gltf::to_glb`], models and motions as glTF 2.0 binaries (gltf-json).
 //! * `mmap`: [`Motion::read_file`] memory-maps the file and releases it as it decodes, so the
 //!   peak memory is about the decoded motion alone (memmap2). Without it the file is read into
 //!   memory first.
@@ -89,6 +91,8 @@ pub mod convert;
 pub mod edit;
 pub mod eval;
 pub mod example;
+#[cfg(feature = "gltf")]
+pub mod gltf;
 pub mod io;
 pub mod keypoints;
 pub mod limit;

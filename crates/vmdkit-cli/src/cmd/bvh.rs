@@ -5,7 +5,7 @@ use crate::error::usage;
 use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
 use anyhow::Context;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use vmdkit::bvh::{
     detect_layout, from_motion, to_keypoints, Bvh, BvhExportError, BvhExportOptions, BvhUnits,
     EulerOrder, FkOptions, PositionOffset,
@@ -35,9 +35,6 @@ pub enum OrderArg {
 #[derive(clap::Args, Debug)]
 #[command(next_help_heading = "BVH output (OUT.bvh)")]
 pub struct ExportArgs {
-    /// The model the motion is played on, .pmx or .pmd (required for OUT.bvh)
-    #[arg(long, value_name = "MODEL")]
-    model: Option<PathBuf>,
     /// BVH frames per second, sampled by time from MMD's 30 [default: 30]
     #[arg(long, value_name = "N")]
     fps: Option<f64>,
@@ -53,8 +50,6 @@ pub struct ExportArgs {
     /// Leave out IK controls (IK bones and the bones below them)
     #[arg(long)]
     deform_only: bool,
-    #[command(flatten)]
-    limit: OutputLimit,
 }
 
 /// Whether `path` names a BVH file, by its extension.
@@ -66,7 +61,6 @@ impl ExportArgs {
     /// A usage error when BVH flags are given for another output.
     pub fn refuse_unless_bvh(&self, output: &Path) -> anyhow::Result<()> {
         let given = [
-            (self.model.is_some(), "--model"),
             (self.fps.is_some(), "--fps"),
             (self.metres, "--metres"),
             (self.order.is_some(), "--order"),
@@ -83,14 +77,17 @@ impl ExportArgs {
     }
 }
 
-/// `vmdkit convert MOTION OUT.bvh --model MODEL …`.
+/// `vmdkit convert MOTION OUT.bvh --model MODEL …` (`--model` and `--max-output-size` are
+/// `convert`'s own, shared with glTF outputs).
 pub fn convert(
     input: &Path,
     output: &Path,
     lenient: bool,
+    model: Option<&Path>,
+    limit: OutputLimit,
     args: &ExportArgs,
 ) -> anyhow::Result<()> {
-    let Some(model_path) = &args.model else {
+    let Some(model_path) = model else {
         return Err(usage(format!(
             "{}: a BVH needs a skeleton: pass --model MODEL (.pmx or .pmd), the model to play \
              the motion on",
@@ -127,7 +124,7 @@ pub fn convert(
         order,
         english_names: args.english_names,
         deform_only: args.deform_only,
-        max_output_bytes: args.limit.bytes(),
+        max_output_bytes: limit.bytes(),
         ..BvhExportOptions::default()
     };
     let bvh = from_motion(&model, &sampler, &options).map_err(|e| match e {

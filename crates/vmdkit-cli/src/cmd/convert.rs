@@ -1,5 +1,6 @@
 //! `vmdkit convert`: between VMD, JSON and CSV, or VMD to VMD to rewrite or repair a file;
 //! VPD poses to motions and motions at a frame to VPD poses.
+//! `.glb` outputs go to `gltf.rs`.
 
 use crate::batch::{is_long, spinner};
 use crate::error::{usage, Outcome};
@@ -49,7 +50,17 @@ and writes every bone as a joint named after it: offsets from the model's rest p
 Y up (Z mirrored), MMD units unless --metres, roots with 6 channels and the others 3 (6 where a
 bone moves). See docs/bvh.md.
   vmdkit convert dance.vmd -o dance.bvh --model miku.pmx
-  vmdkit convert dance.vmd -o dance.bvh --model miku.pmx --fps 60 --metres --order zyx --english-names";
+  vmdkit convert dance.vmd -o dance.bvh --model miku.pmx --fps 60 --metres --order zyx --english-names
+
+An OUT ending in .glb writes glTF 2.0 (docs/gltf.md): the model's skeleton, skin and mesh
+with the motion baked at 30 fps (IK and append included), right-handed Y-up metres (0.08 m per
+unit). IN is a motion played on --model, or a PMX/PMD alone for its rest pose. Textures are
+referred to by relative path (--embed-textures copies them in); missing ones are reported and
+left out.
+  vmdkit convert dance.vmd -o dance.glb --model miku.pmx
+  vmdkit convert dance.vmd -o dance.glb --model miku.pmx --camera camera.vmd --embed-textures
+  vmdkit convert dance.vmd -o bones.glb --model miku.pmx --skeleton-only
+  vmdkit convert miku.pmx -o miku.glb";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -81,8 +92,16 @@ pub struct Args {
     /// IN, the frame its keys get (default 0)
     #[arg(long, value_name = "F", allow_negative_numbers = true)]
     frame: Option<f64>,
+    /// BVH and glTF: the model the motion is played on, .pmx or .pmd (required for OUT.bvh;
+    /// for OUT.glb unless IN is the model)
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     #[command(flatten)]
     bvh: super::bvh::ExportArgs,
+    #[command(flatten)]
+    gltf: super::gltf::GltfArgs,
+    #[command(flatten)]
+    limit: crate::eval_args::OutputLimit,
 }
 
 /// Whether an output path names a VPD pose file (by its extension: an output has no bytes yet).
@@ -166,16 +185,33 @@ fn key_frame(frame: Option<f64>) -> anyhow::Result<u32> {
 const BIG_INPUT: u64 = 32 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    if super::bvh::is_bvh(args.out.path()) && args.to.is_none() {
+    let output = args.out.path();
+    let exported =
+        [(super::bvh::is_bvh(output), "a .bvh"), (super::gltf::is_glb(output), "a .glb")];
+    if let Some((_, what)) = exported.iter().find(|(is, _)| *is && args.to.is_none()) {
         if args.frame.is_some() || args.pretty || args.bom || args.keep_trailing {
-            return Err(usage(
-                "--frame, --pretty, --bom and --keep-trailing do nothing with a .bvh output",
-            ));
+            return Err(usage(format!(
+                "--frame, --pretty, --bom and --keep-trailing do nothing with {what} output"
+            )));
         }
-        super::bvh::convert(&args.input, args.out.path(), args.lenient, &args.bvh)?;
+        let model = args.model.as_deref();
+        if super::bvh::is_bvh(output) {
+            args.gltf.refuse_unless_glb(output)?;
+            super::bvh::convert(&args.input, output, args.lenient, model, args.limit, &args.bvh)?;
+        } else {
+            args.bvh.refuse_unless_bvh(output)?;
+            super::gltf::run(&args.input, output, args.lenient, model, args.limit, &args.gltf)?;
+        }
         return Ok(Outcome::Success);
     }
-    args.bvh.refuse_unless_bvh(args.out.path())?;
+    args.bvh.refuse_unless_bvh(output)?;
+    args.gltf.refuse_unless_glb(output)?;
+    if args.model.is_some() {
+        return Err(usage(format!(
+            "--model is for a .bvh or .glb output, and {} is neither",
+            io::output_label(output)
+        )));
+    }
     if let Some(done) = convert_pose(&args) {
         return done;
     }

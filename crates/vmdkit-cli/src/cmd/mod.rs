@@ -14,6 +14,7 @@ pub mod convert;
 pub mod dump;
 pub mod edit;
 pub mod example;
+pub mod gltf;
 pub mod info;
 mod info_model;
 pub mod keypoints;
@@ -31,7 +32,7 @@ pub enum Command {
     Info(info::Args),
     /// List every keyframe of a motion, readable, or as JSON
     Dump(dump::Args),
-    /// Convert between VMD, JSON and CSV, rewrite (repair) a VMD, or write a BVH on a model
+    /// Convert between VMD, JSON and CSV, rewrite (repair) a VMD, write a BVH on a model, or export glTF (.glb)
     Convert(convert::Args),
     /// Validate and lint motions; exit 1 when one is damaged
     Check(check::Args),

@@ -10,6 +10,9 @@
 //! [`Model::parse`] and [`Model::read_file`] recognise it too, so a CSV serves wherever a model
 //! is asked for. Its errors name the line and column.
 //!
+//! [`Mesh::parse`] reads the same files' vertices, faces, materials and vertex morphs, for
+//! exports that draw the model (glTF).
+//!
 //! [`VpdPose`] reads and writes VPD pose files, and turns a pose into a one-frame motion and a
 //! motion at any time into a pose ([`VpdPose::to_motion`], [`VpdPose::from_motion`]).
 //!
@@ -25,8 +28,11 @@
 
 mod bone_csv;
 mod error;
+mod mesh;
 mod pmd;
+mod pmd_mesh;
 mod pmx;
+mod pmx_mesh;
 mod reader;
 mod types;
 mod vpd;
@@ -36,6 +42,7 @@ mod vpd_motion;
 mod tests;
 
 pub use error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
+pub use mesh::{GroupMorph, Material, Mesh, VertexMorph, VertexWeights, WeightKind};
 pub use types::*;
 pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
 pub use vpd_motion::PoseNameNotes;

@@ -23,13 +23,13 @@ fn field(raw: &[u8]) -> &[u8] {
     raw.iter().position(|&b| b == 0).map_or(raw, |n| &raw[..n])
 }
 
-fn decode(raw: &[u8]) -> String {
+pub(super) fn decode(raw: &[u8]) -> String {
     let bytes = field(raw);
     TextEncoding::ShiftJis.decode(bytes, bytes.len() == raw.len()).text.into_owned()
 }
 
 /// A bone as stored, before conversion.
-struct RawBone {
+pub(super) struct RawBone {
     name: Vec<u8>,
     parent: u16,
     tail: u16,
@@ -40,7 +40,7 @@ struct RawBone {
     at: usize,
 }
 
-struct RawIk {
+pub(super) struct RawIk {
     bone: usize,
     target: usize,
     iterations: u16,
@@ -103,7 +103,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
 }
 
 /// The magic, the version (only 1.0 is read), and the model's name and comment.
-fn read_header(r: &mut Reader) -> Result<(String, String)> {
+pub(super) fn read_header(r: &mut Reader) -> Result<(String, String)> {
     r.skip(MAGIC.len())?;
     let version_at = r.pos();
     let version = r.f32()?;
@@ -117,7 +117,7 @@ fn read_header(r: &mut Reader) -> Result<(String, String)> {
     Ok((name, comment))
 }
 
-fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
+pub(super) fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
     r.enter(ModelSection::Bones);
     let at = r.pos();
     let bone_count = r.u16()? as usize;
@@ -227,7 +227,7 @@ fn skip_physics(r: &mut Reader, counts: &mut SectionCounts) -> Result<()> {
 }
 
 /// A `u32` count followed by that many records of `size` bytes.
-fn fixed_section(r: &mut Reader, size: usize) -> Result<usize> {
+pub(super) fn fixed_section(r: &mut Reader, size: usize) -> Result<usize> {
     let at = r.pos();
     let count = r.u32()?;
     let count = r.check_count(count as u64, size, at)?;
@@ -245,7 +245,7 @@ fn bone_index(
     r.in_range(index as i64, count, what, at)
 }
 
-fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
+pub(super) fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
     r.enter(ModelSection::Ik);
     let at = r.pos();
     let count = r.u16()? as usize;

@@ -8,17 +8,17 @@ use super::error::{ModelErrorKind, ModelSection};
 use super::reader::{Reader, Result};
 use super::types::*;
 
-const MAGIC: &[u8; 4] = b"PMX ";
+pub(super) const MAGIC: &[u8; 4] = b"PMX ";
 
 /// The header's index widths and text encoding.
-struct Globals {
-    utf8: bool,
-    additional_uvs: usize,
-    vertex: u8,
-    texture: u8,
-    material: u8,
-    bone: u8,
-    morph: u8,
+pub(super) struct Globals {
+    pub(super) utf8: bool,
+    pub(super) additional_uvs: usize,
+    pub(super) vertex: u8,
+    pub(super) texture: u8,
+    pub(super) material: u8,
+    pub(super) bone: u8,
+    pub(super) morph: u8,
     rigid_body: u8,
 }
 
@@ -80,7 +80,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     })
 }
 
-fn read_globals(r: &mut Reader) -> Result<Globals> {
+pub(super) fn read_globals(r: &mut Reader) -> Result<Globals> {
     let count_at = r.pos();
     let count = r.u8()?;
     if count < 8 {
@@ -126,7 +126,7 @@ fn read_globals(r: &mut Reader) -> Result<Globals> {
 }
 
 /// A text field, decoded lossily: MMD shows a broken name rather than refusing the model.
-fn text(r: &mut Reader, g: &Globals) -> Result<String> {
+pub(super) fn text(r: &mut Reader, g: &Globals) -> Result<String> {
     let bytes = r.text_bytes()?;
     if g.utf8 {
         return Ok(String::from_utf8_lossy(bytes).into_owned());
@@ -209,7 +209,7 @@ fn bone_ref_required(
     r.in_range(index as i64, count, what, at)
 }
 
-fn read_bones(r: &mut Reader, g: &Globals) -> Result<Vec<Bone>> {
+pub(super) fn read_bones(r: &mut Reader, g: &Globals) -> Result<Vec<Bone>> {
     r.enter(ModelSection::Bones);
     let b = g.bone as usize;
     let count = r.count_i32(8 + 12 + b + 4 + 2 + b)?;
@@ -385,7 +385,12 @@ fn read_morph(
 }
 
 /// The size of one offset of a morph of type `kind`, which was read at `kind_at`.
-fn morph_offset_size(r: &Reader, g: &Globals, kind: u8, kind_at: usize) -> Result<usize> {
+pub(super) fn morph_offset_size(
+    r: &Reader,
+    g: &Globals,
+    kind: u8,
+    kind_at: usize,
+) -> Result<usize> {
     let (v, m) = (g.vertex as usize, g.morph as usize);
     Ok(match kind {
         0 | 9 => m + 4,                       // group, flip (2.1)

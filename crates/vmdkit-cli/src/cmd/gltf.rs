@@ -1,0 +1,149 @@
+//! `vmdkit convert … OUT.glb`: a model, its mesh, a motion and a camera as one glTF binary
+//! (`vmdkit::gltf`). `convert` hands every `.glb` output here.
+
+use crate::error::usage;
+use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode, OutputLimit};
+use crate::io;
+use std::path::{Path, PathBuf};
+use vmdkit::eval::MotionSampler;
+use vmdkit::gltf::{model_dir, to_glb, GltfError, GltfInput, GltfNote, GltfOptions, Textures};
+use vmdkit::model::Mesh;
+use vmdkit::skeleton::Skeleton;
+
+/// The flags of `convert` that only `.glb` outputs use.
+#[derive(clap::Args)]
+pub struct GltfArgs {
+    /// glTF: a camera motion (VMD) to add as an animated camera node
+    #[arg(long, value_name = "CAMERA")]
+    camera: Option<PathBuf>,
+    /// glTF: leave the mesh out, writing the skeleton (and its animation) alone
+    #[arg(long)]
+    skeleton_only: bool,
+    /// glTF: copy textures into the GLB instead of referring to them by relative path
+    #[arg(long)]
+    embed_textures: bool,
+    /// glTF: the CCD solver the motion is posed with
+    #[arg(long, value_enum, default_value_t = IkMode::Mmd)]
+    ik: IkMode,
+}
+
+impl GltfArgs {
+    /// A usage error when glTF flags are given for another output.
+    pub fn refuse_unless_glb(&self, output: &Path) -> anyhow::Result<()> {
+        let given = [
+            (self.camera.is_some(), "--camera"),
+            (self.skeleton_only, "--skeleton-only"),
+            (self.embed_textures, "--embed-textures"),
+        ];
+        match given.iter().find(|(on, _)| *on) {
+            Some((_, flag)) => Err(usage(format!(
+                "{flag} is for a .glb output, and {} is not one",
+                output.display()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether `path` names a `.glb` output.
+pub fn is_glb(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("glb"))
+}
+
+fn is_model(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("pmx") || e.eq_ignore_ascii_case("pmd"))
+}
+
+/// Writes `output` from `input`: a motion with `--model`, or a model (its rest pose).
+/// `--model` and `--max-output-size` are `convert`'s own, shared with BVH outputs.
+pub fn run(
+    input: &Path,
+    output: &Path,
+    lenient: bool,
+    model: Option<&Path>,
+    limit: OutputLimit,
+    args: &GltfArgs,
+) -> anyhow::Result<()> {
+    if io::is_stdio(output) {
+        return Err(usage("a .glb output must be a file (its textures are relative to it)"));
+    }
+    let (model_path, motion_path) = match (model, is_model(input)) {
+        (Some(model), false) => (model, Some(input)),
+        (None, true) => (input, None),
+        (Some(_), true) => {
+            return Err(usage("IN is a model already; --model is for playing a motion on one"))
+        }
+        (None, false) => {
+            return Err(usage(
+                "a motion to .glb needs --model MODEL (the PMX or PMD to play it on)",
+            ))
+        }
+    };
+    let model = read_model(model_path)?;
+    let mesh = if args.skeleton_only {
+        None
+    } else {
+        Some(
+            Mesh::read_file(model_path)
+                .map_err(|e| anyhow::anyhow!("cannot read the model's mesh: {e}"))?,
+        )
+    };
+    let motion = match motion_path {
+        Some(path) => {
+            let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
+            loaded.warn_repairs();
+            // What will not move: tracks no bone or morph of the model has.
+            let sampler = MotionSampler::new(&loaded.motion);
+            warn_duplicates(&loaded.label, &sampler);
+            bind(&loaded.label, &Skeleton::new(&model), &sampler);
+            Some(loaded)
+        }
+        None => None,
+    };
+    let camera = match &args.camera {
+        Some(path) => Some(io::load_motion(path, lenient, io::NO_TRAILING)?),
+        None => None,
+    };
+    let textures_from = model_dir(model_path);
+    let textures = if args.embed_textures {
+        Textures::Embed { model_dir: textures_from }
+    } else {
+        Textures::Reference { model_dir: textures_from, output_dir: model_dir(output) }
+    };
+    let options = GltfOptions {
+        pose: args.ik.options(),
+        textures,
+        max_output_bytes: limit.bytes(),
+        ..GltfOptions::default()
+    };
+    let input = GltfInput {
+        model: &model,
+        mesh: mesh.as_ref(),
+        motion: motion.as_ref().map(|m| &m.motion),
+        camera: camera.as_ref().map(|c| &c.motion),
+    };
+    let export = to_glb(&input, &options).map_err(|e| match e {
+        GltfError::TooLarge(e) => {
+            too_large(&motion.as_ref().map_or(String::new(), |m| m.label.clone()), &e)
+        }
+        e @ GltfError::CameraTooLarge { .. } => {
+            let camera = args.camera.as_deref().unwrap_or(output);
+            anyhow::anyhow!("{}: {e} (--max-output-size)", camera.display())
+        }
+        e => anyhow::anyhow!("{}: {e}", output.display()),
+    })?;
+    for note in &export.notes {
+        let about = match (note, &args.camera, &motion) {
+            (GltfNote::FixedFieldOfView { .. } | GltfNote::OrthographicCamera, Some(c), _) => {
+                c.display().to_string()
+            }
+            (GltfNote::UnboundMorphTracks { .. }, _, Some(m)) => m.label.clone(),
+            _ => model_path.display().to_string(),
+        };
+        eprintln!("warning: {about}: {note}");
+    }
+    io::write_output(output, |w| w.write_all(&export.glb))?;
+    Ok(())
+}
