@@ -16,6 +16,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
+# The requirements pin the "capture" extra too (mediapipe, OpenCV), so that the tests of
+# vmdkit.capture run: under CI=true a missing estimator fails them.
 "$venv/bin/python" -m pip install --quiet -r crates/vmdkit-py/requirements-test.txt
 CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target} \
     "$venv/bin/python" -m pip install --quiet --no-build-isolation --force-reinstall --no-deps \
