@@ -38,6 +38,7 @@ __all__ = [
     "_panic",
     "Model",
     "ModelError",
+    "Pose",
     "RetargetError",
     "keypoints",
     "retarget",

@@ -14,7 +14,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (
+    Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union,
+)
 
 import numpy as np
 
@@ -109,7 +111,7 @@ class Capture:
 
 def _mediapipe() -> Any:
     try:
-        import mediapipe  # type: ignore[import-not-found]
+        import mediapipe  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: "
@@ -121,7 +123,7 @@ def _mediapipe() -> Any:
 
 def _cv2() -> Any:
     try:
-        import cv2  # type: ignore[import-not-found]
+        import cv2  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs OpenCV to decode frames, part of the \"capture\" extra: "
@@ -301,7 +303,7 @@ def capture(
     *,
     model: Union[Model, str, Path, None] = None,
     person: Union[str, int] = "largest",
-    smooth: Union[str, float] = "normal",
+    smooth: Union[Literal["none", "light", "normal", "strong"], float] = "normal",
     fov: Optional[float] = None,
     model_asset: Union[str, Path, None] = None,
     min_visibility: float = 0.5,
