@@ -251,3 +251,12 @@ def test_the_command_refuses_what_it_cannot_do(images, tmp_path):
     done = capture_command(blank, "-o", tmp_path / "x.vmd")
     assert done.returncode == 1 and "no person" in done.stderr
     assert not (tmp_path / "x.vmd").exists()
+
+
+def test_the_console_command_is_installed():
+    # pip installs [project.scripts] entry points beside the interpreter.
+    command = Path(sys.executable).parent / "vmdkit-capture"
+    assert command.is_file(), f"{command} is not installed"
+    done = subprocess.run([str(command), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "--keypoints-out" in done.stdout
+    assert "--model-asset" in done.stdout and "examples:" in done.stdout
