@@ -260,3 +260,32 @@ def test_the_console_command_is_installed():
     done = subprocess.run([str(command), "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "--keypoints-out" in done.stdout
     assert "--model-asset" in done.stdout and "examples:" in done.stdout
+
+
+def test_frames_without_a_person_are_gaps(images, tmp_path):
+    import cv2
+
+    frame = cv2.imread(str(images / YOGA))
+    path = tmp_path / "gap.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0,
+                             (frame.shape[1], frame.shape[0]))
+    for i in range(16):
+        writer.write(np.zeros_like(frame) if 6 <= i < 9 else frame)
+    writer.release()
+    got = vmdkit.capture(path, dense=True)
+    assert got.summary["frames"] == 16 and got.summary["detected"] == 13
+    assert np.isnan(got.landmarks[6:9]).all() and not np.isnan(got.landmarks[:6]).any()
+    assert (got.confidence[6:9] == 0).all()
+    # The gap is filled by the retargeting: every frame keeps its keys.
+    bones = got.output.bones
+    upper = bones.name_index == bones.names.index("上半身")
+    np.testing.assert_array_equal(bones.frame[upper], np.arange(16))
+    assert np.isfinite(bones.rotation[upper]).all()
+
+
+def test_a_missing_model_asset_is_named(images, tmp_path):
+    with pytest.raises(FileNotFoundError, match="none.task"):
+        vmdkit.capture(images / YOGA, model_asset=tmp_path / "none.task")
+    done = capture_command(images / YOGA, "-o", tmp_path / "x.vpd",
+                           "--model-asset", tmp_path / "none.task")
+    assert done.returncode == 1 and "none.task" in done.stderr
