@@ -1,8 +1,9 @@
 """Speed of vmdkit.capture end to end on a video: frames per second, and the share of the time
 spent outside the estimator (MediaPipe) and outside the decoder (OpenCV), i.e. vmdkit's own.
 
-Run from the repository root with the capture extra installed, pinned to one core:
-    taskset -c 0 .venv/bin/python crates/vmdkit-py/bench/capture_bench.py [VIDEO] [--repeat N]
+Run from the repository root in an environment with the capture extra (scripts/python-tests.sh
+makes .venv-capture), pinned to one core:
+    taskset -c 0 .venv-capture/bin/python crates/vmdkit-py/bench/capture_bench.py [VIDEO] [--repeat N]
 (VIDEO defaults to the shared pose_1.mp4.) Prints one line per run and the median.
 """
 
