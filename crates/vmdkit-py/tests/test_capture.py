@@ -294,3 +294,26 @@ def test_a_missing_model_asset_is_named(images, tmp_path):
     done = capture_command(images / YOGA, "-o", tmp_path / "x.vpd",
                            "--model-asset", tmp_path / "none.task")
     assert done.returncode == 1 and "none.task" in done.stderr
+
+
+def test_the_hips_path_is_recovered_through_a_pinhole_camera():
+    # Needs no estimator: landmarks placed at known positions, projected, and solved back.
+    from vmdkit.capture import hip_path
+
+    rng = np.random.default_rng(16)
+    size, fov = (640, 480), 60.0
+    f = 320 / np.tan(np.radians(30))
+    body = rng.uniform(-0.5, 0.5, size=(33, 3)) * [0.6, 1.6, 0.3]
+    path = np.array([[0.0, 0.2, 3.0], [0.5, 0.2, 3.0], [0.5, 0.1, 4.5], [-0.3, 0.3, 2.5]])
+    world = np.zeros((len(path), 33, 4), dtype=np.float32)
+    image = np.zeros_like(world)
+    for t, p in enumerate(path):
+        camera = body + p
+        world[t, :, :3], world[t, :, 3] = body, 0.9
+        image[t, :, 0] = f * camera[:, 0] / camera[:, 2] + 320
+        image[t, :, 1] = f * camera[:, 1] / camera[:, 2] + 240
+        image[t, :, 3] = 0.9
+    world[2, :30, 3] = 0.1  # too few visible landmarks: no place
+    got = hip_path(world, image, size, fov, 0.5)
+    np.testing.assert_allclose(got[[0, 1, 3]], path[[0, 1, 3]], atol=1e-4)
+    assert np.isnan(got[2]).all()

@@ -398,8 +398,9 @@ def capture(
         hips = hip_path(world, image, size, fov, min_visibility)
         # Relative to where the person usually stands: the retargeting puts the feet on the
         # floor, and a person who stays in place keeps センター still.
-        moved = hips - np.nanmedian(hips, axis=0)
-        keypoints += moved[:, None, :].astype(np.float32)
+        if np.isfinite(hips).any():
+            moved = hips - np.nanmedian(hips, axis=0)
+            keypoints += moved[:, None, :].astype(np.float32)
     keypoints[~seen] = np.nan
     confidence = np.where(seen, np.nan_to_num(world[..., 3]), 0.0).astype(np.float32)
 
