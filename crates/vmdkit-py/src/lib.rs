@@ -17,6 +17,7 @@ mod io;
 mod model;
 mod motion;
 mod names;
+mod pose;
 mod reports;
 mod retarget;
 mod sample;
@@ -32,5 +33,6 @@ fn _vmdkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     io::register(m)?;
     model::register(m)?;
     retarget::register(m)?;
+    pose::register(m)?;
     Ok(())
 }

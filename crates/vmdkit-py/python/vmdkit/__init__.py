@@ -15,6 +15,7 @@ from ._vmdkit import (
     ModelError,
     MorphArrays,
     Motion,
+    Pose,
     PropertyArrays,
     ReadError,
     Repair,
@@ -28,8 +29,12 @@ from ._vmdkit import (
     write,
 )
 
+from .capture import Capture, CaptureError, capture  # noqa: E402  (needs _vmdkit)
+
 __all__ = [
     "BoneArrays",
+    "Capture",
+    "CaptureError",
     "CameraArrays",
     "EditError",
     "LightArrays",
@@ -38,6 +43,7 @@ __all__ = [
     "ModelError",
     "MorphArrays",
     "Motion",
+    "Pose",
     "PropertyArrays",
     "ReadError",
     "Repair",
@@ -45,6 +51,7 @@ __all__ = [
     "ShadowArrays",
     "VmdError",
     "__version__",
+    "capture",
     "keypoints",
     "read",
     "read_many",

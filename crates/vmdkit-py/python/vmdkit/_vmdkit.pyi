@@ -38,6 +38,7 @@ __all__ = [
     "_panic",
     "Model",
     "ModelError",
+    "Pose",
     "RetargetError",
     "keypoints",
     "retarget",
@@ -360,6 +361,40 @@ class Model:
         rotations (x, y, z, w), shape `frames.shape + (B, 4)`. `frames` are MMD frames (1/30 s);
         None samples frame 0 through the last key at `fps`, as `vmdkit bake --model` does.
         `up`: "y" right-handed Y up, "z" right-handed Z up, None MMD's own frame."""
+
+@final
+class Pose:
+    """A VPD pose: each listed bone's translation and rotation and morph weights."""
+
+    @staticmethod
+    def read(source: str | os.PathLike[str] | bytes) -> Pose:
+        """Reads a VPD file from a path or bytes."""
+    @staticmethod
+    def from_motion(motion: Motion, frame: float = 0.0) -> Pose:
+        """The pose `motion` gives at `frame`, as MMD plays it."""
+    def to_motion(self, frame: int = 0) -> Motion:
+        """The pose as a motion with one key per bone and morph, all at `frame`."""
+    def to_bytes(self) -> bytes:
+        """The file's bytes, as MMD writes a VPD."""
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Writes the pose to `path` atomically."""
+    @property
+    def model_file(self) -> str:
+        """The model file the pose was saved from."""
+    @property
+    def bone_names(self) -> list[str]:
+        """The bones' names, in file order."""
+    @property
+    def translations(self) -> npt.NDArray[np.float32]:
+        """The bones' translations, (N, 3)."""
+    @property
+    def rotations(self) -> npt.NDArray[np.float32]:
+        """The bones' rotations (x, y, z, w), (N, 4)."""
+    @property
+    def morphs(self) -> list[tuple[str, float]]:
+        """The morph weights by name, in file order."""
+    def __len__(self) -> int:
+        """The number of bones."""
 
 def retarget(
     keypoints: npt.ArrayLike,

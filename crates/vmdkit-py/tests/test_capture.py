@@ -1,0 +1,319 @@
+"""vmdkit.capture and vmdkit-capture: MediaPipe Pose on the shared photos and video, checked
+against MediaPipe's own expected landmarks and by playing the result back with vmdkit's FK.
+
+These need the "capture" extra (mediapipe 0.10.21); under CI=true its absence fails them."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import vmdkit
+from vmdkit.capture import LANDMARKS
+
+TRACE = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx"
+YOGA = "tensorflow__tfjs-models__pose-detection__test_data__pose.jpg"
+EXPECTED = "google-ai-edge__mediapipe__mediapipe__python__solutions__pose_test.py.expected_pose_jpg.json"
+VIDEO = "tensorflow__tfjs-models__pose-detection__test_data__pose_1.mp4"
+UPPER_BODY = ("google-ai-edge__mediapipe-samples__examples__holistic_landmarker__ios__"
+              "HolisticLandmarkerTests__business-person.png")
+PHOTOS = [
+    YOGA,
+    "tensorflow__examples__lite__examples__pose_estimation__raspberry_pi__test_data__image2.jpeg",
+    "tensorflow__examples__lite__examples__pose_estimation__raspberry_pi__test_data__image3.jpeg",
+    UPPER_BODY,
+]
+
+J = {name: i for i, name in enumerate(LANDMARKS)}
+# Limbs, the hip line, the shoulder line: (from, to) landmarks. The trunk is added below.
+SEGMENTS = [
+    ("left_shoulder", "left_elbow"), ("left_elbow", "left_wrist"),
+    ("right_shoulder", "right_elbow"), ("right_elbow", "right_wrist"),
+    ("left_hip", "left_knee"), ("left_knee", "left_ankle"),
+    ("right_hip", "right_knee"), ("right_knee", "right_ankle"),
+    ("right_hip", "left_hip"), ("right_shoulder", "left_shoulder"),
+]
+
+
+@pytest.fixture(scope="session")
+def mediapipe():
+    try:
+        import mediapipe  # noqa: F401
+        import cv2  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            pytest.fail("mediapipe (the capture extra) is not installed (CI=true: no skips)")
+        pytest.skip("mediapipe (the capture extra) is not installed")
+
+
+@pytest.fixture(scope="session")
+def images(pose_dir, mediapipe) -> Path:
+    return pose_dir / "images"
+
+
+@pytest.fixture(scope="session")
+def trace(corpus):
+    return vmdkit.Model.read(corpus / TRACE)
+
+
+def directions(points: np.ndarray) -> dict:
+    """Unit directions of SEGMENTS and the trunk (hip midpoint to shoulder midpoint), each
+    (F, 3), NaN where an end is missing."""
+    out = {}
+    for a, b in SEGMENTS:
+        out[f"{a}->{b}"] = points[:, J[b]] - points[:, J[a]]
+    hips = (points[:, J["left_hip"]] + points[:, J["right_hip"]]) / 2
+    shoulders = (points[:, J["left_shoulder"]] + points[:, J["right_shoulder"]]) / 2
+    out["trunk"] = shoulders - hips
+    return {k: v / np.linalg.norm(v, axis=-1, keepdims=True) for k, v in out.items()}
+
+
+def angle_errors(played: np.ndarray, given: np.ndarray) -> dict:
+    """Per segment, the angles (degrees) between the played and given directions, over the
+    frames where both ends are present in both."""
+    out = {}
+    a, b = directions(played), directions(given)
+    for k in a:
+        ok = np.isfinite(a[k]).all(axis=-1) & np.isfinite(b[k]).all(axis=-1)
+        if ok.any():
+            dots = np.clip((a[k][ok] * b[k][ok]).sum(axis=-1), -1, 1)
+            out[k] = np.degrees(np.arccos(dots))
+    return out
+
+
+def play(motion, model, frames: int) -> np.ndarray:
+    kp, names = vmdkit.keypoints(motion, model, "blazepose33", up="-y")
+    assert tuple(names) == LANDMARKS
+    return kp[:frames]
+
+
+def test_landmark_names_are_the_blazepose33_layout():
+    _, names = vmdkit.keypoints(vmdkit.Pose.read(b"Vocaloid Pose Data file\n\nm.osm;\n0;\n")
+                                .to_motion(), None, "blazepose33")
+    assert tuple(names) == LANDMARKS
+
+
+def test_the_photo_is_within_mediapipes_own_tolerances(images):
+    expected = json.loads((images / EXPECTED).read_text())
+    got = vmdkit.capture(images / YOGA)
+    px = np.array(expected["EXPECTED_POSE_LANDMARKS_px"], dtype=np.float64)
+    m = np.array(expected["EXPECTED_POSE_WORLD_LANDMARKS_m"], dtype=np.float64)
+    assert np.abs(got.image_landmarks[0, :, :2] - px).max() <= expected["DIFF_THRESHOLD_px"]
+    assert np.abs(got.landmarks[0, :, :3] - m).max() <= expected["WORLD_DIFF_THRESHOLD_m"]
+    assert got.summary["frames"] == got.summary["detected"] == 1
+    assert got.summary["not_visible"] == []
+
+
+def test_the_vpd_on_the_trace_model_follows_the_landmarks(images, trace, tmp_path):
+    got = vmdkit.capture(images / YOGA, model=trace)
+    assert isinstance(got.output, vmdkit.Pose) and len(got.output) > 0
+    got.output.write(tmp_path / "pose.vpd")
+    pose = vmdkit.Pose.read(tmp_path / "pose.vpd")
+    assert pose.bone_names == got.output.bone_names
+    errors = angle_errors(play(pose.to_motion(), trace, 1), got.keypoints)
+    assert len(errors) == len(SEGMENTS) + 1
+    worst = {k: float(v.max()) for k, v in errors.items()}
+    # The bone segments (limbs, hip and shoulder lines) within 1°. The trunk (hip midpoint to
+    # shoulder midpoint) is no one bone: the retargeting's trunk fit trades it against the
+    # neck and shoulders of a body of other proportions (2.3° here, see docs/capture.md).
+    trunk = worst.pop("trunk")
+    assert max(worst.values()) <= 1.0, worst
+    assert trunk <= 2.5
+
+
+@pytest.mark.parametrize("photo", PHOTOS)
+def test_each_photo_played_back_follows_the_estimator(images, trace, photo):
+    got = vmdkit.capture(images / photo, model=trace)
+    reference = np.array(json.loads((images / f"{photo}.world_landmarks.json").read_text())[0])
+    assert np.abs(got.landmarks[0] - reference).max() <= 0.2
+    errors = angle_errors(play(got.output.to_motion(), trace, 1), got.keypoints)
+    mean = float(np.mean(np.concatenate(list(errors.values()))))
+    assert mean <= 1.5, {k: float(v.mean()) for k, v in errors.items()}
+
+
+def test_the_video_played_back_follows_the_estimator(images, trace):
+    got = vmdkit.capture(images / VIDEO, model=trace, dense=True)
+    assert got.fps == 30.0 and got.summary["frames"] == got.summary["detected"] == 120
+    np.testing.assert_allclose(got.times, np.arange(120) / 30.0, atol=1e-3)
+    # One key per source frame, at its time (MMD frames are 1/30 s; this video is 30 fps).
+    bones = got.output.bones
+    upper = bones.name_index == bones.names.index("上半身")
+    np.testing.assert_array_equal(bones.frame[upper], np.arange(120))
+    reference = json.loads((images / f"{VIDEO}.world_landmarks.json").read_text())
+    assert np.abs(got.landmarks - np.array(reference)).max() <= 0.2
+    errors = angle_errors(play(got.output, trace, 120), got.keypoints)
+    mean = float(np.mean(np.concatenate(list(errors.values()))))
+    assert mean <= 1.5, {k: float(v.mean()) for k, v in errors.items()}
+
+
+def test_legs_out_of_the_picture_are_reported_and_left_at_rest(images, trace):
+    got = vmdkit.capture(images / UPPER_BODY, model=trace)
+    for leg in ("left_knee", "right_knee", "left_ankle", "right_ankle"):
+        assert leg in got.summary["not_visible"]
+    assert "left_shoulder" not in got.summary["not_visible"]
+    pose = got.output
+    # Unseen legs are not invented: at rest under the pelvis, and the leg IK targets keyed
+    # where those rest legs put the feet, so that MMD's IK does not bend them.
+    rotations = dict(zip(pose.bone_names, pose.rotations))
+    for bone in ("左足", "右足", "左ひざ", "右ひざ", "左足首", "右足首"):
+        turn = np.degrees(2 * np.arccos(min(1.0, abs(float(rotations[bone][3])))))
+        assert turn <= 0.5, (bone, turn)
+    motion = pose.to_motion()
+    with_ik, _ = trace.pose(motion, np.array([0.0]), ik=True)
+    without, _ = trace.pose(motion, np.array([0.0]), ik="off")
+    for bone in ("左ひざ", "右ひざ", "左足首", "右足首"):
+        i = trace.bone_index(bone)
+        assert np.linalg.norm(with_ik[0, i] - without[0, i]) <= 0.01, bone
+    played = play(motion, trace, 1)[0]
+    for side in ("left", "right"):
+        hip, knee, ankle = (played[J[f"{side}_{n}"]] for n in ("hip", "knee", "ankle"))
+        thigh, shin = knee - hip, ankle - knee
+        bend = np.degrees(np.arccos(np.dot(thigh, shin)
+                                    / np.linalg.norm(thigh) / np.linalg.norm(shin)))
+        assert bend <= 10.0, (side, bend)
+
+
+def still_video(images, tmp_path, frames: int) -> Path:
+    """The yoga photo repeated as a video: a person who does not move."""
+    import cv2
+
+    frame = cv2.imread(str(images / YOGA))
+    path = tmp_path / "still.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0,
+                             (frame.shape[1], frame.shape[0]))
+    for _ in range(frames):
+        writer.write(frame)
+    writer.release()
+    return path
+
+
+def test_a_person_who_stays_in_place_stays_in_place(images, tmp_path):
+    # On the standard model. (On the trace model the retargeting itself lets センター drift
+    # along z over identical frames; see docs/capture.md.)
+    got = vmdkit.capture(still_video(images, tmp_path, 20), dense=True)
+    assert got.fps == 25.0 and got.summary["detected"] == 20
+    bones = got.output.bones
+    centre = bones.position[bones.name_index == bones.names.index("センター")]
+    assert len(centre) >= 20
+    assert np.ptp(centre, axis=0).max() <= 0.05, np.ptp(centre, axis=0)
+
+
+def test_no_person_is_an_error(images, tmp_path):
+    import cv2
+
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((240, 320, 3), 128, dtype=np.uint8))
+    with pytest.raises(vmdkit.CaptureError, match="no person"):
+        vmdkit.capture(blank)
+
+
+def test_a_missing_extra_names_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "mediapipe", None)
+    (tmp_path / "x.jpg").write_bytes(b"")
+    with pytest.raises(ImportError, match=r"capture.*extra|extra.*capture"):
+        vmdkit.capture(tmp_path / "x.jpg")
+
+
+def capture_command(*args):
+    return subprocess.run([sys.executable, "-m", "vmdkit._capture_cli", *map(str, args)],
+                          capture_output=True, text=True, encoding="utf-8")
+
+
+def test_the_command_writes_a_pose_and_keypoints_vmdkit_retarget_reads(
+        images, corpus, vmdkit_cli, tmp_path):
+    out, kp = tmp_path / "pose.vpd", tmp_path / "kp.json"
+    done = capture_command(images / YOGA, "-o", out, "--model", corpus / TRACE,
+                           "--keypoints-out", kp, "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["frames"] == 1 and summary["keys"] > 0
+    assert vmdkit.Pose.read(out).bone_names
+    again = tmp_path / "again.vmd"
+    report = json.loads(vmdkit_cli("retarget", kp, "--model", corpus / TRACE, "--dense",
+                                   "--smooth", "none", "--json", "-o", again))
+    assert report["layout"] == "blazepose33" and report["frames"] == 1
+    # The same keypoints retargeted the same way give the same pose.
+    pose = vmdkit.Pose.read(out)
+    rerun = vmdkit.Pose.from_motion(vmdkit.read(again), 0.0)
+    assert rerun.bone_names == pose.bone_names
+    np.testing.assert_allclose(rerun.rotations, pose.rotations, atol=1e-4)
+    np.testing.assert_allclose(rerun.translations, pose.translations, atol=1e-3)
+
+
+def test_the_command_refuses_what_it_cannot_do(images, tmp_path):
+    done = capture_command(images / VIDEO, "-o", tmp_path / "x.vpd")
+    assert done.returncode == 2 and "photo" in done.stderr
+    done = capture_command(images / YOGA, "-o", tmp_path / "x.bvh")
+    assert done.returncode == 2 and ".vmd or .vpd" in done.stderr
+    import cv2
+
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.zeros((64, 64, 3), dtype=np.uint8))
+    done = capture_command(blank, "-o", tmp_path / "x.vmd")
+    assert done.returncode == 1 and "no person" in done.stderr
+    assert not (tmp_path / "x.vmd").exists()
+
+
+def test_the_console_command_is_installed():
+    # pip installs [project.scripts] entry points beside the interpreter.
+    command = Path(sys.executable).parent / "vmdkit-capture"
+    assert command.is_file(), f"{command} is not installed"
+    done = subprocess.run([str(command), "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "--keypoints-out" in done.stdout
+    assert "--model-asset" in done.stdout and "examples:" in done.stdout
+
+
+def test_frames_without_a_person_are_gaps(images, tmp_path):
+    import cv2
+
+    frame = cv2.imread(str(images / YOGA))
+    path = tmp_path / "gap.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0,
+                             (frame.shape[1], frame.shape[0]))
+    for i in range(16):
+        writer.write(np.zeros_like(frame) if 6 <= i < 9 else frame)
+    writer.release()
+    got = vmdkit.capture(path, dense=True)
+    assert got.summary["frames"] == 16 and got.summary["detected"] == 13
+    assert np.isnan(got.landmarks[6:9]).all() and not np.isnan(got.landmarks[:6]).any()
+    assert (got.confidence[6:9] == 0).all()
+    # The gap is filled by the retargeting: every frame keeps its keys.
+    bones = got.output.bones
+    upper = bones.name_index == bones.names.index("上半身")
+    np.testing.assert_array_equal(bones.frame[upper], np.arange(16))
+    assert np.isfinite(bones.rotation[upper]).all()
+
+
+def test_a_missing_model_asset_is_named(images, tmp_path):
+    with pytest.raises(FileNotFoundError, match="none.task"):
+        vmdkit.capture(images / YOGA, model_asset=tmp_path / "none.task")
+    done = capture_command(images / YOGA, "-o", tmp_path / "x.vpd",
+                           "--model-asset", tmp_path / "none.task")
+    assert done.returncode == 1 and "none.task" in done.stderr
+
+
+def test_the_hips_path_is_recovered_through_a_pinhole_camera():
+    # Needs no estimator: landmarks placed at known positions, projected, and solved back.
+    from vmdkit.capture import hip_path
+
+    rng = np.random.default_rng(16)
+    size, fov = (640, 480), 60.0
+    f = 320 / np.tan(np.radians(30))
+    body = rng.uniform(-0.5, 0.5, size=(33, 3)) * [0.6, 1.6, 0.3]
+    path = np.array([[0.0, 0.2, 3.0], [0.5, 0.2, 3.0], [0.5, 0.1, 4.5], [-0.3, 0.3, 2.5]])
+    world = np.zeros((len(path), 33, 4), dtype=np.float32)
+    image = np.zeros_like(world)
+    for t, p in enumerate(path):
+        camera = body + p
+        world[t, :, :3], world[t, :, 3] = body, 0.9
+        image[t, :, 0] = f * camera[:, 0] / camera[:, 2] + 320
+        image[t, :, 1] = f * camera[:, 1] / camera[:, 2] + 240
+        image[t, :, 3] = 0.9
+    world[2, :30, 3] = 0.1  # too few visible landmarks: no place
+    got = hip_path(world, image, size, fov, 0.5)
+    np.testing.assert_allclose(got[[0, 1, 3]], path[[0, 1, 3]], atol=1e-4)
+    assert np.isnan(got[2]).all()
