@@ -566,3 +566,53 @@ fn models_and_poses_come_through_stdin_told_by_their_bytes() {
     ]);
     assert_eq!(posed, posed_file);
 }
+
+#[test]
+fn render_view_and_sample_take_a_pose() {
+    let Some(manifest) = corpus_or_skip("render a pose") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pose = manifest.dir.join(POSE);
+    let miku = manifest.dir.join(MIKU);
+    let png = dir.path().join("pose.png");
+    let html = dir.path().join("pose.html");
+    // No --frame: a pose is drawn at frame 0.
+    run_ok(&[
+        "render".as_ref(),
+        pose.as_os_str(),
+        "--model".as_ref(),
+        miku.as_os_str(),
+        "-o".as_ref(),
+        png.as_os_str(),
+    ]);
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    run_ok(&[
+        "view".as_ref(),
+        pose.as_os_str(),
+        "--model".as_ref(),
+        miku.as_os_str(),
+        "-o".as_ref(),
+        html.as_os_str(),
+    ]);
+    assert!(std::fs::metadata(&html).unwrap().len() > 0);
+    // sample gives the pose's own rotation for a bone it holds.
+    let vpd = VpdPose::read_file(&pose).unwrap();
+    let bone = &vpd.bones[0];
+    let said = run_ok(&[
+        "sample".as_ref(),
+        pose.as_os_str(),
+        "--frame".as_ref(),
+        "0".as_ref(),
+        "--bone".as_ref(),
+        bone.name.as_ref(),
+        "--json".as_ref(),
+    ]);
+    let doc: Value = serde_json::from_slice(&said).unwrap();
+    let rotation: Vec<f32> =
+        doc["rotation"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap() as f32).collect();
+    let expected = bone.rotation.normalize().to_array();
+    let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+    let negated: Vec<f32> = expected.iter().map(|v| -v).collect();
+    assert!(same(&rotation, &expected) || same(&rotation, &negated), "{doc} vs {expected:?}");
+}

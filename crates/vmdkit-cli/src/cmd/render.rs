@@ -3,6 +3,7 @@
 
 use crate::batch::progress_bar;
 use crate::eval_args::{check_fps, check_frame, read_model, IkMode};
+use crate::inputs::{load_motion_or_pose, InputKind};
 use crate::io;
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
@@ -29,12 +30,14 @@ Examples:
   vmdkit render dance.vmd --frame 120 -o pose.png
   vmdkit render dance.vmd --model miku.pmx --frame 120 --view side --size 800x600 -o side.png
   vmdkit render dance.vmd --from 0 --to 300 --fps 15 -o dance.gif
-  vmdkit render dance.vmd --camera camera.vmd --from 0 --to 300 -o frames/";
+  vmdkit render dance.vmd --camera camera.vmd --from 0 --to 300 -o frames/
+  vmdkit render pose.vpd --model miku.pmx -o pose.png";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`; or a VPD pose (drawn at
+    /// frame 0 unless --frame)
     #[arg(value_name = "MOTION")]
     pub motion: PathBuf,
     /// The model (.pmx, .pmd); the built-in standard skeleton when not given
@@ -117,13 +120,16 @@ fn output_kind(path: &Path, still: bool) -> anyhow::Result<Output> {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
-    let kind = output_kind(&args.output, args.frame.is_some())?;
-    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    // A VPD pose is one frame: drawn at frame 0 unless --frame says otherwise.
+    let is_pose = InputKind::of(&args.motion) == InputKind::Pose;
+    let frame = args.frame.or(is_pose.then_some(0.0));
+    let kind = output_kind(&args.output, frame.is_some())?;
+    let loaded = load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
     let model = match &args.model {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
-    let times = frame_times(args, &kind, &loaded.motion)?;
+    let times = frame_times(args, frame, &kind, &loaded.motion)?;
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,
@@ -190,15 +196,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The motion times to draw: `--frame` for a PNG, `--from`..`--to` at `--fps` otherwise.
-fn frame_times(args: &Args, kind: &Output, motion: &vmdkit::Motion) -> anyhow::Result<Vec<f64>> {
+/// The motion times to draw: `frame` (`--frame`, or 0 for a pose) for a PNG, `--from`..`--to` at `--fps` otherwise.
+fn frame_times(
+    args: &Args,
+    frame: Option<f64>,
+    kind: &Output,
+    motion: &vmdkit::Motion,
+) -> anyhow::Result<Vec<f64>> {
     if let Output::Png = kind {
-        let frame =
-            args.frame.ok_or_else(|| crate::error::usage("a .png output needs --frame F"))?;
+        let frame = frame.ok_or_else(|| crate::error::usage("a .png output needs --frame F"))?;
         check_frame(frame)?;
         return Ok(vec![frame]);
     }
-    if let Some(frame) = args.frame {
+    if let Some(frame) = frame {
         check_frame(frame)?;
         return Ok(vec![frame]);
     }

@@ -46,7 +46,7 @@ pub struct SampleArgs {
 
 pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     check_frame(args.at.frame)?;
-    let loaded = io::load_motion(&args.at.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = crate::inputs::load_motion_or_pose(&args.at.file, args.lenient, io::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let stdout = std::io::stdout();

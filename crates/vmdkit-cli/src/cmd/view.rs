@@ -52,7 +52,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
-    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let loaded = crate::inputs::load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
     let model = match &args.model {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
