@@ -128,10 +128,7 @@ pub fn load_motion_or_pose(
 ) -> anyhow::Result<Loaded> {
     match InputKind::of(path) {
         InputKind::Pose => Ok(pose_as_motion(path, &read_pose(path)?, 0)),
-        InputKind::Model => Err(crate::error::usage(format!(
-            "{} is a model; this command takes a motion (.vmd, .json, .csv) or a pose (.vpd)",
-            path.display()
-        ))),
-        InputKind::Motion => crate::io::load_motion(path, lenient, max_trailing),
+        // A model is named as such by the motion reader, as where only motions are read.
+        InputKind::Motion | InputKind::Model => crate::io::load_motion(path, lenient, max_trailing),
     }
 }

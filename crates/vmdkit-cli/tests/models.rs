@@ -466,8 +466,8 @@ fn options_that_do_not_apply_to_poses_are_usage_errors() {
     assert!(!vpd.exists() && !json.exists());
     // A model where a motion is expected says so.
     let output = vmdkit().arg("dump").arg(&miku).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("is a model"));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is a PMX model, not a motion"));
 }
 
 #[test]

@@ -172,14 +172,14 @@ fn dash_reads_stdin_in_any_format_told_by_its_bytes() {
         let stdout = String::from_utf8(output.unwrap().stdout).unwrap();
         assert!(stdout.contains("1 ok, 0 damaged"), "{name}: {stdout}");
     }
-    // Empty stdin, a model, a pose: each said for what it is.
+    // Empty stdin, a model, a pose, where only a motion will do: each said for what it is.
     let cases: [(&[u8], &str); 3] = [
         (b"", "-: is empty, not a motion"),
         (b"PMX \x00\x00\x00\x40rest", "-: is a PMX model, not a motion"),
         (b"Vocaloid Pose Data file\r\n", "-: is a VPD pose, not a motion"),
     ];
     for (bytes, said) in cases {
-        let output = vmdkit().args(["sample", "-", "--frame", "0"]).write_stdin(bytes).output();
+        let output = vmdkit().args(["mirror", "-", "-o", "-"]).write_stdin(bytes).output();
         let output = output.unwrap();
         assert_eq!(output.status.code(), Some(1), "{said}");
         assert!(stderr(&output).contains(said), "{}", stderr(&output));

@@ -99,9 +99,28 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
     Ok(format)
 }
 
-/// Whether playing `motion` at `fps` poses enough frames (a minute at 30 fps) to show a bar.
-pub fn posing_is_long(motion: &vmdkit::Motion, fps: f64) -> bool {
-    vmdkit::retarget::keypoints_size(motion, 1, fps).frames >= 1800
+/// `motion` played on `model` as `layout`'s joints, with a progress bar over the frames when
+/// they are many (a minute at 30 fps): what `keypoints` and `retarget --source-model` do.
+pub fn pose_keypoints(
+    motion: &vmdkit::Motion,
+    model: &vmdkit::model::Model,
+    layout: &vmdkit::keypoints::Layout,
+    options: &KeypointOptions,
+) -> Result<vmdkit::keypoints::Keypoints, vmdkit::retarget::RetargetError> {
+    let long = vmdkit::retarget::keypoints_size(motion, 1, options.fps).frames >= 1800;
+    let bar = crate::batch::progress_bar(0, long, "frames");
+    let keypoints = keypoints_from_motion_with_progress(
+        motion,
+        &Skeleton::new(model),
+        layout,
+        options,
+        &|done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    keypoints
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -116,19 +135,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         units: args.units,
         max_output_bytes: args.limit.bytes(),
     };
-    let bar = crate::batch::progress_bar(0, posing_is_long(&loaded.motion, options.fps), "frames");
-    let keypoints = keypoints_from_motion_with_progress(
-        &loaded.motion,
-        &Skeleton::new(&model),
-        &layout,
-        &options,
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
-    bar.finish_and_clear();
-    let keypoints = keypoints.map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
+    let keypoints = pose_keypoints(&loaded.motion, &model, &layout, &options)
+        .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
     io::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),

@@ -12,8 +12,8 @@ use vmdkit::keypoints::{
 };
 use vmdkit::model::Model;
 use vmdkit::retarget::{
-    keypoints_from_motion_with_progress, retarget_with_progress, FloorMode, InputAxes, KeyMode,
-    KeypointOptions, RetargetError, RetargetOptions, RetargetReport, ScaleMode,
+    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
+    RetargetOptions, RetargetReport, ScaleMode,
 };
 use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
 
@@ -351,21 +351,8 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
-    let long = super::keypoints::posing_is_long(&loaded.motion, options.fps);
-    let bar = crate::batch::progress_bar(0, long, "frames");
-    let keypoints = keypoints_from_motion_with_progress(
-        &loaded.motion,
-        &Skeleton::new(&model),
-        &layout,
-        &options,
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
-    bar.finish_and_clear();
-    let keypoints =
-        keypoints.map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
+    let keypoints = super::keypoints::pose_keypoints(&loaded.motion, &model, &layout, &options)
+        .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
         layout,

@@ -1,7 +1,6 @@
 //! `vmdkit append`: motions one after another in time (see `vmdkit::edit::append`).
 
-use super::{counts, load, save};
-use crate::io::Format;
+use super::{counts, load_all, save};
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
@@ -43,10 +42,7 @@ pub struct AppendArgs {
 }
 
 pub fn run(args: &AppendArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    Format::of_output(&args.output)?;
-    let motions =
-        args.inputs.iter().map(|p| load(p, args.lenient)).collect::<anyhow::Result<Vec<_>>>()?;
+    let motions = load_all(&args.inputs, args.lenient, &args.output)?;
     let (joined, report) = vmdkit::edit::append(&motions, args.gap)?;
     save(&args.output, &joined)?;
     eprintln!("{}: {}", args.output.display(), counts(&joined));

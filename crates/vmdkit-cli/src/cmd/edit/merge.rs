@@ -1,7 +1,6 @@
 //! `vmdkit merge`: several motions into one (see `vmdkit::edit::merge`).
 
-use super::{counts, load, save};
-use crate::io::Format;
+use super::{counts, load_all, save};
 use std::path::PathBuf;
 use vmdkit::Section;
 
@@ -33,10 +32,7 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
-    // Fail on a bad OUT before doing the work.
-    Format::of_output(&args.output)?;
-    let motions =
-        args.inputs.iter().map(|p| load(p, args.lenient)).collect::<anyhow::Result<Vec<_>>>()?;
+    let motions = load_all(&args.inputs, args.lenient, &args.output)?;
     let (merged, report) = vmdkit::edit::merge(&motions);
     save(&args.output, &merged)?;
     eprintln!("{}: {}", args.output.display(), counts(&merged));

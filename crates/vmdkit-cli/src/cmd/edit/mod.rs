@@ -134,6 +134,13 @@ impl InOut {
 }
 
 /// Reads a motion, reporting lenient repairs.
+/// The motions of a command that joins several (`merge`, `append`), read after checking that
+/// `output` names a format, so a bad OUT fails before any work.
+pub fn load_all(inputs: &[PathBuf], lenient: bool, output: &Path) -> anyhow::Result<Vec<Motion>> {
+    Format::of_output(output)?;
+    inputs.iter().map(|p| load(p, lenient)).collect()
+}
+
 pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
     Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
 }
