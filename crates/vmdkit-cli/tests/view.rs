@@ -1,5 +1,6 @@
 //! `vmdkit view`: the HTML player is one offline file, small enough, and plays in a browser
-//! (Debian's headless chromium; `.ci/run` installs it).
+//! without a request (Debian's headless chromium, installed by scripts/system-deps.sh, driven
+//! directly and through playwright-core from tools/js, installed by scripts/js-tests.sh).
 
 mod common;
 
@@ -101,4 +102,33 @@ fn the_player_draws_and_plays_in_headless_chromium() {
     let left = pixels.iter().filter(|p| near(p, [31, 119, 180])).count();
     let right = pixels.iter().filter(|p| near(p, [214, 39, 40])).count();
     assert!(left > 200 && right > 200, "a figure is drawn: {left} left and {right} right pixels");
+}
+
+#[test]
+fn the_player_makes_no_request_while_it_plays() {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/js");
+    if !tools.join("node_modules/playwright-core").is_dir() {
+        if std::env::var_os("CI").is_some() {
+            panic!("tools/js/node_modules is not installed (scripts/js-tests.sh)");
+        }
+        eprintln!("SKIPPED the request test: tools/js/node_modules is not installed");
+        return;
+    }
+    if chromium().is_none() {
+        return;
+    }
+    let (dir, motion) = example_dir();
+    view(dir.path(), &motion, &["--camera", motion.to_str().unwrap()]);
+    let output = Command::new("node")
+        .arg(tools.join("player.mjs"))
+        .arg(dir.path().join("view.html"))
+        .output()
+        .expect("node runs tools/js/player.mjs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    let doc: serde_json::Value = serde_json::from_str(report.trim())
+        .unwrap_or_else(|e| panic!("{e}: {report} {}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(doc["requests"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["errors"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["advanced"], true, "the frame counter advances: {doc}");
+    assert!(output.status.success(), "{doc}");
 }
