@@ -14,7 +14,7 @@
 //!
 //! Every rotation is a world rotation; local ones come from them at the end (`mod.rs`).
 
-use super::lm::{self, Goal, State, Term};
+use super::lm::{self, Goal, Prior, State, Term};
 use super::rig::{Limb, Rig};
 use crate::keypoints::Role;
 use glam::{DQuat, DVec3};
@@ -231,8 +231,11 @@ impl<'r> Solver<'r> {
             }
         }
         let w = self.prior_weight;
-        let priors: Vec<(DQuat, f64)> = (group.iter())
-            .map(|&b| if b == rig.root { (DQuat::IDENTITY, CENTRE_PRIOR) } else { (prior[b], w) })
+        let priors: Vec<Prior> = (group.iter())
+            .map(|&b| match b == rig.root {
+                true => Prior { toward: DQuat::IDENTITY, weight: CENTRE_PRIOR, held: true },
+                false => Prior::previous(prior[b], w),
+            })
             .collect();
         lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
         // Bones the group did not move follow their parents until solved.
@@ -274,8 +277,8 @@ impl<'r> Solver<'r> {
         if terms.is_empty() {
             return;
         }
-        let priors: Vec<(DQuat, f64)> =
-            group.iter().map(|&b| (prior[b], self.prior_weight)).collect();
+        let priors: Vec<Prior> =
+            group.iter().map(|&b| Prior::previous(prior[b], self.prior_weight)).collect();
         lm::solve(rig, &mut self.state, &group, false, &terms, &priors);
     }
 
@@ -383,9 +386,16 @@ impl<'r> Solver<'r> {
             predicted
         } else {
             let measured = cross / sin;
-            let w = smoothstep(sin / PLANE_CONFIDENT);
-            let measured =
-                if measured.dot(predicted) < 0.0 && w < 1.0 { -measured } else { measured };
+            let confidence = smoothstep(sin / PLANE_CONFIDENT);
+            let measured = if measured.dot(predicted) < 0.0 && confidence < 1.0 {
+                -measured
+            } else {
+                measured
+            };
+            // With no previous frame there is no roll to keep: the first frame takes the
+            // measured plane, which is what the blend would reach over identical frames (a
+            // blend toward the rest pose's would turn the limb a little more every frame).
+            let w = if self.solved { confidence } else { 1.0 };
             (predicted * (1.0 - w) + measured * w).normalize_or(predicted)
         };
         let upper = frame_rotation(upper0, hinge0, d1, hinge);
@@ -439,7 +449,14 @@ impl<'r> Solver<'r> {
             return;
         }
         let group = [bone];
-        lm::solve(rig, &mut self.state, &group, false, &terms, &[(prior[bone], self.prior_weight)]);
+        lm::solve(
+            rig,
+            &mut self.state,
+            &group,
+            false,
+            &terms,
+            &[Prior::previous(prior[bone], self.prior_weight)],
+        );
     }
 }
 
