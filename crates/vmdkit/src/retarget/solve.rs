@@ -93,6 +93,17 @@ impl<'r> Solver<'r> {
 
     /// Solves one frame into [`Solver::state`].
     pub fn frame(&mut self, obs: &Observed) {
+        let first = !self.solved;
+        self.solve_frame(obs);
+        // The first frame's priors pull toward the rest pose, which nothing observed chose: it
+        // is solved again from its own result, as a second identical frame would be, so that
+        // a person standing still is still from the first frame on.
+        if first {
+            self.solve_frame(obs);
+        }
+    }
+
+    fn solve_frame(&mut self, obs: &Observed) {
         let rig = self.rig;
         // The previous frame's rotations are read while this one is solved; the buffer then
         // takes this frame's, so nothing is allocated per frame.
