@@ -75,6 +75,10 @@ const LEGS: [([Role; 3], [Role; 4]); 2] = {
     ]
 };
 
+/// How often the first frame is solved at most, each time from the last result (see
+/// [`Solver::frame`]).
+const FIRST_FRAME_SOLVES: usize = 16;
+
 /// Below this bend (sin of the angle), a limb's bend plane is blended toward the previous
 /// frame's: 15°.
 const PLANE_CONFIDENT: f64 = 0.2588;
@@ -96,10 +100,20 @@ impl<'r> Solver<'r> {
         let first = !self.solved;
         self.solve_frame(obs);
         // The first frame's priors pull toward the rest pose, which nothing observed chose: it
-        // is solved again from its own result, as a second identical frame would be, so that
-        // a person standing still is still from the first frame on.
-        if first {
+        // is solved again from its own result, as identical frames after it would be, until it
+        // no longer moves, so that a person standing still is still from the first frame on.
+        if !first {
+            return;
+        }
+        for _ in 1..FIRST_FRAME_SOLVES {
+            let (translation, world) = (self.state.translation, self.state.world.clone());
             self.solve_frame(obs);
+            let moved = (self.state.world.iter().zip(&world))
+                .map(|(a, b)| a.angle_between(*b))
+                .fold((self.state.translation - translation).length(), f64::max);
+            if moved < 1e-9 {
+                break;
+            }
         }
     }
 
