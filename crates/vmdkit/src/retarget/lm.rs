@@ -8,7 +8,9 @@
 //! local rotations. Degrees of freedom the points leave free (a bone's roll about a line through two
 //! points) are held by a weak prior toward a reference rotation, which is the previous frame's,
 //! so they stay continuous; where the points determine the pose the prior's pull is below
-//! 1e-6 of the fit's and the solution is the exact one.
+//! 1e-6 of the fit's and the solution is the exact one. The exception is a prior toward a fixed
+//! reference (センター's rest turn, [`Prior::held`]), which keeps its pull so that what the
+//! points leave free settles on it rather than walking from frame to frame.
 
 use super::rig::{Anchor, Rig};
 use glam::{DMat3, DQuat, DVec3};
@@ -111,8 +113,9 @@ pub(crate) fn solve(
     prior: &[Prior],
 ) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
-    // The prior settles the free degrees of freedom; a second pass with a thousandth of it,
-    // from there, takes the determined ones the rest of the way without moving the free ones.
+    // The prior settles the free degrees of freedom; a second pass with a thousandth of it
+    // (held priors excepted), from there, takes the determined ones the rest of the way
+    // without moving the free ones.
     let mut pulls = [(DQuat::IDENTITY, 0.0); MAX_BONES];
     for (k, p) in prior.iter().enumerate() {
         pulls[k] = (p.toward, p.weight);
