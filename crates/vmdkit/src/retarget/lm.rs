@@ -8,7 +8,9 @@
 //! local rotations. Degrees of freedom the points leave free (a bone's roll about a line through two
 //! points) are held by a weak prior toward a reference rotation, which is the previous frame's,
 //! so they stay continuous; where the points determine the pose the prior's pull is below
-//! 1e-6 of the fit's and the solution is the exact one.
+//! 1e-6 of the fit's and the solution is the exact one. The exception is a prior toward a fixed
+//! reference (センター's rest turn, [`Prior::held`]), which keeps its pull so that what the
+//! points leave free settles on it rather than walking from frame to frame.
 
 use super::rig::{Anchor, Rig};
 use glam::{DMat3, DQuat, DVec3};
@@ -79,30 +81,57 @@ pub(crate) struct Term {
     pub goal: Goal,
 }
 
+/// A group bone's prior: the rotation it is pulled toward and how hard (units per radian).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Prior {
+    pub toward: DQuat,
+    pub weight: f64,
+    /// Whether `toward` is a reference of its own (センター's rest) rather than the previous
+    /// frame's pose. Such a prior keeps its weight in the second pass, so that degrees of
+    /// freedom the points leave free settle on it there. Weakened like the others, it would let
+    /// them stop wherever the first pass's pull toward the previous frame left them, and on
+    /// identical frames each frame would then move them a little further toward it.
+    pub held: bool,
+}
+
+impl Prior {
+    /// A prior toward the previous frame's rotation.
+    pub fn previous(toward: DQuat, weight: f64) -> Prior {
+        Prior { toward, weight, held: false }
+    }
+}
+
 /// Solves `group`'s world rotations (and the translation when `translate`) for `terms`, from
-/// the state's current values, with priors toward `prior` (rotation and weight, one per group
-/// bone). Returns the final weighted squared residual of the terms.
+/// the state's current values, with one prior per group bone. Returns the final weighted
+/// squared residual of the terms.
 pub(crate) fn solve(
     rig: &Rig,
     state: &mut State,
     group: &[usize],
     translate: bool,
     terms: &[Term],
-    prior: &[(DQuat, f64)],
+    prior: &[Prior],
 ) -> f64 {
-    // The prior settles the free degrees of freedom; a second pass with a thousandth of it,
-    // from there, takes the determined ones the rest of the way without moving the free ones.
-    let cost = solve_once(rig, state, group, translate, terms, prior);
+    debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
+    // The prior settles the free degrees of freedom; a second pass with a thousandth of it
+    // (held priors excepted), from there, takes the determined ones the rest of the way
+    // without moving the free ones.
+    let mut pulls = [(DQuat::IDENTITY, 0.0); MAX_BONES];
+    for (k, p) in prior.iter().enumerate() {
+        pulls[k] = (p.toward, p.weight);
+    }
+    let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()]);
     // Only a fit that nearly reaches its points (clean input) has digits left for the second
     // pass to take; on noisy input the prior's pull is far below the residual.
     if cost > POLISH_BELOW {
         return cost;
     }
-    let mut settled = [(DQuat::IDENTITY, 0.0); MAX_BONES];
     for (k, &b) in group.iter().enumerate() {
-        settled[k] = (state.world[b], prior[k].1 * 1e-3);
+        if !prior[k].held {
+            pulls[k] = (state.world[b], prior[k].weight * 1e-3);
+        }
     }
-    solve_once(rig, state, group, translate, terms, &settled[..group.len()])
+    solve_once(rig, state, group, translate, terms, &pulls[..group.len()])
 }
 
 fn solve_once(

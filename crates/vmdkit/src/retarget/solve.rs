@@ -14,7 +14,7 @@
 //!
 //! Every rotation is a world rotation; local ones come from them at the end (`mod.rs`).
 
-use super::lm::{self, Goal, State, Term};
+use super::lm::{self, Goal, Prior, State, Term};
 use super::rig::{Limb, Rig};
 use crate::keypoints::Role;
 use glam::{DQuat, DVec3};
@@ -75,6 +75,10 @@ const LEGS: [([Role; 3], [Role; 4]); 2] = {
     ]
 };
 
+/// How often the first frame is solved at most, each time from the last result (see
+/// [`Solver::frame`]).
+const FIRST_FRAME_SOLVES: usize = 16;
+
 /// Below this bend (sin of the angle), a limb's bend plane is blended toward the previous
 /// frame's: 15°.
 const PLANE_CONFIDENT: f64 = 0.2588;
@@ -93,6 +97,27 @@ impl<'r> Solver<'r> {
 
     /// Solves one frame into [`Solver::state`].
     pub fn frame(&mut self, obs: &Observed) {
+        let first = !self.solved;
+        self.solve_frame(obs);
+        // The first frame's priors pull toward the rest pose, which nothing observed chose: it
+        // is solved again from its own result, as identical frames after it would be, until it
+        // no longer moves, so that a person standing still is still from the first frame on.
+        if !first {
+            return;
+        }
+        for _ in 1..FIRST_FRAME_SOLVES {
+            let (translation, world) = (self.state.translation, self.state.world.clone());
+            self.solve_frame(obs);
+            let moved = (self.state.world.iter().zip(&world))
+                .map(|(a, b)| a.angle_between(*b))
+                .fold((self.state.translation - translation).length(), f64::max);
+            if moved < 1e-9 {
+                break;
+            }
+        }
+    }
+
+    fn solve_frame(&mut self, obs: &Observed) {
         let rig = self.rig;
         // The previous frame's rotations are read while this one is solved; the buffer then
         // takes this frame's, so nothing is allocated per frame.
@@ -231,8 +256,11 @@ impl<'r> Solver<'r> {
             }
         }
         let w = self.prior_weight;
-        let priors: Vec<(DQuat, f64)> = (group.iter())
-            .map(|&b| if b == rig.root { (DQuat::IDENTITY, CENTRE_PRIOR) } else { (prior[b], w) })
+        let priors: Vec<Prior> = (group.iter())
+            .map(|&b| match b == rig.root {
+                true => Prior { toward: DQuat::IDENTITY, weight: CENTRE_PRIOR, held: true },
+                false => Prior::previous(prior[b], w),
+            })
             .collect();
         lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
         // Bones the group did not move follow their parents until solved.
@@ -274,8 +302,8 @@ impl<'r> Solver<'r> {
         if terms.is_empty() {
             return;
         }
-        let priors: Vec<(DQuat, f64)> =
-            group.iter().map(|&b| (prior[b], self.prior_weight)).collect();
+        let priors: Vec<Prior> =
+            group.iter().map(|&b| Prior::previous(prior[b], self.prior_weight)).collect();
         lm::solve(rig, &mut self.state, &group, false, &terms, &priors);
     }
 
@@ -383,9 +411,16 @@ impl<'r> Solver<'r> {
             predicted
         } else {
             let measured = cross / sin;
-            let w = smoothstep(sin / PLANE_CONFIDENT);
-            let measured =
-                if measured.dot(predicted) < 0.0 && w < 1.0 { -measured } else { measured };
+            let confidence = smoothstep(sin / PLANE_CONFIDENT);
+            let measured = if measured.dot(predicted) < 0.0 && confidence < 1.0 {
+                -measured
+            } else {
+                measured
+            };
+            // With no previous frame there is no roll to keep: the first frame takes the
+            // measured plane, which is what the blend would reach over identical frames (a
+            // blend toward the rest pose's would turn the limb a little more every frame).
+            let w = if self.solved { confidence } else { 1.0 };
             (predicted * (1.0 - w) + measured * w).normalize_or(predicted)
         };
         let upper = frame_rotation(upper0, hinge0, d1, hinge);
@@ -439,7 +474,14 @@ impl<'r> Solver<'r> {
             return;
         }
         let group = [bone];
-        lm::solve(rig, &mut self.state, &group, false, &terms, &[(prior[bone], self.prior_weight)]);
+        lm::solve(
+            rig,
+            &mut self.state,
+            &group,
+            false,
+            &terms,
+            &[Prior::previous(prior[bone], self.prior_weight)],
+        );
     }
 }
 
