@@ -191,15 +191,22 @@ def still_video(images, tmp_path, frames: int) -> Path:
     return path
 
 
-def test_a_person_who_stays_in_place_stays_in_place(images, tmp_path):
-    # On the standard model. (On the trace model the retargeting itself lets センター drift
-    # along z over identical frames; see docs/capture.md.)
-    got = vmdkit.capture(still_video(images, tmp_path, 20), dense=True)
+@pytest.mark.parametrize("on_trace", [False, True], ids=["standard", "trace"])
+def test_a_person_who_stays_in_place_stays_in_place(images, corpus, tmp_path, on_trace):
+    # On the built-in standard model and on the trace model, whose 上半身 and 下半身 heads
+    # differ (the retargeting once let センター drift along z there over identical frames).
+    model = corpus / TRACE if on_trace else None
+    got = vmdkit.capture(still_video(images, tmp_path, 20), model=model, dense=True)
     assert got.fps == 25.0 and got.summary["detected"] == 20
     bones = got.output.bones
     centre = bones.position[bones.name_index == bones.names.index("センター")]
     assert len(centre) >= 20
-    assert np.ptp(centre, axis=0).max() <= 0.05, np.ptp(centre, axis=0)
+    # MediaPipe's own tracking moves the world landmarks of these identical frames by up to
+    # 3 cm as its filter settles, so センター may follow by a few millimetres (0.08 units on the
+    # trace model when measured); exactly identical keypoints give exactly identical keys
+    # (crates/vmdkit/tests/retarget_still.rs).
+    bound = 0.1 if on_trace else 0.05
+    assert np.ptp(centre, axis=0).max() <= bound, np.ptp(centre, axis=0)
 
 
 def test_no_person_is_an_error(images, tmp_path):
