@@ -16,6 +16,7 @@
 //! segment exactly as the sampler does (same weights, same f64 lerp rounded to f32, same
 //! slerp), and with tighter bands otherwise.
 
+use super::fast::{fit_band, FastFit};
 use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
@@ -47,6 +48,8 @@ pub(crate) struct BoneFit<'r> {
     breaks: Vec<bool>,
     /// Curves known to reproduce a segment (retiming keeps a source segment's curves).
     hints: HashMap<(usize, usize), [Curve; 4]>,
+    /// The cheap fitter, for [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    fast: Option<FastFit>,
 }
 
 /// The angle of the rotation between two unit quaternions, in degrees.
@@ -63,7 +66,12 @@ impl<'r> BoneFit<'r> {
             .map(|i| i > 0 && r.physics[i].is_on() != r.physics[i - 1].is_on())
             .collect();
         let unit = r.rotation.iter().map(|&q| normalized_rotation(q)).collect();
-        BoneFit { r, unit, tol, breaks, hints: HashMap::new() }
+        BoneFit { r, unit, tol, breaks, hints: HashMap::new(), fast: None }
+    }
+
+    /// Fits curves with the cheap fitter of [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    pub fn use_fast_fit(&mut self) {
+        self.fast = Some(FastFit::default());
     }
 
     /// Makes frame `i` a key.
@@ -155,7 +163,7 @@ impl<'r> BoneFit<'r> {
         }
         let mut curves = [Curve::LINEAR; 3];
         for (band, &c) in bands.iter().zip(&moving) {
-            curves[c] = band.fit().map_err(|i| a + 1 + i)?;
+            curves[c] = fit_band(band, self.fast.as_ref()).map_err(|i| a + 1 + i)?;
         }
         Ok(curves)
     }
@@ -196,7 +204,7 @@ impl<'r> BoneFit<'r> {
                 return Err(k);
             }
         }
-        band.fit().map_err(|i| a + 1 + i)
+        fit_band(&band, self.fast.as_ref()).map_err(|i| a + 1 + i)
     }
 }
 
