@@ -143,7 +143,7 @@ fn least_squares(band: &Band, s: &impl Fn(usize) -> f64) -> Option<(f64, f64)> {
         c2 += w2 * b2 * r;
     }
     let det = a11 * a22 - a12 * a12;
-    if !(det.abs() > 1e-12 * (a11 * a22).abs().max(1e-300)) {
+    if det.is_nan() || det.abs() <= 1e-12 * (a11 * a22).abs().max(1e-300) {
         // One handle carries no weight (a single point): fit y1 = y2.
         let (a, c) = (a11 + 2.0 * a12 + a22, c1 + c2);
         return (a > 0.0).then(|| (c / a, c / a));
