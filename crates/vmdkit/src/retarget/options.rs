@@ -55,7 +55,7 @@ pub struct RetargetOptions {
     pub ik: bool,
     /// Dense or thinned keys.
     pub keys: KeyMode,
-    /// How thinned keys are chosen: [`ReduceMethod::Fast`] by default (a few times more keys
+    /// How thinned keys are chosen: [`ReduceMethod::Fast`] by default (a few percent more keys
     /// than [`ReduceMethod::Fitted`], in a fraction of the time), within the same tolerance.
     pub reduce_method: ReduceMethod,
     /// Placement on the floor.

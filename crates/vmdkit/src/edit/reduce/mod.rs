@@ -30,9 +30,9 @@
 //! bytes old writers leave in its place all mean "on").
 //!
 //! [`ReduceMethod::Baseline`] runs errno-mmd/smoothvmd's recursive split (`baseline.rs`) through the
-//! same checks, for comparison. [`ReduceMethod::Fast`] runs the same segmentation and checks
-//! with a cheap curve fitter (`fast.rs`): a few times more keys on smooth dense input, in a
-//! fraction of the time.
+//! same checks, for comparison. [`ReduceMethod::Fast`] runs the greedy segmentation (without
+//! its prune) and the same checks with a cheap curve fitter (`fast.rs`): 3–20% more
+//! keys on dense input, in a fifth of the time or less.
 
 mod baseline;
 mod bone;
