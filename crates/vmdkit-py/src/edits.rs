@@ -204,10 +204,11 @@ pub fn reduce<'py>(
 ) -> PyResult<Edited<'py>> {
     let method = match method {
         "fitted" => ReduceMethod::Fitted,
+        "fast" => ReduceMethod::Fast,
         "baseline" => ReduceMethod::Baseline,
         other => {
             return Err(PyValueError::new_err(format!(
-                "method is 'fitted' or 'baseline', not {other:?}"
+                "method is 'fitted', 'fast' or 'baseline', not {other:?}"
             )))
         }
     };

@@ -114,3 +114,6 @@ def test_reduce_a_dense_motion():
     assert np.abs(p0 - p1).max() <= 0.01 + 1e-6
     baseline, _ = dense.reduce(method="baseline", threads=1)
     assert len(baseline.bones) < 300
+    fast, fast_report = dense.reduce(position=0.01, angle_degrees=0.1, method="fast")
+    assert len(fast.bones) < 300 and fast_report["errors"]["position"] <= 0.01
+    assert np.abs(p0 - fast.sample(frames)[0]).max() <= 0.01 + 1e-6

@@ -12,12 +12,15 @@
 //! * `retarget_10min/default`: `retarget` with the default options (conditioning with normal
 //!   smoothing, scale, solve, floor and contacts, keys thinned by `edit::reduce` with one
 //!   thread, report measured by playback) and the input's rate and units.
+//! * `retarget_10min/fitted`: the same with `ReduceMethod::Fitted`, the thinning the default
+//!   used before `ReduceMethod::Fast`, for comparison.
 //! * `retarget_10min/dense`: the same with `KeyMode::Dense`: no thinning, and the report plays
 //!   back one motion instead of two.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use glam::Vec3;
 use std::time::Duration;
+use vmdkit::edit::ReduceMethod;
 use vmdkit::example::{exercise_motion, standard_model};
 use vmdkit::keypoints::{Keypoints, Layout, Units};
 use vmdkit::retarget::{
@@ -61,8 +64,10 @@ fn retargeting(c: &mut Criterion) {
     add_noise(&mut kp, 0.01);
 
     let default = RetargetOptions { fps: 30.0, units: Some(Units::Metres), ..Default::default() };
+    let fitted = RetargetOptions { reduce_method: ReduceMethod::Fitted, ..default.clone() };
     let dense = RetargetOptions { keys: KeyMode::Dense, ..default.clone() };
-    for (label, options) in [("default", &default), ("dense", &dense)] {
+    let runs = [("default", &default), ("fitted", &fitted), ("dense", &dense)];
+    for (label, options) in runs {
         let out = retarget(&kp, &layout, &skeleton, options).unwrap();
         let r = &out.report;
         eprintln!(
@@ -86,7 +91,7 @@ fn retargeting(c: &mut Criterion) {
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(15));
-    for (label, options) in [("default", &default), ("dense", &dense)] {
+    for (label, options) in runs {
         group.bench_function(label, |b| {
             b.iter(|| {
                 let out = retarget(black_box(&kp), &layout, &skeleton, options).unwrap();

@@ -1,5 +1,6 @@
 //! Key reduction quality on the shared corpus: keys kept and the largest errors of vmdkit's
-//! fitted reduction beside errno-mmd/smoothvmd's recursive split (the baseline), in one run.
+//! fitted reduction beside errno-mmd/smoothvmd's recursive split (the baseline), in one run,
+//! then vmdkit's fast method (`ReduceMethod::Fast`) beside the fitted one.
 //!
 //! ```text
 //! cargo run --release -p vmdkit --example reduce_quality [-- --position 0.05 --angle 0.5]
@@ -83,6 +84,7 @@ fn table(inputs: &[(String, Motion)], tolerance: Tolerance) {
     println!("| motion | keys in | vmdkit keys | vmdkit max error (pos / °) | time | baseline keys | baseline max error (pos / °) | time | vmdkit / baseline |");
     println!("|---|---:|---:|---|---:|---:|---|---:|---:|");
     let (mut sum_in, mut sum_ours, mut sum_base) = (0, 0, 0);
+    let mut fast_rows = Vec::new();
     for (name, motion) in inputs {
         let options = ReduceOptions { tolerance, ..ReduceOptions::default() };
         let run = |method| {
@@ -96,6 +98,15 @@ fn table(inputs: &[(String, Motion)], tolerance: Tolerance) {
         };
         let (ours, e_ours, t_ours) = run(ReduceMethod::Fitted);
         let (base, e_base, t_base) = run(ReduceMethod::Baseline);
+        let (fast, e_fast, t_fast) = run(ReduceMethod::Fast);
+        fast_rows.push(format!(
+            "| {name} | {ours} | {:.2} s | {fast} | {:.4} / {:.3} | {:.2} s | {:.2} |",
+            t_ours.as_secs_f64(),
+            e_fast.position.max(e_fast.camera_position),
+            e_fast.angle_degrees.max(e_fast.camera_angle_degrees),
+            t_fast.as_secs_f64(),
+            fast as f64 / ours.max(1) as f64,
+        ));
         let keys_in = vmdkit::edit::KeyCounts::of(motion).total();
         (sum_in, sum_ours, sum_base) = (sum_in + keys_in, sum_ours + ours, sum_base + base);
         println!(
@@ -113,4 +124,10 @@ fn table(inputs: &[(String, Motion)], tolerance: Tolerance) {
         "| **total** | {sum_in} | {sum_ours} | | | {sum_base} | | | {:.2} |\n",
         sum_ours as f64 / sum_base.max(1) as f64
     );
+    println!("| motion | fitted keys | time | fast keys | fast max error (pos / °) | time | fast / fitted |");
+    println!("|---|---:|---:|---:|---|---:|---:|");
+    for row in fast_rows {
+        println!("{row}");
+    }
+    println!();
 }

@@ -2,11 +2,11 @@
 //! identity, shift and shift back is the identity, retiming to 60 fps and back reproduces the
 //! motion at integer frames within tolerance, trim keeps values inside its range (exactly in
 //! segments it does not cut, within the stated split-curve bound in those it does), and reduce
-//! stays within its bounds at every frame, checked by playing both motions with the sampler.
+//! stays within its bounds at every frame (fitted and fast), checked by playing both motions with the sampler.
 
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
-use vmdkit::edit::{measure, measure_with, ReduceOptions};
+use vmdkit::edit::{measure, measure_with, ReduceMethod, ReduceOptions};
 use vmdkit::edit::{mirror, reduce, retime, shift, trim, Tolerance};
 use vmdkit::eval::MotionSampler;
 use vmdkit::Curve;
@@ -228,8 +228,9 @@ proptest! {
     }
 
     #[test]
-    fn edit_reduce_stays_within_its_bounds_at_every_frame(m in dense(90)) {
-        let options = ReduceOptions::default();
+    fn edit_reduce_stays_within_its_bounds_at_every_frame(m in dense(90), fast in any::<bool>()) {
+        let method = if fast { ReduceMethod::Fast } else { ReduceMethod::Fitted };
+        let options = ReduceOptions { method, ..ReduceOptions::default() };
         let (out, report) = reduce(&m, &options);
         let e = measure(&m, &out);
         prop_assert!(e.within(&options.tolerance), "{:?}", e);

@@ -171,7 +171,8 @@ pub(crate) fn thin(dense: &Motion, options: &RetargetOptions) -> Motion {
     match options.keys {
         KeyMode::Dense => dense.clone(),
         KeyMode::Thinned(tolerance) => {
-            let reduce_options = ReduceOptions { tolerance, threads: 1, ..Default::default() };
+            let method = options.reduce_method;
+            let reduce_options = ReduceOptions { tolerance, method, threads: 1 };
             // The report measures the result by playing it back, joint by joint.
             reduce_unmeasured(dense, &reduce_options, &mut Vec::new())
         }

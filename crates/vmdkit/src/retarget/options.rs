@@ -2,7 +2,7 @@
 
 use super::axes::InputAxes;
 use super::RetargetError;
-use crate::edit::Tolerance;
+use crate::edit::{ReduceMethod, Tolerance};
 use crate::keypoints::{Smoothing, Units};
 
 /// How keypoint lengths become model units.
@@ -55,6 +55,9 @@ pub struct RetargetOptions {
     pub ik: bool,
     /// Dense or thinned keys.
     pub keys: KeyMode,
+    /// How thinned keys are chosen: [`ReduceMethod::Fast`] by default (a few percent more keys
+    /// than [`ReduceMethod::Fitted`], in a fraction of the time), within the same tolerance.
+    pub reduce_method: ReduceMethod,
     /// Placement on the floor.
     pub floor: FloorMode,
     /// Joints at or below this confidence count as missing.
@@ -80,6 +83,7 @@ impl Default for RetargetOptions {
             smoothing: Smoothing::Normal,
             ik: true,
             keys: KeyMode::Thinned(Tolerance::default()),
+            reduce_method: ReduceMethod::Fast,
             floor: FloorMode::Estimate,
             min_confidence: 0.3,
             model_name: String::new(),

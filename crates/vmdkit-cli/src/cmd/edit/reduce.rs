@@ -12,12 +12,15 @@ input by at most the given errors at every frame: translation distance in model 
 rotation angle in degrees, morph weight. This is checked by playing both with vmdkit's
 sampler; tracks that cannot be reduced within the bound keep their keys. Light, self-shadow
 and property keys are kept. --baseline uses errno-mmd/smoothvmd's recursive split with linear
-curves instead, for comparison; --compare runs both and reports both.
+curves instead, for comparison; --compare runs both and reports both. --fast fits curves
+the cheap way retarget does (a few fixed time handles, the value handles solved directly):
+more keys, several times quicker, the same bound.
 
 Examples:
   vmdkit reduce capture.vmd small.vmd
   vmdkit reduce capture.vmd small.vmd --max-position-error 0.02 --max-angle-error 0.25
   vmdkit reduce capture.vmd small.vmd --compare
+  vmdkit reduce capture.vmd small.vmd --fast
   vmdkit reduce capture.vmd -o small.json";
 
 #[derive(clap::Args)]
@@ -30,7 +33,10 @@ pub struct ReduceArgs {
     /// Use the smoothvmd-style recursive split (linear curves) instead of fitted curves
     #[arg(long, conflicts_with = "compare")]
     pub baseline: bool,
-    /// Also run the baseline and report its key count (OUT gets the fitted result)
+    /// Fit curves the cheap way (more keys, several times quicker, the same bound)
+    #[arg(long, conflicts_with = "baseline")]
+    pub fast: bool,
+    /// Also run the baseline and report its key count (OUT gets the fitted or fast result)
     #[arg(long)]
     pub compare: bool,
 }
@@ -44,7 +50,11 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     args.io.check_output()?;
     let tolerance = args.tolerance.tolerance()?;
     let motion = args.io.load()?;
-    let method = if args.baseline { ReduceMethod::Baseline } else { ReduceMethod::Fitted };
+    let method = match (args.baseline, args.fast) {
+        (true, _) => ReduceMethod::Baseline,
+        (false, true) => ReduceMethod::Fast,
+        (false, false) => ReduceMethod::Fitted,
+    };
     let options = ReduceOptions { tolerance, method, ..ReduceOptions::default() };
     // The library tells the number of tracks with each one done.
     let bar = progress_bar(0, is_long(&motion), "tracks");

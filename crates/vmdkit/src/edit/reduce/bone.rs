@@ -16,6 +16,7 @@
 //! segment exactly as the sampler does (same weights, same f64 lerp rounded to f32, same
 //! slerp), and with tighter bands otherwise.
 
+use super::fast::{fit_band, FastFit};
 use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
@@ -25,6 +26,7 @@ use crate::format::{BoneInterpolation, BoneKey, Motion, PhysicsToggle};
 use crate::math::{lerp, normalized_rotation, quat_angle, slerp};
 use crate::text::KeyName;
 use glam::{DQuat, Quat, Vec3};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// A bone's reference values at consecutive frames starting at `first`.
@@ -47,6 +49,11 @@ pub(crate) struct BoneFit<'r> {
     breaks: Vec<bool>,
     /// Curves known to reproduce a segment (retiming keeps a source segment's curves).
     hints: HashMap<(usize, usize), [Curve; 4]>,
+    /// The cheap fitter, for [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    fast: Option<FastFit>,
+    /// The bands of the three translation axes and the rotation, reused by every fit: a dense
+    /// track's segments are a few frames long, so allocating them would cost more than the fit.
+    bands: RefCell<[Band; 4]>,
 }
 
 /// The angle of the rotation between two unit quaternions, in degrees.
@@ -63,7 +70,20 @@ impl<'r> BoneFit<'r> {
             .map(|i| i > 0 && r.physics[i].is_on() != r.physics[i - 1].is_on())
             .collect();
         let unit = r.rotation.iter().map(|&q| normalized_rotation(q)).collect();
-        BoneFit { r, unit, tol, breaks, hints: HashMap::new() }
+        BoneFit {
+            r,
+            unit,
+            tol,
+            breaks,
+            hints: HashMap::new(),
+            fast: None,
+            bands: Default::default(),
+        }
+    }
+
+    /// Fits curves with the cheap fitter of [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    pub fn use_fast_fit(&mut self) {
+        self.fast = Some(FastFit::default());
     }
 
     /// Makes frame `i` a key.
@@ -127,9 +147,15 @@ impl<'r> BoneFit<'r> {
     /// `shrink`.
     fn fit_translation(&self, a: usize, b: usize, shrink: f64) -> Result<[Curve; 3], usize> {
         let (ta, tb) = (self.r.translation[a].to_array(), self.r.translation[b].to_array());
-        let moving: Vec<usize> = (0..3).filter(|&c| ta[c] != tb[c]).collect();
+        let (mut axes, mut m) = ([0usize; 3], 0);
+        for c in (0..3).filter(|&c| ta[c] != tb[c]) {
+            (axes[m], m) = (c, m + 1);
+        }
+        let moving = &axes[..m];
         let e = self.tol.position;
-        let mut bands: Vec<Band> = moving.iter().map(|_| Band::with_capacity(b - a)).collect();
+        let mut scratch = self.bands.borrow_mut();
+        let bands = &mut scratch[..m];
+        bands.iter_mut().for_each(Band::clear);
         for k in a + 1..b {
             let v = self.r.translation[k].to_array();
             let held: f64 = (0..3)
@@ -144,7 +170,7 @@ impl<'r> BoneFit<'r> {
             }
             let share = shrink * ((e * e - held) / moving.len() as f64).sqrt();
             let p = (k - a) as f64 / (b - a) as f64;
-            for (band, &c) in bands.iter_mut().zip(&moving) {
+            for (band, &c) in bands.iter_mut().zip(moving) {
                 let (x, y, d) =
                     (f64::from(ta[c]), f64::from(v[c]), f64::from(tb[c]) - f64::from(ta[c]));
                 let (lo, hi) = ((y - share - x) / d, (y + share - x) / d);
@@ -154,8 +180,8 @@ impl<'r> BoneFit<'r> {
             }
         }
         let mut curves = [Curve::LINEAR; 3];
-        for (band, &c) in bands.iter().zip(&moving) {
-            curves[c] = band.fit().map_err(|i| a + 1 + i)?;
+        for (band, &c) in bands.iter().zip(moving) {
+            curves[c] = fit_band(band, self.fast.as_ref()).map_err(|i| a + 1 + i)?;
         }
         Ok(curves)
     }
@@ -179,7 +205,9 @@ impl<'r> BoneFit<'r> {
         let e2 =
             if e2.length() > 1e-15 { e2.normalize() } else { DQuat::from_xyzw(0.0, 0.0, 0.0, 0.0) };
         let middle = (e1 + b64).normalize();
-        let mut band = Band::with_capacity(b - a);
+        let mut scratch = self.bands.borrow_mut();
+        let band = &mut scratch[3];
+        band.clear();
         for k in a + 1..b {
             let q = self.unit[k].as_dquat();
             let q = if q.dot(middle) < 0.0 { -q } else { q };
@@ -196,7 +224,7 @@ impl<'r> BoneFit<'r> {
                 return Err(k);
             }
         }
-        band.fit().map_err(|i| a + 1 + i)
+        fit_band(band, self.fast.as_ref()).map_err(|i| a + 1 + i)
     }
 }
 

@@ -9,6 +9,7 @@
 //! in the file, so a key is placed only where the reference's view angle is whole to within the
 //! tolerance; otherwise the track keeps its original keys.
 
+use super::fast::{fit_band, FastFit};
 use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
@@ -32,6 +33,8 @@ pub(crate) struct CameraFit<'r> {
     tol: Tolerance,
     breaks: Vec<bool>,
     hints: HashMap<(usize, usize), [Curve; 6]>,
+    /// The cheap fitter, for [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    fast: Option<FastFit>,
 }
 
 impl<'r> CameraFit<'r> {
@@ -41,7 +44,12 @@ impl<'r> CameraFit<'r> {
             .map(|i| i > 0 && r.samples[i].perspective != r.samples[i - 1].perspective)
             .collect();
         let fov = r.samples.iter().map(|s| s.fov.round().max(0.0)).collect();
-        CameraFit { r, fov, tol, breaks, hints: HashMap::new() }
+        CameraFit { r, fov, tol, breaks, hints: HashMap::new(), fast: None }
+    }
+
+    /// Fits curves with the cheap fitter of [`ReduceMethod::Fast`](super::ReduceMethod::Fast).
+    pub fn use_fast_fit(&mut self) {
+        self.fast = Some(FastFit::default());
     }
 
     pub fn force_break(&mut self, i: usize) {
@@ -185,7 +193,9 @@ impl<'r> CameraFit<'r> {
         let (e, ang) = (self.tol.position * shrink, (self.tol.angle_degrees * shrink).to_radians());
         let mut curves = [Curve::LINEAR; 6];
         let fit = |band: &Option<Band>| {
-            band.as_ref().map_or(Ok(Curve::LINEAR), |b| b.fit().map_err(|i| a + 1 + i))
+            band.as_ref().map_or(Ok(Curve::LINEAR), |b| {
+                fit_band(b, self.fast.as_ref()).map_err(|i| a + 1 + i)
+            })
         };
 
         // Target: like a bone translation, held axes first, the rest of the budget shared.
@@ -246,7 +256,7 @@ impl<'r> CameraFit<'r> {
             }
         }
         if band.len() == b - a - 1 {
-            curves[3] = band.fit().map_err(|i| a + 1 + i)?;
+            curves[3] = fit_band(&band, self.fast.as_ref()).map_err(|i| a + 1 + i)?;
         }
         Ok(curves)
     }

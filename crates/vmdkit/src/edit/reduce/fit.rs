@@ -70,6 +70,14 @@ impl Band {
         }
     }
 
+    /// Empties the band, keeping its storage (fitters reuse one band per channel).
+    pub fn clear(&mut self) {
+        for v in [&mut self.p, &mut self.lo, &mut self.hi, &mut self.mid, &mut self.half] {
+            v.clear();
+        }
+        self.floor = 0.0;
+    }
+
     /// Adds a point; false when no non-decreasing weight in [0, 1] can pass through the
     /// intervals any more (see [`Band::monotone`]), so that callers stop building at once.
     pub fn push(&mut self, p: f64, lo: f64, hi: f64) -> bool {

@@ -30,11 +30,14 @@
 //! bytes old writers leave in its place all mean "on").
 //!
 //! [`ReduceMethod::Baseline`] runs errno-mmd/smoothvmd's recursive split (`baseline.rs`) through the
-//! same checks, for comparison.
+//! same checks, for comparison. [`ReduceMethod::Fast`] runs the greedy segmentation (without
+//! its prune) and the same checks with a cheap curve fitter (`fast.rs`): 3–20% more
+//! keys on dense input, in a fifth of the time or less.
 
 mod baseline;
 mod bone;
 mod camera;
+mod fast;
 mod fit;
 pub(crate) mod measure;
 mod morph;
@@ -95,6 +98,11 @@ pub enum ReduceMethod {
     Fitted,
     /// smoothvmd's recursive split with linear curves (`baseline.rs`), for comparison.
     Baseline,
+    /// The greedy segmentation with a cheap fitter (`fast.rs`): the linear curve, or a few
+    /// fixed time handles with the value handles solved by least squares. Made for dense,
+    /// smooth input such as retargeting output; more keys than [`ReduceMethod::Fitted`], the
+    /// same guarantee.
+    Fast,
 }
 
 /// Options for [`reduce`].
@@ -268,7 +276,10 @@ fn reduce_bone_track(
 ) -> (Vec<BoneKey>, bool) {
     runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
         let r = bone_reference_at(track, keys[0].name, first, (first..=last).map(f64::from));
-        let fit = BoneFit::new(&r, tol);
+        let mut fit = BoneFit::new(&r, tol);
+        if method == ReduceMethod::Fast {
+            fit.use_fast_fit();
+        }
         let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
         choose(plan.map(|p| fit.keys(&p)), keys)
     })
@@ -308,6 +319,9 @@ fn reduce_camera(
         let r = camera_reference_span(track, first, last);
         let mut fit = CameraFit::new(&r, tol);
         fit.keep_jumps();
+        if method == ReduceMethod::Fast {
+            fit.use_fast_fit();
+        }
         let plan = if fit.keys_representable() {
             plan(&fit, method, |a, b| fit.linear_split(a, b))
         } else {
@@ -329,6 +343,8 @@ fn plan<T: Track>(
 ) -> Option<Vec<(usize, T::Curves)>> {
     let plan = match method {
         ReduceMethod::Fitted => segment::prune(track, segment::greedy(track)),
+        // The prune removes a fraction of a percent of the keys for a fifth of the time.
+        ReduceMethod::Fast => segment::greedy(track),
         ReduceMethod::Baseline => baseline::plan(track, split),
     };
     segment::verified(track, plan)
