@@ -408,7 +408,7 @@ pub(super) fn morph_offset_size(
 }
 
 /// A group morph's members as (file morph index, ratio); members of index −1 are dropped.
-fn read_group_members(
+pub(super) fn read_group_members(
     r: &mut Reader,
     g: &Globals,
     offsets: usize,

@@ -216,15 +216,7 @@ fn read_morphs(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
                 mesh.vertex_morphs.push(VertexMorph { name_cp932: key_name(&name), name, offsets });
             }
             0 => {
-                let mut members = Vec::with_capacity(n);
-                for _ in 0..n {
-                    let at = r.pos();
-                    let index = r.index(g.morph)?;
-                    let ratio = r.f32()?;
-                    if let Some(m) = r.optional_in_range(index, count, "group member morph", at)? {
-                        members.push((m, ratio));
-                    }
-                }
+                let members = pmx::read_group_members(r, g, n, count)?;
                 groups.push((name, members));
             }
             _ => r.skip(n * size)?,

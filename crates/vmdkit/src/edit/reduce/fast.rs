@@ -168,6 +168,7 @@ fn neighbour(v: f64, q: u8) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::fit::tests::band_of;
     use super::super::{measure, reduce, ReduceMethod, ReduceOptions};
     use super::*;
     use crate::format::{BoneKey, Motion};
@@ -240,16 +241,6 @@ mod tests {
         assert!(report.errors.within(&options.tolerance), "{report:?}");
         assert!(report.after.total() < report.before.total() / 4, "{report:?}");
         assert_eq!(measure(&dense, &out), report.errors);
-    }
-
-    fn band_of(c: Curve, n: usize, tol: f64) -> Band {
-        let mut band = Band::default();
-        for k in 1..n {
-            let p = k as f64 / n as f64;
-            let w = c.weight_f64(p);
-            assert!(band.push(p, w - tol, w + tol));
-        }
-        band
     }
 
     #[test]

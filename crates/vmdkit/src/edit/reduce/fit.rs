@@ -436,10 +436,11 @@ fn cubic(a: f64, b: f64, t: f64) -> (f64, f64, f64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn band_of(c: Curve, n: usize, tol: f64) -> Band {
+    /// A band `tol` wide around `c` sampled at `n` steps (shared with the fast fit's tests).
+    pub(in crate::edit::reduce) fn band_of(c: Curve, n: usize, tol: f64) -> Band {
         let mut band = Band::default();
         for k in 1..n {
             let p = k as f64 / n as f64;
