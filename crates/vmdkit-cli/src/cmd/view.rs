@@ -21,7 +21,7 @@ Examples:
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`
+    /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`; or a VPD pose
     #[arg(value_name = "MOTION")]
     pub motion: PathBuf,
     /// The model (.pmx, .pmd); the built-in standard skeleton when not given

@@ -3,7 +3,7 @@
 
 use super::{Bvh, Channel, Joint, JointKind};
 use crate::eval::MotionSampler;
-use crate::limit::{DenseOutput, DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::limit::{DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::model::{BoneFlags, Model, Tail};
 use crate::skeleton::{Axes, Binding, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT};
 use glam::{DVec3, EulerRot};
@@ -142,18 +142,8 @@ pub fn from_motion_size(
     if !(fps.is_finite() && fps > 0.0 && fps <= 10_000.0) {
         return Err(BvhExportError::BadFrameRate(fps));
     }
-    let last = sampler.last_frame().unwrap_or(0);
-    let frames = crate::skeleton::sample_count(last, fps) as u64;
-    let bones = skeleton.bone_count() as u64;
-    Ok(DenseSize {
-        output: DenseOutput::Bones,
-        first: 0,
-        last,
-        fps,
-        frames,
-        count: bones,
-        bytes: frames.saturating_mul(bones).saturating_mul(6 * 8),
-    })
+    // Six channels of about eight characters per joint.
+    Ok(crate::skeleton::export::bone_samples_size(skeleton, sampler, fps, 6 * 8, 0))
 }
 
 /// The motion `sampler` plays, posed on `model` by vmdkit's own evaluator (IK and append

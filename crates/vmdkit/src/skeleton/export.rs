@@ -148,19 +148,32 @@ pub fn world_bake_size(
     if !(fps.is_finite() && fps > 0.0) {
         return Err(BakeError::BadFrameRate(fps));
     }
+    Ok(bone_samples_size(skeleton, sampler, fps, 7 * 4, 8))
+}
+
+/// The size of an output holding every bone at every sample from frame 0 through the last key
+/// at `fps` (checked by the caller): `per_bone` bytes per bone and `per_sample` more per
+/// sample. Shared by the world bake and the BVH export.
+pub(crate) fn bone_samples_size(
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    fps: f64,
+    per_bone: u64,
+    per_sample: u64,
+) -> DenseSize {
     let last = sampler.last_frame().unwrap_or(0);
     let frames = samples(last, fps);
     let bones = skeleton.bone_count() as u64;
-    let per_sample = bones.saturating_mul(7 * 4).saturating_add(8);
-    Ok(DenseSize {
+    let sample_bytes = bones.saturating_mul(per_bone).saturating_add(per_sample);
+    DenseSize {
         output: DenseOutput::Bones,
         first: 0,
         last,
         fps,
         frames,
         count: bones,
-        bytes: frames.saturating_mul(per_sample),
-    })
+        bytes: frames.saturating_mul(sample_bytes),
+    }
 }
 
 /// Poses `sampler` on `skeleton` at every sample, calling `progress(done, total)` now and then.

@@ -1,6 +1,6 @@
 //! `vmdkit append`: motions one after another in time (see `vmdkit::edit::append`).
 
-use super::{counts, load_all, save};
+use super::{counts, load_all, save, warn_model_names};
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
@@ -50,12 +50,6 @@ pub fn run(args: &AppendArgs) -> anyhow::Result<()> {
         eprintln!("{}: frame 0 at frame {start}", path.display());
     }
     eprintln!("{} keys added at the seams, {} camera cuts", report.inserted, report.camera_cuts);
-    if !report.other_model_names.is_empty() {
-        eprintln!(
-            "warning: the inputs name different models; the output keeps {:?} (also seen: {})",
-            report.model_name,
-            report.other_model_names.join(", ")
-        );
-    }
+    warn_model_names(&report.model_name, &report.other_model_names);
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `vmdkit merge`: several motions into one (see `vmdkit::edit::merge`).
 
-use super::{counts, load_all, save};
+use super::{counts, load_all, save, warn_model_names};
 use std::path::PathBuf;
 use vmdkit::Section;
 
@@ -53,13 +53,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
             );
         }
     }
-    if !report.other_model_names.is_empty() {
-        eprintln!(
-            "warning: the inputs name different models; the output keeps {:?} (also seen: {})",
-            report.model_name,
-            report.other_model_names.join(", ")
-        );
-    }
+    warn_model_names(&report.model_name, &report.other_model_names);
     Ok(())
 }
 

@@ -134,6 +134,16 @@ impl InOut {
 }
 
 /// Reads a motion, reporting lenient repairs.
+/// Warns when the motions a command joined name other models than the one the output keeps.
+pub fn warn_model_names(kept: &str, others: &[String]) {
+    if !others.is_empty() {
+        eprintln!(
+            "warning: the inputs name different models; the output keeps {kept:?} (also seen: {})",
+            others.join(", ")
+        );
+    }
+}
+
 /// The motions of a command that joins several (`merge`, `append`), read after checking that
 /// `output` names a format, so a bad OUT fails before any work.
 pub fn load_all(inputs: &[PathBuf], lenient: bool, output: &Path) -> anyhow::Result<Vec<Motion>> {
