@@ -70,6 +70,38 @@ pub(crate) enum Goal {
     /// skeleton has: a segment's direction, free of the input's lengths. The residual is the
     /// difference of unit vectors times `length`, so it weighs like a position error there.
     Along { from: Anchor, length: f64 },
+    /// As `Along`, from the model's shoulders' midpoint once each 肩 points at its shoulder
+    /// point ([`Shoulders`]) rather than from a point rigid with one bone.
+    AlongFromShoulders { from: Shoulders, length: f64 },
+}
+
+/// The model's shoulders' midpoint where the clavicles will put it: each 腕 head lies from its
+/// 肩 head (`pivots`, rigid with the chest) toward the input's shoulder point (`aims`) at the
+/// 肩's length (`reach`), as the solver then points each 肩. Fitting the trunk through it, not
+/// through the 腕 heads at the clavicles' last turn, leaves nothing to iterate.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shoulders {
+    pub pivots: [Anchor; 2],
+    pub aims: [DVec3; 2],
+    pub reach: [f64; 2],
+}
+
+impl Shoulders {
+    /// The midpoint in this pose (pivots must be placed).
+    pub fn point(&self, rig: &Rig, state: &State) -> DVec3 {
+        (0..2).map(|s| self.shoulder(rig, state, s).0).sum::<DVec3>() / 2.0
+    }
+
+    /// Side `s`'s 腕 head and its derivative by its 肩 head's position.
+    fn shoulder(&self, rig: &Rig, state: &State, s: usize) -> (DVec3, DMat3) {
+        let p = state.point(rig, self.pivots[s]);
+        let v = self.aims[s] - p;
+        let len = v.length().max(1e-12);
+        let u = v / len;
+        // d(p + L·v/|v|)/dp = I − L·(I − u uᵀ)/|v|.
+        let d = DMat3::IDENTITY - (DMat3::IDENTITY - outer(u, u)) * (self.reach[s] / len);
+        (p + u * self.reach[s], d)
+    }
 }
 
 /// One weighted observation of a group.
@@ -241,6 +273,10 @@ fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
             let v = x - state.point(rig, from);
             ((v.normalize_or_zero() - t.target) * length, 0.0)
         }
+        Goal::AlongFromShoulders { from, length } => {
+            let v = x - from.point(rig, state);
+            ((v.normalize_or_zero() - t.target) * length, 0.0)
+        }
     }
 }
 
@@ -250,7 +286,9 @@ fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
         .map(|t| {
             let (d, r) = residual(state, rig, t);
             let e = match t.goal {
-                Goal::At | Goal::Along { .. } => d.length_squared(),
+                Goal::At | Goal::Along { .. } | Goal::AlongFromShoulders { .. } => {
+                    d.length_squared()
+                }
                 Goal::Reach(_) => r * r,
             };
             t.weight * t.weight * e
@@ -335,14 +373,21 @@ fn normal_equations(
             Goal::Along { from, length } => {
                 let y = state.point(rig, from);
                 point_blocks(rig, state, group, translate, from, y, &mut from_blocks);
-                let v = x - y;
-                let len = v.length().max(1e-12);
-                let u = v / len;
-                // d(v/|v|)/dv = (I − u uᵀ)/|v|.
-                let project = (DMat3::IDENTITY - outer(u, u)) * (length / len);
-                for i in 0..count {
-                    blocks[i] = project * (blocks[i] - from_blocks[i]);
+                along_blocks(x - y, length, &mut blocks[..count], &from_blocks[..count]);
+            }
+            Goal::AlongFromShoulders { from, length } => {
+                // The midpoint's blocks: each side's 肩-head blocks through its derivative.
+                let mut mid = [DMat3::ZERO; MAX_BONES + 1];
+                for s in 0..2 {
+                    let (_, d) = from.shoulder(rig, state, s);
+                    let y = state.point(rig, from.pivots[s]);
+                    point_blocks(rig, state, group, translate, from.pivots[s], y, &mut from_blocks);
+                    for i in 0..count {
+                        mid[i] += d * from_blocks[i] * 0.5;
+                    }
                 }
+                let y = from.point(rig, state);
+                along_blocks(x - y, length, &mut blocks[..count], &mid[..count]);
             }
             Goal::At => {}
         }
@@ -378,6 +423,18 @@ fn normal_equations(
         }
     }
     (a, g)
+}
+
+/// A direction term's blocks from its two points' (`blocks` of the far one, `from` of the
+/// near one) for the segment `v` between them, scaled by the term's `length`.
+fn along_blocks(v: DVec3, length: f64, blocks: &mut [DMat3], from: &[DMat3]) {
+    let len = v.length().max(1e-12);
+    let u = v / len;
+    // d(v/|v|)/dv = (I − u uᵀ)/|v|.
+    let project = (DMat3::IDENTITY - outer(u, u)) * (length / len);
+    for (b, f) in blocks.iter_mut().zip(from) {
+        *b = project * (*b - *f);
+    }
 }
 
 /// The Jacobian of point `x` (rigid with `anchor.bone`) by column block: the translation's

@@ -14,8 +14,8 @@
 //!
 //! Every rotation is a world rotation; local ones come from them at the end (`mod.rs`).
 
-use super::lm::{self, Goal, Prior, State, Term};
-use super::rig::{Limb, Rig};
+use super::lm::{self, Goal, Prior, Shoulders, State, Term};
+use super::rig::{Anchor, Limb, Rig};
 use crate::keypoints::Role;
 use glam::{DQuat, DVec3};
 
@@ -33,6 +33,9 @@ pub(crate) struct Solver<'r> {
     /// Prior weight, in units of position (units per radian).
     pub prior_weight: f64,
     pub state: State,
+    /// Room for two states (the frame's start and a first fit) while a torso fit is tried
+    /// from a second start, kept so that nothing is allocated per frame.
+    spare: (State, State),
     /// Whether the motion will play with leg IK, which cannot hold an overextended knee.
     pub leg_ik: bool,
 }
@@ -53,6 +56,17 @@ const FACE_WEIGHT: f64 = 0.5;
 
 /// The weight of the shoulders' distance terms in the trunk fit.
 const SHOULDER_WEIGHT: f64 = 0.3;
+
+/// Without a neck base, the weight of the head's points (relative to their confidence) in the
+/// trunk fit, which takes its direction from the shoulders' midpoint: they place the neck base
+/// on the input's own skeleton, and on one of other proportions the directions to them count
+/// more than where they are.
+const CENTRE_HEAD_WEIGHT: f64 = 0.5;
+
+/// Without a neck base, the weight of the trunk's direction (shoulders' midpoint to pelvis)
+/// and the hip line's in the trunk fit, relative to a point's: they are what a body of other
+/// proportions should match, and the head's nine directions would otherwise outweigh them.
+const CENTRE_DIRECTION_WEIGHT: f64 = 3.0;
 
 /// The prior weight holding センター's turn at rest (units per radian).
 const CENTRE_PRIOR: f64 = 1e-2;
@@ -91,6 +105,7 @@ impl<'r> Solver<'r> {
             solved: false,
             prior_weight: 1e-2,
             state: State::rest(rig),
+            spare: (State::rest(rig), State::rest(rig)),
             leg_ik: false,
         }
     }
@@ -125,18 +140,32 @@ impl<'r> Solver<'r> {
         if !self.solved {
             self.initial_torso(obs);
         }
-        // Without a neck base the trunk's top is only fixed through the head: one fit for both.
+        // Without a neck base the trunk's top is only fixed through the head: one fit for both,
+        // its direction taken from the shoulders' midpoint where both are seen.
         let with_head = obs[Role::Thorax as usize].1 <= 0.0;
-        self.torso(obs, &prior, with_head);
+        let centre = if with_head { self.shoulder_centre(obs) } else { None };
+        if centre.is_some() {
+            self.spare.0.clone_from(&self.state);
+        }
+        let cost = self.torso(obs, &prior, with_head, centre);
+        if centre.is_some() && cost > 0.0 {
+            // After a fast turn the fit from the previous frame can end in a twisted valley.
+            // Started from the points' own fit instead, it stays in theirs; that start is
+            // taken only when clearly better, so that still frames keep one solution.
+            let (start, first) = &mut self.spare;
+            first.clone_from(&self.state);
+            self.state.clone_from(start);
+            self.torso(obs, &prior, with_head, None);
+            if self.torso(obs, &prior, with_head, centre) >= 0.5 * cost {
+                self.state.clone_from(&self.spare.1);
+            }
+        }
+        self.aim_clavicles(obs);
         if !with_head {
             self.head(obs, &prior);
         }
         for s in 0..2 {
             let arm = rig.arms[s];
-            if let Some(c) = arm.clavicle {
-                let shoulder = [Role::LeftShoulder, Role::RightShoulder][s];
-                self.point_at(c, arm.upper, obs[shoulder as usize]);
-            }
             // Arm then leg: the joints from the upper bone's head down, the points of the hand
             // or foot, and the way the middle joint bends.
             let limbs = [(arm, ARMS[s], DVec3::NEG_Z), (rig.legs[s], LEGS[s], DVec3::Z)];
@@ -186,7 +215,63 @@ impl<'r> Solver<'r> {
         self.state.place(rig);
     }
 
-    fn torso(&mut self, obs: &Observed, prior: &[DQuat], with_head: bool) {
+    /// Each 肩 pointed at its shoulder point.
+    fn aim_clavicles(&mut self, obs: &Observed) {
+        let rig = self.rig;
+        for (arm, shoulder) in rig.arms.into_iter().zip([Role::LeftShoulder, Role::RightShoulder]) {
+            if let Some(c) = arm.clavicle {
+                self.point_at(c, arm.upper, obs[shoulder as usize]);
+            }
+        }
+    }
+
+    /// The shoulders' midpoint as the trunk's top, where both are seen.
+    fn shoulder_centre(&self, obs: &Observed) -> Option<Centre> {
+        let rig = self.rig;
+        let sides = [Role::LeftShoulder, Role::RightShoulder].map(|r| obs[r as usize]);
+        if sides.iter().any(|o| o.1 <= 0.0) {
+            return None;
+        }
+        let side = |s: usize| {
+            let arm = rig.arms[s];
+            let upper = rig.rest(arm.upper);
+            // Without a 肩 the 腕 head is rigid with its parent: a reach of nothing.
+            let pivot = arm.clavicle.unwrap_or(arm.upper);
+            let bone = rig.bones[pivot].parent?;
+            let rest = rig.rest(pivot);
+            Some((Anchor { bone, rest }, (upper - rest).length(), upper))
+        };
+        let [(l, l_reach, l_rest), (r, r_reach, r_rest)] = [side(0)?, side(1)?];
+        Some(Centre {
+            shoulders: Shoulders {
+                pivots: [l, r],
+                aims: [sides[0].0, sides[1].0],
+                reach: [l_reach, r_reach],
+            },
+            at: (sides[0].0 + sides[1].0) / 2.0,
+            weight: sides[0].1.min(sides[1].1),
+            rest: (l_rest + r_rest) / 2.0,
+        })
+    }
+
+    /// A direction term from the shoulders' midpoint to `anchor`, the input's from its own to
+    /// `at`.
+    fn from_centre(centre: &Centre, anchor: Anchor, at: DVec3, weight: f64) -> Option<Term> {
+        let target = (at - centre.at).try_normalize()?;
+        let length = (anchor.rest - centre.rest).length();
+        let goal = Goal::AlongFromShoulders { from: centre.shoulders, length };
+        (weight > 0.0).then_some(Term { anchor, target, weight, goal })
+    }
+
+    /// `centre`: the shoulders' midpoint as the trunk's top, for inputs without a neck base.
+    /// Returns the fit's weighted squared residual.
+    fn torso(
+        &mut self,
+        obs: &Observed,
+        prior: &[DQuat],
+        with_head: bool,
+        centre: Option<Centre>,
+    ) -> f64 {
         let rig = self.rig;
         // センター's turn matters only where 上半身 and 下半身 have different heads; where they
         // share one it is exactly redundant with the translation, and leaving it out keeps the
@@ -209,14 +294,36 @@ impl<'r> Solver<'r> {
         let torso = [Pelvis, LeftHip, RightHip, Spine, Chest, Thorax, LeftCollar, RightCollar];
         for role in torso.into_iter().chain(HEAD.into_iter().filter(|_| with_head)) {
             let (target, weight) = obs[role as usize];
-            // The direction terms below carry the trunk's shape; its points only place it.
-            let weight = if matches!(role, Spine | Chest | Thorax) { weight * 0.3 } else { weight };
+            // The direction terms below carry the trunk's shape; its points only place it, and
+            // so do the head's where the shoulders' midpoint gives the trunk's top.
+            let head = HEAD.contains(&role) && centre.is_some();
+            let seen = weight;
+            let weight = if matches!(role, Spine | Chest | Thorax) {
+                weight * 0.3
+            } else if head {
+                weight * CENTRE_HEAD_WEIGHT
+            } else {
+                weight
+            };
+            if let (true, Some(c), Some(anchor)) = (head, &centre, rig.anchor(role)) {
+                let face = if role == HeadTop { 1.0 } else { FACE_WEIGHT };
+                if let Some(term) =
+                    Self::from_centre(c, anchor, target, face * seen * c.weight.min(seen))
+                {
+                    if group.contains(&anchor.bone) {
+                        terms.push(term);
+                    }
+                }
+            }
             if let (Some(anchor), true) = (rig.anchor(role), weight > 0.0) {
                 if group.contains(&anchor.bone) {
                     terms.push(Term { anchor, target, weight, goal: Goal::At });
                 }
             }
         }
+        // With the trunk's direction given by the shoulders' midpoint, they can also settle
+        // its roll at full weight.
+        let shoulder_weight = if centre.is_some() { 1.0 } else { SHOULDER_WEIGHT };
         for (s, shoulder) in [LeftShoulder, RightShoulder].into_iter().enumerate() {
             let (target, weight) = obs[shoulder as usize];
             let arm = rig.arms[s];
@@ -232,7 +339,7 @@ impl<'r> Solver<'r> {
                         terms.push(Term {
                             anchor: pivot,
                             target,
-                            weight: weight * SHOULDER_WEIGHT,
+                            weight: weight * shoulder_weight,
                             goal: Goal::Reach(length),
                         });
                     }
@@ -255,6 +362,23 @@ impl<'r> Solver<'r> {
                 }
             }
         }
+        // Where the trunk's direction comes from the shoulders' midpoint, the hip line's is
+        // held as directly: a pelvis of other proportions would trade it for the trunk's.
+        if centre.is_some() {
+            if let Some(term) = along(rig, obs, RightHip, LeftHip, CENTRE_DIRECTION_WEIGHT) {
+                if group.contains(&term.anchor.bone) {
+                    terms.push(term);
+                }
+            }
+        }
+        // The trunk's direction, as the direction from the shoulders' midpoint to the pelvis.
+        let (at, weight) = obs[Pelvis as usize];
+        if let (Some(c), Some(anchor), true) = (&centre, rig.anchor(Pelvis), weight > 0.0) {
+            let weight = CENTRE_DIRECTION_WEIGHT * weight.min(c.weight);
+            if let Some(term) = Self::from_centre(c, anchor, at, weight) {
+                terms.push(term);
+            }
+        }
         let w = self.prior_weight;
         let priors: Vec<Prior> = (group.iter())
             .map(|&b| match b == rig.root {
@@ -262,9 +386,10 @@ impl<'r> Solver<'r> {
                 false => Prior::previous(prior[b], w),
             })
             .collect();
-        lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
+        let cost = lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
         // Bones the group did not move follow their parents until solved.
         self.carry_children(&group);
+        cost
     }
 
     fn head(&mut self, obs: &Observed, prior: &[DQuat]) {
@@ -483,6 +608,16 @@ impl<'r> Solver<'r> {
             &[Prior::previous(prior[bone], self.prior_weight)],
         );
     }
+}
+
+/// The shoulders' midpoint as the trunk's top: the model's where the clavicles will put it,
+/// the input's, its weight, and the model's at rest.
+#[derive(Clone, Copy, Debug)]
+struct Centre {
+    shoulders: Shoulders,
+    at: DVec3,
+    weight: f64,
+    rest: DVec3,
 }
 
 /// A direction term: `to`'s anchor should lie from `from`'s in the input's direction between
