@@ -33,9 +33,11 @@ pub(crate) struct Solver<'r> {
     /// Prior weight, in units of position (units per radian).
     pub prior_weight: f64,
     pub state: State,
-    /// Room for two states (the frame's start and a first fit) while a torso fit is tried
-    /// from a second start, kept so that nothing is allocated per frame.
-    spare: (State, State),
+    /// The points' own torso fit, frame after frame, where the torso is fitted through the
+    /// shoulders' midpoint ([`Solver::torso_through_centre`]).
+    points: State,
+    /// The rotations a torso fit is pulled toward, kept so that nothing is allocated per frame.
+    toward: Vec<DQuat>,
     /// Whether the motion will play with leg IK, which cannot hold an overextended knee.
     pub leg_ik: bool,
 }
@@ -67,6 +69,11 @@ const CENTRE_HEAD_WEIGHT: f64 = 0.5;
 /// and the hip line's in the trunk fit, relative to a point's: they are what a body of other
 /// proportions should match, and the head's nine directions would otherwise outweigh them.
 const CENTRE_DIRECTION_WEIGHT: f64 = 3.0;
+
+/// The prior weight holding the fit through the shoulders' midpoint near the points' own fit
+/// (units per radian): far below what the direction terms weigh, so it moves what they
+/// determine, and enough to keep what they barely touch.
+const CENTRE_HOLD: f64 = 0.3;
 
 /// The prior weight holding センター's turn at rest (units per radian).
 const CENTRE_PRIOR: f64 = 1e-2;
@@ -105,7 +112,8 @@ impl<'r> Solver<'r> {
             solved: false,
             prior_weight: 1e-2,
             state: State::rest(rig),
-            spare: (State::rest(rig), State::rest(rig)),
+            points: State::rest(rig),
+            toward: Vec::with_capacity(rig.bones.len()),
             leg_ik: false,
         }
     }
@@ -139,25 +147,20 @@ impl<'r> Solver<'r> {
         let mut prior = std::mem::take(&mut self.previous);
         if !self.solved {
             self.initial_torso(obs);
+            self.points.clone_from(&self.state);
         }
         // Without a neck base the trunk's top is only fixed through the head: one fit for both,
         // its direction taken from the shoulders' midpoint where both are seen.
         let with_head = obs[Role::Thorax as usize].1 <= 0.0;
         let centre = if with_head { self.shoulder_centre(obs) } else { None };
-        if centre.is_some() {
-            self.spare.0.clone_from(&self.state);
-        }
-        let cost = self.torso(obs, &prior, with_head, centre);
-        if centre.is_some() && cost > 0.0 {
-            // After a fast turn the fit from the previous frame can end in a twisted valley.
-            // Started from the points' own fit instead, it stays in theirs; that start is
-            // taken only when clearly better, so that still frames keep one solution.
-            let (start, first) = &mut self.spare;
-            first.clone_from(&self.state);
-            self.state.clone_from(start);
-            self.torso(obs, &prior, with_head, None);
-            if self.torso(obs, &prior, with_head, centre) >= 0.5 * cost {
-                self.state.clone_from(&self.spare.1);
+        match centre {
+            Some(centre) => self.torso_through_centre(obs, centre),
+            None => {
+                self.torso(obs, &prior, with_head, None);
+                if with_head {
+                    // The points' own fit goes on from here when the shoulders come back.
+                    self.points.clone_from(&self.state);
+                }
             }
         }
         self.aim_clavicles(obs);
@@ -263,21 +266,42 @@ impl<'r> Solver<'r> {
         (weight > 0.0).then_some(Term { anchor, target, weight, goal })
     }
 
-    /// `centre`: the shoulders' midpoint as the trunk's top, for inputs without a neck base.
-    /// Returns the fit's weighted squared residual.
-    fn torso(
-        &mut self,
-        obs: &Observed,
-        prior: &[DQuat],
-        with_head: bool,
-        centre: Option<Centre>,
-    ) -> f64 {
+    /// The torso without a neck base, through the shoulders' midpoint, in two fits. First the
+    /// points' own fit ([`Solver::torso`] without the midpoint) in a history of its own, so
+    /// that it runs exactly as it would alone; then, from its result and held near it, the fit
+    /// with the midpoint's direction terms, センター left at its turn (at rest). Direction
+    /// terms on a body of other proportions would otherwise take up degrees of freedom that
+    /// only weak priors toward the previous frame hold (センター's turn, which shears the
+    /// trunk where 上半身 and 下半身 have different heads, and 上半身's twist under 上半身2),
+    /// and those then walk frame by frame over a still person; from the previous frame the fit
+    /// could also end in a twisted valley after a fast turn. On the input's own skeleton the
+    /// first fit is exact and the second leaves it so.
+    fn torso_through_centre(&mut self, obs: &Observed, centre: Centre) {
+        std::mem::swap(&mut self.state, &mut self.points);
+        let mut toward = std::mem::take(&mut self.toward);
+        toward.clone_from(&self.state.world);
+        self.torso(obs, &toward, true, None);
+        std::mem::swap(&mut self.state, &mut self.points);
+        let group = self.torso_group(true, true);
+        self.state.translation = self.points.translation;
+        for &b in &group {
+            self.state.world[b] = self.points.world[b];
+        }
+        self.carry_children(&group);
+        toward.clone_from(&self.points.world);
+        self.torso(obs, &toward, true, Some(centre));
+        self.toward = toward;
+    }
+
+    /// The bones the torso fit turns: through the shoulders' midpoint (`centre`) センター
+    /// keeps its turn.
+    fn torso_group(&self, with_head: bool, centre: bool) -> Vec<usize> {
         let rig = self.rig;
         // センター's turn matters only where 上半身 and 下半身 have different heads; where they
         // share one it is exactly redundant with the translation, and leaving it out keeps the
         // fit well conditioned.
         let mut group = vec![rig.lower_body, rig.upper_body];
-        if rig.trunk_heads_differ() {
+        if rig.trunk_heads_differ() && !centre {
             group.insert(0, rig.root);
         }
         group.extend(rig.upper_body2);
@@ -286,6 +310,15 @@ impl<'r> Solver<'r> {
             group.extend(rig.neck);
             group.extend(rig.head);
         }
+        group
+    }
+
+    /// `centre`: the shoulders' midpoint as the trunk's top, for inputs without a neck base;
+    /// its fit is held toward `prior` as a reference of its own ([`Prior::held`]), the others
+    /// toward it as the previous frame.
+    fn torso(&mut self, obs: &Observed, prior: &[DQuat], with_head: bool, centre: Option<Centre>) {
+        let rig = self.rig;
+        let group = self.torso_group(with_head, centre.is_some());
         let mut terms = Vec::with_capacity(16);
         use Role::*;
         const HEAD: [Role; 9] = [
@@ -381,15 +414,15 @@ impl<'r> Solver<'r> {
         }
         let w = self.prior_weight;
         let priors: Vec<Prior> = (group.iter())
-            .map(|&b| match b == rig.root {
-                true => Prior { toward: DQuat::IDENTITY, weight: CENTRE_PRIOR, held: true },
-                false => Prior::previous(prior[b], w),
+            .map(|&b| match (b == rig.root, centre.is_some()) {
+                (true, _) => Prior { toward: DQuat::IDENTITY, weight: CENTRE_PRIOR, held: true },
+                (false, true) => Prior { toward: prior[b], weight: CENTRE_HOLD, held: true },
+                (false, false) => Prior::previous(prior[b], w),
             })
             .collect();
-        let cost = lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
+        lm::solve(rig, &mut self.state, &group, true, &terms, &priors);
         // Bones the group did not move follow their parents until solved.
         self.carry_children(&group);
-        cost
     }
 
     fn head(&mut self, obs: &Observed, prior: &[DQuat]) {
