@@ -44,7 +44,16 @@ impl State {
 
     /// Pivots from the translation and the world rotations, parents first.
     pub fn place(&mut self, rig: &Rig) {
+        self.place_below(rig, u64::MAX);
+    }
+
+    /// Pivots of the bones at or below any bone in the bit set `moved`, the others' left as
+    /// they are: after a change to those bones' rotations the rest of the rig has not moved.
+    fn place_below(&mut self, rig: &Rig, moved: u64) {
         for (i, b) in rig.bones.iter().enumerate() {
+            if rig.ancestors[i] & moved == 0 {
+                continue;
+            }
             self.pivot[i] = match b.parent {
                 Some(p) => self.pivot[p] + self.world[p] * (b.rest - rig.bones[p].rest),
                 None => b.rest + self.translation,
@@ -145,12 +154,18 @@ fn solve_once(
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
+    // A step moves the group's bones and what hangs from them; the translation moves all.
+    let moved = if translate { u64::MAX } else { group.iter().fold(0, |m, &b| m | 1 << b) };
     let mut mu = 1e-3;
     state.place(rig);
     let mut cost = cost_of(rig, state, group, terms, prior);
+    // Filled in place, leading n × n block only: a whole MAX_N² matrix per iteration would be
+    // mostly zeroing and copying.
+    let mut a: Matrix = [[0.0; MAX_N]; MAX_N];
+    let mut g = [0.0; MAX_N];
     let mut m: Matrix = [[0.0; MAX_N]; MAX_N];
     for _ in 0..30 {
-        let (a, g) = normal_equations(rig, state, group, translate, terms, prior);
+        normal_equations(rig, state, group, translate, terms, prior, &mut a, &mut g);
         let mut step = [0.0; MAX_N];
         let before = cost;
         let mut accepted = false;
@@ -176,7 +191,7 @@ fn solve_once(
                 saved[k] = state.world[b];
             }
             apply(state, group, translate, &step);
-            state.place(rig);
+            state.place_below(rig, moved);
             let new_cost = cost_of(rig, state, group, terms, prior);
             if new_cost <= cost {
                 cost = new_cost;
@@ -188,7 +203,7 @@ fn solve_once(
             for (k, &b) in group.iter().enumerate() {
                 state.world[b] = saved[k];
             }
-            state.place(rig);
+            state.place_below(rig, moved);
             mu *= 10.0;
         }
         let size: f64 = step[..n].iter().map(|s| s * s).sum();
@@ -286,7 +301,9 @@ pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
 
 type Matrix = [[f64; MAX_N]; MAX_N];
 
-/// JᵀJ and Jᵀr, accumulated row block by row block without storing J.
+/// JᵀJ and Jᵀr into the leading block of `a` and `g`, accumulated row block by row block
+/// without storing J.
+#[allow(clippy::too_many_arguments)] // the solve's state, and the two outputs it reuses
 fn normal_equations(
     rig: &Rig,
     state: &State,
@@ -294,10 +311,15 @@ fn normal_equations(
     translate: bool,
     terms: &[Term],
     prior: &[(DQuat, f64)],
-) -> (Matrix, [f64; MAX_N]) {
+    a: &mut Matrix,
+    g: &mut [f64; MAX_N],
+) {
     let offset = if translate { 3 } else { 0 };
-    let mut a = [[0.0; MAX_N]; MAX_N];
-    let mut g = [0.0; MAX_N];
+    let n = offset + 3 * group.len();
+    for row in &mut a[..n] {
+        row[..n].fill(0.0);
+    }
+    g[..n].fill(0.0);
     let count = translate as usize + group.len();
     let cols: [usize; MAX_BONES + 1] = std::array::from_fn(|i| {
         if translate {
@@ -327,7 +349,7 @@ fn normal_equations(
                         g[cols[i] + c] += rows[i][c] * r * w2;
                     }
                     for j in i..count {
-                        add_block(&mut a, cols[i], cols[j], outer(rows[i], rows[j]) * w2);
+                        add_block(a, cols[i], cols[j], outer(rows[i], rows[j]) * w2);
                     }
                 }
                 continue;
@@ -357,13 +379,13 @@ fn normal_equations(
                 g[cols[i] + c] += gi[c];
             }
             for j in (i..count).filter(|&j| live[j]) {
-                add_block(&mut a, cols[i], cols[j], ji * blocks[j] * w2);
+                add_block(a, cols[i], cols[j], ji * blocks[j] * w2);
             }
         }
     }
     // Every term filled the upper triangle of blocks (diagonal blocks whole); mirror it.
     #[allow(clippy::needless_range_loop)] // a[i][j] from a[j][i]: both indices are needed
-    for i in 0..offset + 3 * group.len() {
+    for i in 0..n {
         for j in 0..i {
             a[i][j] = a[j][i];
         }
@@ -377,7 +399,6 @@ fn normal_equations(
             g[i] += w2 * e[c];
         }
     }
-    (a, g)
 }
 
 /// The Jacobian of point `x` (rigid with `anchor.bone`) by column block: the translation's
