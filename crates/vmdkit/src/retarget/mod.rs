@@ -182,7 +182,9 @@ pub fn retarget_with_progress(
         }
     }
     let dense = keys::dense_motion(&rig, skeleton, &states, options);
-    let motion = keys::thin(&dense, options);
+    // Played by the thinning's checks and by the report's measure of it: built once.
+    let dense_sampler = crate::eval::MotionSampler::new(&dense);
+    let motion = keys::thin(&dense, &dense_sampler, options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
@@ -190,6 +192,7 @@ pub fn retarget_with_progress(
         layout,
         observed: &observed,
         dense: &dense,
+        dense_sampler: &dense_sampler,
         motion: &motion,
         scale,
         floor,

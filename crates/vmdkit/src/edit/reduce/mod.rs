@@ -171,7 +171,7 @@ pub fn reduce_with_progress(
     progress: Progress,
 ) -> (Motion, ReduceReport) {
     let mut kept = Vec::new();
-    let out = reduce_tracked(motion, options, &mut kept, progress);
+    let out = reduce_tracked(motion, &MotionSampler::new(motion), options, &mut kept, progress);
     let report = ReduceReport {
         before: KeyCounts::of(motion),
         after: KeyCounts::of(&out),
@@ -181,24 +181,26 @@ pub fn reduce_with_progress(
     (out, report)
 }
 
-/// [`reduce`] without measuring the result, for callers that measure it their own way;
-/// tracks that kept their original keys are added to `kept`.
+/// [`reduce`] without measuring the result, for callers that measure it their own way and
+/// play `motion` with `sampler` (`MotionSampler::new(motion)`) themselves; tracks that kept
+/// their original keys are added to `kept`.
 pub(crate) fn reduce_unmeasured(
     motion: &Motion,
+    sampler: &MotionSampler,
     options: &ReduceOptions,
     kept: &mut Vec<String>,
 ) -> Motion {
-    reduce_tracked(motion, options, kept, &|_, _| {})
+    reduce_tracked(motion, sampler, options, kept, &|_, _| {})
 }
 
 /// [`reduce_unmeasured`], telling `progress` as each track is done.
 fn reduce_tracked(
     motion: &Motion,
+    sampler: &MotionSampler,
     options: &ReduceOptions,
     kept: &mut Vec<String>,
     progress: Progress,
 ) -> Motion {
-    let sampler = MotionSampler::new(motion);
     let total = sampler.bone_tracks().len()
         + sampler.morph_tracks().len()
         + usize::from(sampler.camera_track().is_some());
@@ -215,18 +217,18 @@ fn reduce_tracked(
     };
     let method = options.method;
     let tracks = sampler.bone_tracks();
-    let bones = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
+    let bones = reduce_tracks(motion, sampler, tracks, threads, kept, |track, keys| {
         let reduced = reduce_bone_track(track, keys, tol, method);
         tell();
         reduced
     });
     let tracks = sampler.morph_tracks();
-    let morphs = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
+    let morphs = reduce_tracks(motion, sampler, tracks, threads, kept, |track, keys| {
         let reduced = reduce_morph_track(track, keys, tol, method);
         tell();
         reduced
     });
-    let cameras = reduce_camera(motion, &sampler, method, tol, kept);
+    let cameras = reduce_camera(motion, sampler, method, tol, kept);
     if sampler.camera_track().is_some() {
         tell();
     }
