@@ -53,14 +53,14 @@ impl State {
 
     /// Pivots from the translation and the world rotations, parents first.
     pub fn place(&mut self, rig: &Rig) {
-        self.place_below(rig, u64::MAX);
+        self.place_only(rig, u64::MAX);
     }
 
-    /// Pivots of the bones at or below any bone in the bit set `moved`, the others' left as
-    /// they are: after a change to those bones' rotations the rest of the rig has not moved.
-    fn place_below(&mut self, rig: &Rig, moved: u64) {
+    /// Pivots of the bones in the bit set `bones` (which holds the parent of each of them
+    /// whose pivot has to change too), the others' left as they are.
+    fn place_only(&mut self, rig: &Rig, bones: u64) {
         for (i, b) in rig.bones.iter().enumerate() {
-            if rig.ancestors[i] & moved == 0 {
+            if bones & (1 << i) == 0 {
                 continue;
             }
             self.pivot[i] = match b.parent {
@@ -163,8 +163,22 @@ fn solve_once(
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
-    // A step moves the group's bones and what hangs from them; the translation moves all.
-    let moved = if translate { u64::MAX } else { group.iter().fold(0, |m, &b| m | 1 << b) };
+    // A step moves the group's bones and what hangs from them (the translation moves all),
+    // but the terms read only the pivots of their anchors' bones and those bones' ancestors:
+    // trial steps place those alone, and the rest once at the end.
+    let group_bones: u64 = group.iter().fold(0, |m, &b| m | 1 << b);
+    let moved = if translate {
+        u64::MAX
+    } else {
+        (0..rig.bones.len())
+            .filter(|&i| rig.ancestors[i] & group_bones != 0)
+            .fold(0, |m, i| m | 1 << i)
+    };
+    let read = terms.iter().fold(0, |m, t| match t.goal {
+        Goal::Along { from, .. } => m | rig.ancestors[t.anchor.bone] | rig.ancestors[from.bone],
+        _ => m | rig.ancestors[t.anchor.bone],
+    });
+    let trial = moved & read;
     let mut mu = 1e-3;
     state.place(rig);
     let mut cost = cost_of(rig, state, group, terms, prior);
@@ -200,7 +214,7 @@ fn solve_once(
                 saved[k] = state.world[b];
             }
             apply(state, group, translate, &step);
-            state.place_below(rig, moved);
+            state.place_only(rig, trial);
             let new_cost = cost_of(rig, state, group, terms, prior);
             if new_cost <= cost {
                 cost = new_cost;
@@ -212,7 +226,7 @@ fn solve_once(
             for (k, &b) in group.iter().enumerate() {
                 state.world[b] = saved[k];
             }
-            state.place_below(rig, moved);
+            state.place_only(rig, trial);
             mu *= 10.0;
         }
         let size: f64 = step[..n].iter().map(|s| s * s).sum();
@@ -222,6 +236,7 @@ fn solve_once(
             break;
         }
     }
+    state.place_only(rig, moved);
     terms_cost(rig, state, terms)
 }
 
