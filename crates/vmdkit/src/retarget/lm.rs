@@ -181,14 +181,19 @@ fn solve_once(
     let trial = moved & read;
     let mut mu = 1e-3;
     state.place(rig);
-    let mut cost = cost_of(rig, state, group, terms, prior);
+    // Each group bone's prior error at the current pose, as its cost found it, for the normal
+    // equations there (its rotation vector costs an atan2).
+    let mut errors = [DVec3::ZERO; MAX_BONES];
+    let mut trial_errors = [DVec3::ZERO; MAX_BONES];
+    let mut cost = cost_of(rig, state, group, terms, prior, &mut errors);
     // Filled in place, leading n × n block only: a whole MAX_N² matrix per iteration would be
     // mostly zeroing and copying.
     let mut a: Matrix = [[0.0; MAX_N]; MAX_N];
     let mut g = [0.0; MAX_N];
     let mut m: Matrix = [[0.0; MAX_N]; MAX_N];
     for _ in 0..30 {
-        normal_equations(rig, state, group, translate, terms, prior, &mut a, &mut g);
+        let pulls = &errors[..group.len()];
+        normal_equations(rig, state, group, translate, terms, prior, pulls, &mut a, &mut g);
         let mut step = [0.0; MAX_N];
         let before = cost;
         let mut accepted = false;
@@ -215,9 +220,10 @@ fn solve_once(
             }
             apply(state, group, translate, &step);
             state.place_only(rig, trial);
-            let new_cost = cost_of(rig, state, group, terms, prior);
+            let new_cost = cost_of(rig, state, group, terms, prior, &mut trial_errors);
             if new_cost <= cost {
                 cost = new_cost;
+                errors = trial_errors;
                 mu = (mu * 0.3).max(1e-9);
                 accepted = true;
                 break;
@@ -294,17 +300,21 @@ fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
         .sum()
 }
 
+/// The weighted squared residual of the terms and priors; each group bone's prior error (the
+/// rotation vector from its prior's rotation) goes to `errors`.
 fn cost_of(
     rig: &Rig,
     state: &State,
     group: &[usize],
     terms: &[Term],
     prior: &[(DQuat, f64)],
+    errors: &mut [DVec3; MAX_BONES],
 ) -> f64 {
-    let priors: f64 = group
-        .iter()
-        .zip(prior)
-        .map(|(&b, &(q, w))| w * w * rotation_vector(state.world[b] * q.inverse()).length_squared())
+    let priors: f64 = (group.iter().zip(prior).zip(errors.iter_mut()))
+        .map(|((&b, &(q, w)), e)| {
+            *e = rotation_vector(state.world[b] * q.inverse());
+            w * w * e.length_squared()
+        })
         .sum();
     terms_cost(rig, state, terms) + priors
 }
@@ -323,7 +333,7 @@ pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
 type Matrix = [[f64; MAX_N]; MAX_N];
 
 /// JᵀJ and Jᵀr into the leading block of `a` and `g`, accumulated row block by row block
-/// without storing J.
+/// without storing J; `errors` are the group bones' prior errors at this pose ([`cost_of`]).
 #[allow(clippy::too_many_arguments)] // the solve's state, and the two outputs it reuses
 fn normal_equations(
     rig: &Rig,
@@ -332,6 +342,7 @@ fn normal_equations(
     translate: bool,
     terms: &[Term],
     prior: &[(DQuat, f64)],
+    errors: &[DVec3],
     a: &mut Matrix,
     g: &mut [f64; MAX_N],
 ) {
@@ -411,9 +422,8 @@ fn normal_equations(
             a[i][j] = a[j][i];
         }
     }
-    for (k, (&b, &(q, w))) in group.iter().zip(prior).enumerate() {
+    for (k, (&(_, w), e)) in prior.iter().zip(errors).enumerate() {
         let w2 = w * w;
-        let e = rotation_vector(state.world[b] * q.inverse());
         for c in 0..3 {
             let i = offset + 3 * k + c;
             a[i][i] += w2;
