@@ -252,12 +252,15 @@ fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
     tracks: &[T],
     threads: usize,
     kept_original: &mut Vec<String>,
-    reduce_track: impl Fn(&T, Vec<K>) -> (Vec<K>, bool) + Sync,
+    reduce_track: impl Fn(&T, &[&K]) -> (Vec<K>, bool) + Sync,
 ) -> Vec<K> {
     let section = K::section(motion);
     let items: Vec<_> = tracks.iter().zip(sampler.source_keys(K::SECTION)).collect();
+    // The keys by reference: a track keeps its originals only when its reduction fails or is
+    // no smaller, so copying them all first would mostly be thrown away.
     let results = par_map(&items, threads, |&(track, order)| {
-        reduce_track(track, order.iter().map(|&k| section[k].clone()).collect())
+        let keys: Vec<&K> = order.iter().map(|&k| &section[k]).collect();
+        reduce_track(track, &keys)
     });
     let mut out = Vec::new();
     for (keys, fell_back) in results {
@@ -272,7 +275,7 @@ fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
 /// One bone track's keys reduced, or kept (with whether that was a failure to verify).
 fn reduce_bone_track(
     track: &BoneTrack,
-    keys: Vec<BoneKey>,
+    keys: &[&BoneKey],
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<BoneKey>, bool) {
@@ -290,7 +293,7 @@ fn reduce_bone_track(
 /// One morph track's keys reduced, or kept.
 fn reduce_morph_track(
     track: &MorphTrack,
-    keys: Vec<MorphKey>,
+    keys: &[&MorphKey],
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<MorphKey>, bool) {
@@ -316,8 +319,8 @@ fn reduce_camera(
         return Vec::new();
     };
     let order = &sampler.source_keys(Section::Camera)[0];
-    let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
-    let (keys, fell_back) = runs::reduce_in_runs(track.frames(), original, |first, last, keys| {
+    let original: Vec<&CameraKey> = order.iter().map(|&k| &motion.cameras[k]).collect();
+    let (keys, fell_back) = runs::reduce_in_runs(track.frames(), &original, |first, last, keys| {
         let r = camera_reference_span(track, first, last);
         let mut fit = CameraFit::new(&r, tol);
         fit.keep_jumps();
@@ -352,13 +355,14 @@ fn plan<T: Track>(
     segment::verified(track, plan)
 }
 
-/// The reduced keys when there are any and they are fewer than the original ones, else the
-/// original; with whether that was a failure to verify.
-fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
+/// The reduced keys when there are any and they are fewer than the original ones, else (a
+/// copy of) the original; with whether that was a failure to verify.
+fn choose<K: Clone>(reduced: Option<Vec<K>>, original: &[&K]) -> (Vec<K>, bool) {
+    let copy = || original.iter().map(|&k| k.clone()).collect();
     match reduced {
         Some(keys) if keys.len() < original.len() => (keys, false),
-        Some(_) => (original, false),
-        None => (original, true),
+        Some(_) => (copy(), false),
+        None => (copy(), true),
     }
 }
 
