@@ -200,13 +200,21 @@ pub(crate) struct Group<'a> {
 pub(crate) fn bucket_keys<'a>(count: usize, name: impl Fn(usize) -> &'a [u8]) -> Vec<Group<'a>> {
     let mut index: HashMap<&'a [u8], usize> = HashMap::new();
     let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut last = 0;
     for k in 0..count {
         let n = name(k);
-        let g = *index.entry(n).or_insert_with(|| {
-            groups.push(Group { name: n, first: k, keys: Vec::new() });
-            groups.len() - 1
-        });
+        // Dense motions list their bones frame by frame in the same order, so the key after
+        // one of a group's is most often one of the next group's: compared before hashing.
+        let next = if last + 1 < groups.len() { last + 1 } else { 0 };
+        let g = match groups.get(next) {
+            Some(group) if group.name == n => next,
+            _ => *index.entry(n).or_insert_with(|| {
+                groups.push(Group { name: n, first: k, keys: Vec::new() });
+                groups.len() - 1
+            }),
+        };
         groups[g].keys.push(k);
+        last = g;
     }
     groups
 }
