@@ -491,6 +491,8 @@ fn skew(v: DVec3) -> DMat3 {
 /// dispatch would cost per frame.
 #[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
 fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_N]) -> bool {
+    // The diagonal's reciprocals: n divisions instead of one per element and substitution.
+    let mut inverse = [0.0; MAX_N];
     for j in 0..n {
         let mut d = m[j][j];
         for k in 0..j {
@@ -501,12 +503,13 @@ fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_
         }
         let d = d.sqrt();
         m[j][j] = d;
+        inverse[j] = 1.0 / d;
         for i in j + 1..n {
             let mut s = m[i][j];
             for k in 0..j {
                 s -= m[i][k] * m[j][k];
             }
-            m[i][j] = s / d;
+            m[i][j] = s * inverse[j];
         }
     }
     for i in 0..n {
@@ -514,14 +517,14 @@ fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_
         for k in 0..i {
             s -= m[i][k] * x[k];
         }
-        x[i] = s / m[i][i];
+        x[i] = s * inverse[i];
     }
     for i in (0..n).rev() {
         let mut s = x[i];
         for k in i + 1..n {
             s -= m[k][i] * x[k];
         }
-        x[i] = s / m[i][i];
+        x[i] = s * inverse[i];
     }
     true
 }
