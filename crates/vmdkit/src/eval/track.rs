@@ -427,6 +427,28 @@ mod tests {
     }
 
     #[test]
+    fn buckets_match_a_scan_whether_or_not_names_repeat_in_order() {
+        // Frame by frame in one order (the guess right), then out of it, with a new name
+        // appearing late and one track ending early (the guess wrong).
+        let names: Vec<&[u8]> =
+            ["a", "b", "c", "a", "b", "c", "a", "c", "b", "d", "a", "d", "b", "b", "a", "c", "d"]
+                .iter()
+                .map(|n| n.as_bytes())
+                .collect();
+        let mut expected: Vec<(&[u8], usize, Vec<usize>)> = Vec::new();
+        for (k, &n) in names.iter().enumerate() {
+            match expected.iter_mut().find(|g| g.0 == n) {
+                Some(g) => g.2.push(k),
+                None => expected.push((n, k, vec![k])),
+            }
+        }
+        let groups = bucket_keys(names.len(), |k| names[k]);
+        let got: Vec<(&[u8], usize, Vec<usize>)> =
+            groups.iter().map(|g| (g.name, g.first, g.keys.clone())).collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
     fn duplicates_keep_the_last_in_file_order() {
         // (name, frame) in file order.
         let keys: [(&[u8], u32); 7] =
