@@ -200,13 +200,21 @@ pub(crate) struct Group<'a> {
 pub(crate) fn bucket_keys<'a>(count: usize, name: impl Fn(usize) -> &'a [u8]) -> Vec<Group<'a>> {
     let mut index: HashMap<&'a [u8], usize> = HashMap::new();
     let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut last = 0;
     for k in 0..count {
         let n = name(k);
-        let g = *index.entry(n).or_insert_with(|| {
-            groups.push(Group { name: n, first: k, keys: Vec::new() });
-            groups.len() - 1
-        });
+        // Dense motions list their bones frame by frame in the same order, so the key after
+        // one of a group's is most often one of the next group's: compared before hashing.
+        let next = if last + 1 < groups.len() { last + 1 } else { 0 };
+        let g = match groups.get(next) {
+            Some(group) if group.name == n => next,
+            _ => *index.entry(n).or_insert_with(|| {
+                groups.push(Group { name: n, first: k, keys: Vec::new() });
+                groups.len() - 1
+            }),
+        };
         groups[g].keys.push(k);
+        last = g;
     }
     groups
 }
@@ -416,6 +424,28 @@ mod tests {
         // A cursor left past the end of a shorter track still works.
         let mut far = Cursor { segment: 10_000 };
         assert_eq!(far.locate(&timeline(&[0, 10]), 5.0), Segment::Between { i: 0, p: 0.5 });
+    }
+
+    #[test]
+    fn buckets_match_a_scan_whether_or_not_names_repeat_in_order() {
+        // Frame by frame in one order (the guess right), then out of it, with a new name
+        // appearing late and one track ending early (the guess wrong).
+        let names: Vec<&[u8]> =
+            ["a", "b", "c", "a", "b", "c", "a", "c", "b", "d", "a", "d", "b", "b", "a", "c", "d"]
+                .iter()
+                .map(|n| n.as_bytes())
+                .collect();
+        let mut expected: Vec<(&[u8], usize, Vec<usize>)> = Vec::new();
+        for (k, &n) in names.iter().enumerate() {
+            match expected.iter_mut().find(|g| g.0 == n) {
+                Some(g) => g.2.push(k),
+                None => expected.push((n, k, vec![k])),
+            }
+        }
+        let groups = bucket_keys(names.len(), |k| names[k]);
+        let got: Vec<(&[u8], usize, Vec<usize>)> =
+            groups.iter().map(|g| (g.name, g.first, g.keys.clone())).collect();
+        assert_eq!(got, expected);
     }
 
     #[test]

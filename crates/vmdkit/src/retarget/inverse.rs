@@ -114,25 +114,35 @@ pub fn keypoints_from_motion_with_progress(
     Ok(kp)
 }
 
-/// Every role's model-space position at each time (MMD frames), weight 1 where the rig places
-/// it and 0 where it cannot.
+/// Every role's model-space position at each time (MMD frames) of the motion `sampler` plays,
+/// weight 1 where the rig places it and 0 where it cannot.
 pub(crate) fn role_positions(
     rig: &Rig,
     skeleton: &Skeleton,
-    motion: &Motion,
+    sampler: &MotionSampler,
     times: &[f64],
 ) -> Vec<Observed> {
-    let sampler = MotionSampler::new(motion);
-    let binding = Binding::new(skeleton, &sampler);
-    let mut poser = Poser::new(skeleton, &sampler, &binding);
+    let mut out = Vec::with_capacity(times.len());
+    for_each_role_positions(rig, skeleton, sampler, times, |_, roles| out.push(*roles));
+    out
+}
+
+/// [`role_positions`] handed to `f` one time at a time (with the time's index), for callers
+/// that need not keep them.
+pub(crate) fn for_each_role_positions(
+    rig: &Rig,
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    times: &[f64],
+    mut f: impl FnMut(usize, &Observed),
+) {
+    let binding = Binding::new(skeleton, sampler);
+    let mut poser = Poser::new(skeleton, sampler, &binding);
     let mut pose = Pose::new(skeleton);
-    times
-        .iter()
-        .map(|&t| {
-            poser.pose_at(t, &mut pose);
-            read_roles(rig, skeleton, &pose)
-        })
-        .collect()
+    for (i, &t) in times.iter().enumerate() {
+        poser.pose_at(t, &mut pose);
+        f(i, &read_roles(rig, skeleton, &pose));
+    }
 }
 
 /// Every role's position in a posed skeleton.

@@ -11,6 +11,7 @@ use super::options::KeyMode;
 use super::rig::Rig;
 use super::RetargetOptions;
 use crate::edit::{reduce_unmeasured, ReduceOptions};
+use crate::eval::MotionSampler;
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
 use crate::skeleton::Skeleton;
 use crate::text::LongName;
@@ -166,15 +167,15 @@ fn ik_targets(rig: &Rig, skeleton: &Skeleton) -> IkTargets {
     }
 }
 
-/// The keys the options ask for.
-pub(crate) fn thin(dense: &Motion, options: &RetargetOptions) -> Motion {
+/// The keys the options ask for; `sampler` is `dense`'s.
+pub(crate) fn thin(dense: &Motion, sampler: &MotionSampler, options: &RetargetOptions) -> Motion {
     match options.keys {
         KeyMode::Dense => dense.clone(),
         KeyMode::Thinned(tolerance) => {
             let method = options.reduce_method;
             let reduce_options = ReduceOptions { tolerance, method, threads: 1 };
             // The report measures the result by playing it back, joint by joint.
-            reduce_unmeasured(dense, &reduce_options, &mut Vec::new())
+            reduce_unmeasured(dense, sampler, &reduce_options, &mut Vec::new())
         }
     }
 }

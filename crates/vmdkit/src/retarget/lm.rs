@@ -20,6 +20,15 @@ use glam::{DMat3, DQuat, DVec3};
 const MAX_BONES: usize = 8;
 const MAX_N: usize = MAX_BONES * 3 + 3;
 
+/// A fit stops once a step lowers its cost by less than this share. Zero-residual fits
+/// converge quadratically, so this costs them nothing in accuracy; noisy ones stop once what is
+/// left would move the pose by far less than their noise. On the benchmark clip (BENCHMARKS.md,
+/// "Retargeting") the tail of slowly converging steps a millionth would still take was a third
+/// of the solve's time, and stopping before it leaves the thinned motion's mean residual,
+/// direction error and jitter a little lower, not higher (it stays nearer the previous frame's
+/// pose it starts from).
+const STOP_DECREASE: f64 = 1e-4;
+
 /// The squared residual under which the second, nearly prior-free pass runs: 0.03 units
 /// root-mean-square over a handful of points.
 const POLISH_BELOW: f64 = 1e-3;
@@ -44,7 +53,16 @@ impl State {
 
     /// Pivots from the translation and the world rotations, parents first.
     pub fn place(&mut self, rig: &Rig) {
+        self.place_only(rig, u64::MAX);
+    }
+
+    /// Pivots of the bones in the bit set `bones` (which holds the parent of each of them
+    /// whose pivot has to change too), the others' left as they are.
+    fn place_only(&mut self, rig: &Rig, bones: u64) {
         for (i, b) in rig.bones.iter().enumerate() {
+            if bones & (1 << i) == 0 {
+                continue;
+            }
             self.pivot[i] = match b.parent {
                 Some(p) => self.pivot[p] + self.world[p] * (b.rest - rig.bones[p].rest),
                 None => b.rest + self.translation,
@@ -177,12 +195,37 @@ fn solve_once(
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
+    // A step moves the group's bones and what hangs from them (the translation moves all),
+    // but the terms read only the pivots of their anchors' bones and those bones' ancestors:
+    // trial steps place those alone, and the rest once at the end.
+    let group_bones: u64 = group.iter().fold(0, |m, &b| m | 1 << b);
+    let moved = if translate {
+        u64::MAX
+    } else {
+        (0..rig.bones.len())
+            .filter(|&i| rig.ancestors[i] & group_bones != 0)
+            .fold(0, |m, i| m | 1 << i)
+    };
+    let read = terms.iter().fold(0, |m, t| match t.goal {
+        Goal::Along { from, .. } => m | rig.ancestors[t.anchor.bone] | rig.ancestors[from.bone],
+        _ => m | rig.ancestors[t.anchor.bone],
+    });
+    let trial = moved & read;
     let mut mu = 1e-3;
     state.place(rig);
-    let mut cost = cost_of(rig, state, group, terms, prior);
+    // Each group bone's prior error at the current pose, as its cost found it, for the normal
+    // equations there (its rotation vector costs an atan2).
+    let mut errors = [DVec3::ZERO; MAX_BONES];
+    let mut trial_errors = [DVec3::ZERO; MAX_BONES];
+    let mut cost = cost_of(rig, state, group, terms, prior, &mut errors);
+    // Filled in place, leading n × n block only: a whole MAX_N² matrix per iteration would be
+    // mostly zeroing and copying.
+    let mut a: Matrix = [[0.0; MAX_N]; MAX_N];
+    let mut g = [0.0; MAX_N];
     let mut m: Matrix = [[0.0; MAX_N]; MAX_N];
     for _ in 0..30 {
-        let (a, g) = normal_equations(rig, state, group, translate, terms, prior);
+        let pulls = &errors[..group.len()];
+        normal_equations(rig, state, group, translate, terms, prior, pulls, &mut a, &mut g);
         let mut step = [0.0; MAX_N];
         let before = cost;
         let mut accepted = false;
@@ -199,7 +242,7 @@ fn solve_once(
             // The decrease the linear model promises, cost − |r − Jδ|² = δ·(2g − Aδ): once
             // that is below the stopping test's share, the step cannot pass the test either,
             // so it is not worth placing the rig for (and the damped retries after it).
-            if predicted_decrease(&a, &g, &step, n) <= 1e-6 * cost + 1e-30 {
+            if predicted_decrease(&a, &g, &step, n) <= STOP_DECREASE * cost + 1e-30 {
                 break;
             }
             let saved_translation = state.translation;
@@ -208,10 +251,11 @@ fn solve_once(
                 saved[k] = state.world[b];
             }
             apply(state, group, translate, &step);
-            state.place(rig);
-            let new_cost = cost_of(rig, state, group, terms, prior);
+            state.place_only(rig, trial);
+            let new_cost = cost_of(rig, state, group, terms, prior, &mut trial_errors);
             if new_cost <= cost {
                 cost = new_cost;
+                errors = trial_errors;
                 mu = (mu * 0.3).max(1e-9);
                 accepted = true;
                 break;
@@ -220,19 +264,17 @@ fn solve_once(
             for (k, &b) in group.iter().enumerate() {
                 state.world[b] = saved[k];
             }
-            state.place(rig);
+            state.place_only(rig, trial);
             mu *= 10.0;
         }
         let size: f64 = step[..n].iter().map(|s| s * s).sum();
-        // Converged: a step below 1e-9 (radians or units), or a cost that falls by a millionth
-        // or less. Zero-residual fits converge quadratically, so this costs them nothing in
-        // accuracy; noisy ones stop once what is left would move the pose by far less than
-        // their noise (a millionth of the cost: the benchmark clip's mean residual moves by
-        // 1e-6 units against the former 1e-8, for a quarter of the solve's time).
-        if !accepted || size < 1e-18 || before - cost <= 1e-6 * before + 1e-30 {
+        // Converged: a step below 1e-9 (radians or units), or a cost that falls by less than
+        // [`STOP_DECREASE`] of itself.
+        if !accepted || size < 1e-18 || before - cost <= STOP_DECREASE * before + 1e-30 {
             break;
         }
     }
+    state.place_only(rig, moved);
     terms_cost(rig, state, terms)
 }
 
@@ -296,17 +338,21 @@ fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
         .sum()
 }
 
+/// The weighted squared residual of the terms and priors; each group bone's prior error (the
+/// rotation vector from its prior's rotation) goes to `errors`.
 fn cost_of(
     rig: &Rig,
     state: &State,
     group: &[usize],
     terms: &[Term],
     prior: &[(DQuat, f64)],
+    errors: &mut [DVec3; MAX_BONES],
 ) -> f64 {
-    let priors: f64 = group
-        .iter()
-        .zip(prior)
-        .map(|(&b, &(q, w))| w * w * rotation_vector(state.world[b] * q.inverse()).length_squared())
+    let priors: f64 = (group.iter().zip(prior).zip(errors.iter_mut()))
+        .map(|((&b, &(q, w)), e)| {
+            *e = rotation_vector(state.world[b] * q.inverse());
+            w * w * e.length_squared()
+        })
         .sum();
     terms_cost(rig, state, terms) + priors
 }
@@ -324,7 +370,9 @@ pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
 
 type Matrix = [[f64; MAX_N]; MAX_N];
 
-/// JᵀJ and Jᵀr, accumulated row block by row block without storing J.
+/// JᵀJ and Jᵀr into the leading block of `a` and `g`, accumulated row block by row block
+/// without storing J; `errors` are the group bones' prior errors at this pose ([`cost_of`]).
+#[allow(clippy::too_many_arguments)] // the solve's state, and the two outputs it reuses
 fn normal_equations(
     rig: &Rig,
     state: &State,
@@ -332,10 +380,16 @@ fn normal_equations(
     translate: bool,
     terms: &[Term],
     prior: &[(DQuat, f64)],
-) -> (Matrix, [f64; MAX_N]) {
+    errors: &[DVec3],
+    a: &mut Matrix,
+    g: &mut [f64; MAX_N],
+) {
     let offset = if translate { 3 } else { 0 };
-    let mut a = [[0.0; MAX_N]; MAX_N];
-    let mut g = [0.0; MAX_N];
+    let n = offset + 3 * group.len();
+    for row in &mut a[..n] {
+        row[..n].fill(0.0);
+    }
+    g[..n].fill(0.0);
     let count = translate as usize + group.len();
     let cols: [usize; MAX_BONES + 1] = std::array::from_fn(|i| {
         if translate {
@@ -365,7 +419,7 @@ fn normal_equations(
                         g[cols[i] + c] += rows[i][c] * r * w2;
                     }
                     for j in i..count {
-                        add_block(&mut a, cols[i], cols[j], outer(rows[i], rows[j]) * w2);
+                        add_block(a, cols[i], cols[j], outer(rows[i], rows[j]) * w2);
                     }
                 }
                 continue;
@@ -402,27 +456,25 @@ fn normal_equations(
                 g[cols[i] + c] += gi[c];
             }
             for j in (i..count).filter(|&j| live[j]) {
-                add_block(&mut a, cols[i], cols[j], ji * blocks[j] * w2);
+                add_block(a, cols[i], cols[j], ji * blocks[j] * w2);
             }
         }
     }
     // Every term filled the upper triangle of blocks (diagonal blocks whole); mirror it.
     #[allow(clippy::needless_range_loop)] // a[i][j] from a[j][i]: both indices are needed
-    for i in 0..offset + 3 * group.len() {
+    for i in 0..n {
         for j in 0..i {
             a[i][j] = a[j][i];
         }
     }
-    for (k, (&b, &(q, w))) in group.iter().zip(prior).enumerate() {
+    for (k, (&(_, w), e)) in prior.iter().zip(errors).enumerate() {
         let w2 = w * w;
-        let e = rotation_vector(state.world[b] * q.inverse());
         for c in 0..3 {
             let i = offset + 3 * k + c;
             a[i][i] += w2;
             g[i] += w2 * e[c];
         }
     }
-    (a, g)
 }
 
 /// A direction term's blocks from its two points' (`blocks` of the far one, `from` of the
@@ -496,6 +548,8 @@ fn skew(v: DVec3) -> DMat3 {
 /// dispatch would cost per frame.
 #[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
 fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_N]) -> bool {
+    // The diagonal's reciprocals: n divisions instead of one per element and substitution.
+    let mut inverse = [0.0; MAX_N];
     for j in 0..n {
         let mut d = m[j][j];
         for k in 0..j {
@@ -506,12 +560,13 @@ fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_
         }
         let d = d.sqrt();
         m[j][j] = d;
+        inverse[j] = 1.0 / d;
         for i in j + 1..n {
             let mut s = m[i][j];
             for k in 0..j {
                 s -= m[i][k] * m[j][k];
             }
-            m[i][j] = s / d;
+            m[i][j] = s * inverse[j];
         }
     }
     for i in 0..n {
@@ -519,14 +574,14 @@ fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_
         for k in 0..i {
             s -= m[i][k] * x[k];
         }
-        x[i] = s / m[i][i];
+        x[i] = s * inverse[i];
     }
     for i in (0..n).rev() {
         let mut s = x[i];
         for k in i + 1..n {
             s -= m[k][i] * x[k];
         }
-        x[i] = s / m[i][i];
+        x[i] = s * inverse[i];
     }
     true
 }

@@ -150,16 +150,13 @@ pub fn retarget_with_progress(
         return Err(RetargetError::Empty);
     }
     let scale = scale::estimate(&rig, &frames, options)?;
-    let mut observed: Vec<solve::Observed> = frames
-        .iter()
-        .map(|f| {
-            let mut o = *f;
-            for (p, _) in &mut o {
-                *p *= scale.factor;
-            }
-            o
-        })
-        .collect();
+    // Scaled in place: a copy would be another 1.4 kB per frame to allocate and fill.
+    let mut observed = frames;
+    for o in &mut observed {
+        for (p, _) in o.iter_mut() {
+            *p *= scale.factor;
+        }
+    }
     feet::place_origin(&mut observed, options);
     let mut solver = solve::Solver::new(&rig);
     solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
@@ -182,7 +179,9 @@ pub fn retarget_with_progress(
         }
     }
     let dense = keys::dense_motion(&rig, skeleton, &states, options);
-    let motion = keys::thin(&dense, options);
+    // Played by the thinning's checks and by the report's measure of it: built once.
+    let dense_sampler = crate::eval::MotionSampler::new(&dense);
+    let motion = keys::thin(&dense, &dense_sampler, options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
@@ -190,6 +189,7 @@ pub fn retarget_with_progress(
         layout,
         observed: &observed,
         dense: &dense,
+        dense_sampler: &dense_sampler,
         motion: &motion,
         scale,
         floor,

@@ -5,12 +5,13 @@
 use super::conditioning::ConditioningNotes;
 use super::feet::Floor;
 use super::handedness::HandednessCheck;
-use super::inverse::role_positions;
+use super::inverse::{for_each_role_positions, role_positions};
 use super::options::KeyMode;
 use super::rig::Rig;
 use super::scale::{Scale, SEGMENTS};
 use super::solve::Observed;
 use super::RetargetOptions;
+use crate::eval::MotionSampler;
 use crate::format::Motion;
 use crate::keypoints::{Layout, Role};
 use crate::skeleton::Skeleton;
@@ -104,6 +105,8 @@ pub(crate) struct Inputs<'a> {
     /// Observations as solved, with the floor and origin moves applied.
     pub observed: &'a [Observed],
     pub dense: &'a Motion,
+    /// The sampler of `dense`, shared with the thinning.
+    pub dense_sampler: &'a MotionSampler,
     pub motion: &'a Motion,
     pub scale: Scale,
     pub floor: Floor,
@@ -116,10 +119,25 @@ const TRUNK: [(Role, Role); 3] =
     [(Role::Pelvis, Role::Thorax), (Role::Thorax, Role::HeadTop), (Role::Thorax, Role::Nose)];
 
 pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
-    let Inputs { rig, skeleton, layout, observed, dense, motion, scale, floor, options, .. } =
-        inputs;
+    let Inputs {
+        rig,
+        skeleton,
+        layout,
+        observed,
+        dense,
+        dense_sampler,
+        motion,
+        scale,
+        floor,
+        options,
+        ..
+    } = inputs;
     let times: Vec<f64> = (0..observed.len()).map(|f| f as f64).collect();
-    let played = role_positions(rig, skeleton, motion, &times);
+    let played = match options.keys {
+        // The motion is the dense one.
+        KeyMode::Dense => role_positions(rig, skeleton, dense_sampler, &times),
+        KeyMode::Thinned(_) => role_positions(rig, skeleton, &MotionSampler::new(motion), &times),
+    };
     let roles: Vec<(String, Role)> =
         (layout.joints.iter()).filter_map(|j| Some((j.name.clone(), j.role?))).collect();
     let residuals: Vec<JointResidual> = roles
@@ -144,15 +162,13 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
     let thinning_error = match options.keys {
         KeyMode::Dense => None,
         KeyMode::Thinned(_) => {
-            let full = role_positions(rig, skeleton, dense, &times);
-            let worst = (full.iter().zip(&played))
-                .flat_map(|(a, b)| {
-                    roles
-                        .iter()
-                        .filter(|(_, r)| a[*r as usize].1 > 0.0)
-                        .map(move |(_, r)| (a[*r as usize].0 - b[*r as usize].0).length())
-                })
-                .fold(0.0, f64::max);
+            let mut worst = 0.0f64;
+            for_each_role_positions(rig, skeleton, dense_sampler, &times, |f, a| {
+                let b = &played[f];
+                for (_, r) in roles.iter().filter(|(_, r)| a[*r as usize].1 > 0.0) {
+                    worst = worst.max((a[*r as usize].0 - b[*r as usize].0).length());
+                }
+            });
             Some(worst)
         }
     };

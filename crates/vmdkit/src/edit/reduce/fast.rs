@@ -14,7 +14,8 @@
 //!
 //! Each candidate is checked against the whole band with early exit; the first inside is taken.
 //! Tables are kept per segment length (the band's progress values are j/n), so a fit solves
-//! nothing that an earlier fit of the same length solved. The curves only have to be inside the
+//! nothing that an earlier fit of the same length solved; those of short segments, which every
+//! track of a dense motion fits over and over, are shared by all tracks and reductions. The curves only have to be inside the
 //! band: the caller still plays every segment exactly and the segmentation verifies the whole
 //! track with the sampler, so the bound holds as it does for [`ReduceMethod::Fitted`].
 //!
@@ -24,7 +25,7 @@ use super::fit::Band;
 use crate::curve::Curve;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
 
 /// Time handles tried, after the linear curve: MMD's default (20, 107), X(s) = s (42, 85), and
 /// eases that spend more of the segment near one end or the middle.
@@ -33,11 +34,21 @@ const PAIRS: usize = TIME_HANDLES.len();
 /// Segments up to this length keep their parameter tables; longer ones (rare, and tried once
 /// per stretch) solve them afresh, so the memory stays bounded.
 const MAX_CACHED_LEN: usize = 600;
+/// Segments up to this length share their tables process-wide (all of them together are
+/// under 100 kB): most of a dense track's fits are this short, and a table per track would be
+/// solved again for every track.
+const SHARED_LEN: usize = 64;
+
+/// The parameter s of each pair of time handles at each interior progress value j/n.
+type Table = Arc<[[f64; PAIRS]]>;
+
+/// The shared tables, by segment length, each made on first use.
+static SHARED: [OnceLock<Table>; SHARED_LEN + 1] = [const { OnceLock::new() }; SHARED_LEN + 1];
 
 /// Fits bands with the cheap fitter, remembering parameter tables per segment length.
 #[derive(Default)]
 pub(crate) struct FastFit {
-    tables: RefCell<HashMap<usize, Rc<[[f64; PAIRS]]>>>,
+    tables: RefCell<HashMap<usize, Table>>,
 }
 
 impl FastFit {
@@ -77,20 +88,25 @@ impl FastFit {
     }
 
     /// The parameter table of `band`'s length, when its progress values are the usual j/n.
-    fn table(&self, band: &Band) -> Option<Rc<[[f64; PAIRS]]>> {
+    fn table(&self, band: &Band) -> Option<Table> {
         let len = band.len() + 1;
         let usual = band.p.iter().enumerate().all(|(k, &p)| p == (k + 1) as f64 / len as f64);
         if !usual {
             return None;
         }
+        let make = || -> Table {
+            band.p
+                .iter()
+                .map(|&p| std::array::from_fn(|i| solve(TIME_HANDLES[i].0, TIME_HANDLES[i].1, p)))
+                .collect()
+        };
+        if let Some(shared) = SHARED.get(len) {
+            return Some(shared.get_or_init(make).clone());
+        }
         if let Some(t) = self.tables.borrow().get(&len) {
             return Some(t.clone());
         }
-        let t: Rc<[[f64; PAIRS]]> = band
-            .p
-            .iter()
-            .map(|&p| std::array::from_fn(|i| solve(TIME_HANDLES[i].0, TIME_HANDLES[i].1, p)))
-            .collect();
+        let t = make();
         if len <= MAX_CACHED_LEN {
             self.tables.borrow_mut().insert(len, t.clone());
         }

@@ -171,7 +171,7 @@ pub fn reduce_with_progress(
     progress: Progress,
 ) -> (Motion, ReduceReport) {
     let mut kept = Vec::new();
-    let out = reduce_tracked(motion, options, &mut kept, progress);
+    let out = reduce_tracked(motion, &MotionSampler::new(motion), options, &mut kept, progress);
     let report = ReduceReport {
         before: KeyCounts::of(motion),
         after: KeyCounts::of(&out),
@@ -181,24 +181,26 @@ pub fn reduce_with_progress(
     (out, report)
 }
 
-/// [`reduce`] without measuring the result, for callers that measure it their own way;
-/// tracks that kept their original keys are added to `kept`.
+/// [`reduce`] without measuring the result, for callers that measure it their own way and
+/// play `motion` with `sampler` (`MotionSampler::new(motion)`) themselves; tracks that kept
+/// their original keys are added to `kept`.
 pub(crate) fn reduce_unmeasured(
     motion: &Motion,
+    sampler: &MotionSampler,
     options: &ReduceOptions,
     kept: &mut Vec<String>,
 ) -> Motion {
-    reduce_tracked(motion, options, kept, &|_, _| {})
+    reduce_tracked(motion, sampler, options, kept, &|_, _| {})
 }
 
 /// [`reduce_unmeasured`], telling `progress` as each track is done.
 fn reduce_tracked(
     motion: &Motion,
+    sampler: &MotionSampler,
     options: &ReduceOptions,
     kept: &mut Vec<String>,
     progress: Progress,
 ) -> Motion {
-    let sampler = MotionSampler::new(motion);
     let total = sampler.bone_tracks().len()
         + sampler.morph_tracks().len()
         + usize::from(sampler.camera_track().is_some());
@@ -215,18 +217,18 @@ fn reduce_tracked(
     };
     let method = options.method;
     let tracks = sampler.bone_tracks();
-    let bones = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
+    let bones = reduce_tracks(motion, sampler, tracks, threads, kept, |track, keys| {
         let reduced = reduce_bone_track(track, keys, tol, method);
         tell();
         reduced
     });
     let tracks = sampler.morph_tracks();
-    let morphs = reduce_tracks(motion, &sampler, tracks, threads, kept, |track, keys| {
+    let morphs = reduce_tracks(motion, sampler, tracks, threads, kept, |track, keys| {
         let reduced = reduce_morph_track(track, keys, tol, method);
         tell();
         reduced
     });
-    let cameras = reduce_camera(motion, &sampler, method, tol, kept);
+    let cameras = reduce_camera(motion, sampler, method, tol, kept);
     if sampler.camera_track().is_some() {
         tell();
     }
@@ -250,12 +252,15 @@ fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
     tracks: &[T],
     threads: usize,
     kept_original: &mut Vec<String>,
-    reduce_track: impl Fn(&T, Vec<K>) -> (Vec<K>, bool) + Sync,
+    reduce_track: impl Fn(&T, &[&K]) -> (Vec<K>, bool) + Sync,
 ) -> Vec<K> {
     let section = K::section(motion);
     let items: Vec<_> = tracks.iter().zip(sampler.source_keys(K::SECTION)).collect();
+    // The keys by reference: a track keeps its originals only when its reduction fails or is
+    // no smaller, so copying them all first would mostly be thrown away.
     let results = par_map(&items, threads, |&(track, order)| {
-        reduce_track(track, order.iter().map(|&k| section[k].clone()).collect())
+        let keys: Vec<&K> = order.iter().map(|&k| &section[k]).collect();
+        reduce_track(track, &keys)
     });
     let mut out = Vec::new();
     for (keys, fell_back) in results {
@@ -270,7 +275,7 @@ fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
 /// One bone track's keys reduced, or kept (with whether that was a failure to verify).
 fn reduce_bone_track(
     track: &BoneTrack,
-    keys: Vec<BoneKey>,
+    keys: &[&BoneKey],
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<BoneKey>, bool) {
@@ -288,7 +293,7 @@ fn reduce_bone_track(
 /// One morph track's keys reduced, or kept.
 fn reduce_morph_track(
     track: &MorphTrack,
-    keys: Vec<MorphKey>,
+    keys: &[&MorphKey],
     tol: Tolerance,
     method: ReduceMethod,
 ) -> (Vec<MorphKey>, bool) {
@@ -314,8 +319,8 @@ fn reduce_camera(
         return Vec::new();
     };
     let order = &sampler.source_keys(Section::Camera)[0];
-    let original: Vec<CameraKey> = order.iter().map(|&k| motion.cameras[k]).collect();
-    let (keys, fell_back) = runs::reduce_in_runs(track.frames(), original, |first, last, keys| {
+    let original: Vec<&CameraKey> = order.iter().map(|&k| &motion.cameras[k]).collect();
+    let (keys, fell_back) = runs::reduce_in_runs(track.frames(), &original, |first, last, keys| {
         let r = camera_reference_span(track, first, last);
         let mut fit = CameraFit::new(&r, tol);
         fit.keep_jumps();
@@ -350,13 +355,14 @@ fn plan<T: Track>(
     segment::verified(track, plan)
 }
 
-/// The reduced keys when there are any and they are fewer than the original ones, else the
-/// original; with whether that was a failure to verify.
-fn choose<K>(reduced: Option<Vec<K>>, original: Vec<K>) -> (Vec<K>, bool) {
+/// The reduced keys when there are any and they are fewer than the original ones, else (a
+/// copy of) the original; with whether that was a failure to verify.
+fn choose<K: Clone>(reduced: Option<Vec<K>>, original: &[&K]) -> (Vec<K>, bool) {
+    let copy = || original.iter().map(|&k| k.clone()).collect();
     match reduced {
         Some(keys) if keys.len() < original.len() => (keys, false),
-        Some(_) => (original, false),
-        None => (original, true),
+        Some(_) => (copy(), false),
+        None => (copy(), true),
     }
 }
 

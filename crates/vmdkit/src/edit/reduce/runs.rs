@@ -38,8 +38,8 @@ pub(crate) fn scaled_runs(frames: &[u32], factor: f64) -> Vec<Range<usize>> {
 /// long segment starts with its original key, whose curve shapes that segment.
 pub(crate) fn reduce_in_runs<K: Clone>(
     frames: &[u32],
-    keys: Vec<K>,
-    reduce_run: impl Fn(u32, u32, Vec<K>) -> (Vec<K>, bool),
+    keys: &[&K],
+    reduce_run: impl Fn(u32, u32, &[&K]) -> (Vec<K>, bool),
 ) -> (Vec<K>, bool) {
     let runs = runs(frames);
     if runs.len() == 1 {
@@ -48,16 +48,15 @@ pub(crate) fn reduce_in_runs<K: Clone>(
     let mut out = Vec::with_capacity(keys.len());
     let mut fell_back = false;
     for (n, run) in runs.into_iter().enumerate() {
-        let original = keys[run.clone()].to_vec();
+        let original = &keys[run.clone()];
         if run.len() <= 2 {
-            out.extend(original);
+            out.extend(original.iter().map(|&k| k.clone()));
             continue;
         }
-        let first_key = original[0].clone();
         let (mut reduced, kept) = reduce_run(frames[run.start], frames[run.end - 1], original);
         fell_back |= kept;
         if n > 0 {
-            reduced[0] = first_key;
+            reduced[0] = original[0].clone();
         }
         out.extend(reduced);
     }
@@ -78,11 +77,11 @@ mod tests {
     #[test]
     fn the_first_key_of_a_later_run_is_the_original() {
         let frames = [0, 1, 2, 5000, 5001, 5002];
-        let keys: Vec<u32> = frames.to_vec();
+        let keys: Vec<&u32> = frames.iter().collect();
         // A "reduction" that replaces every key, to see which survive.
-        let (out, fell_back) = reduce_in_runs(&frames, keys, |first, last, run| {
+        let (out, fell_back) = reduce_in_runs(&frames, &keys, |first, last, run| {
             assert!(last - first <= LONG_SEGMENT);
-            (run.iter().map(|k| k + 100_000).collect(), false)
+            (run.iter().map(|&&k| k + 100_000).collect(), false)
         });
         assert!(!fell_back);
         assert_eq!(out, vec![100_000, 100_001, 100_002, 5000, 105_001, 105_002]);
