@@ -27,7 +27,7 @@ const MAX_N: usize = MAX_BONES * 3 + 3;
 /// of the solve's time, and stopping before it leaves the thinned motion's mean residual,
 /// direction error and jitter a little lower, not higher (it stays nearer the previous frame's
 /// pose it starts from).
-const STOP_DECREASE: f64 = 1e-4;
+pub(crate) const STOP_DECREASE: f64 = 1e-4;
 
 /// The squared residual under which the second, nearly prior-free pass runs: 0.03 units
 /// root-mean-square over a handful of points.
@@ -162,6 +162,20 @@ pub(crate) fn solve(
     terms: &[Term],
     prior: &[Prior],
 ) -> f64 {
+    solve_stopping(rig, state, group, translate, terms, prior, STOP_DECREASE)
+}
+
+/// [`solve`], stopping once a step lowers the cost by less than the share `stop` of it: for a
+/// fit that corrects another one's result, whose whole decrease is small.
+pub(crate) fn solve_stopping(
+    rig: &Rig,
+    state: &mut State,
+    group: &[usize],
+    translate: bool,
+    terms: &[Term],
+    prior: &[Prior],
+    stop: f64,
+) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     // The prior settles the free degrees of freedom; a second pass with a thousandth of it
     // (held priors excepted), from there, takes the determined ones the rest of the way
@@ -170,7 +184,7 @@ pub(crate) fn solve(
     for (k, p) in prior.iter().enumerate() {
         pulls[k] = (p.toward, p.weight);
     }
-    let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()]);
+    let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop);
     // Only a fit that nearly reaches its points (clean input) has digits left for the second
     // pass to take; on noisy input the prior's pull is far below the residual.
     if cost > POLISH_BELOW {
@@ -181,7 +195,7 @@ pub(crate) fn solve(
             pulls[k] = (state.world[b], prior[k].weight * 1e-3);
         }
     }
-    solve_once(rig, state, group, translate, terms, &pulls[..group.len()])
+    solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop)
 }
 
 fn solve_once(
@@ -191,6 +205,7 @@ fn solve_once(
     translate: bool,
     terms: &[Term],
     prior: &[(DQuat, f64)],
+    stop: f64,
 ) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
@@ -208,6 +223,10 @@ fn solve_once(
     };
     let read = terms.iter().fold(0, |m, t| match t.goal {
         Goal::Along { from, .. } => m | rig.ancestors[t.anchor.bone] | rig.ancestors[from.bone],
+        Goal::AlongFromShoulders { from, .. } => {
+            let [l, r] = from.pivots.map(|p| rig.ancestors[p.bone]);
+            m | rig.ancestors[t.anchor.bone] | l | r
+        }
         _ => m | rig.ancestors[t.anchor.bone],
     });
     let trial = moved & read;
@@ -242,7 +261,7 @@ fn solve_once(
             // The decrease the linear model promises, cost − |r − Jδ|² = δ·(2g − Aδ): once
             // that is below the stopping test's share, the step cannot pass the test either,
             // so it is not worth placing the rig for (and the damped retries after it).
-            if predicted_decrease(&a, &g, &step, n) <= STOP_DECREASE * cost + 1e-30 {
+            if predicted_decrease(&a, &g, &step, n) <= stop * cost + 1e-30 {
                 break;
             }
             let saved_translation = state.translation;
@@ -269,8 +288,8 @@ fn solve_once(
         }
         let size: f64 = step[..n].iter().map(|s| s * s).sum();
         // Converged: a step below 1e-9 (radians or units), or a cost that falls by less than
-        // [`STOP_DECREASE`] of itself.
-        if !accepted || size < 1e-18 || before - cost <= STOP_DECREASE * before + 1e-30 {
+        // `stop` of itself ([`STOP_DECREASE`] unless told).
+        if !accepted || size < 1e-18 || before - cost <= stop * before + 1e-30 {
             break;
         }
     }
