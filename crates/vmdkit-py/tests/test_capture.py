@@ -117,12 +117,9 @@ def test_the_vpd_on_the_trace_model_follows_the_landmarks(images, trace, tmp_pat
     errors = angle_errors(play(pose.to_motion(), trace, 1), got.keypoints)
     assert len(errors) == len(SEGMENTS) + 1
     worst = {k: float(v.max()) for k, v in errors.items()}
-    # The bone segments (limbs, hip and shoulder lines) within 1°. The trunk (hip midpoint to
-    # shoulder midpoint) is no one bone: the retargeting's trunk fit trades it against the
-    # neck and shoulders of a body of other proportions (2.3° here, see docs/capture.md).
-    trunk = worst.pop("trunk")
+    # Every segment within 1°: limbs, the hip and shoulder lines, and the trunk from the hip
+    # midpoint to the shoulder midpoint.
     assert max(worst.values()) <= 1.0, worst
-    assert trunk <= 2.5
 
 
 @pytest.mark.parametrize("photo", PHOTOS)
@@ -239,6 +236,8 @@ def test_the_command_writes_a_pose_and_keypoints_vmdkit_retarget_reads(
     summary = json.loads(done.stdout)
     assert summary["frames"] == 1 and summary["keys"] > 0
     assert vmdkit.Pose.read(out).bone_names
+    # The keypoints file has an output's permissions, as the pose does, not a temporary's.
+    assert kp.stat().st_mode & 0o777 == out.stat().st_mode & 0o777
     again = tmp_path / "again.vmd"
     report = json.loads(vmdkit_cli("retarget", kp, "--model", corpus / TRACE, "--dense",
                                    "--smooth", "none", "--json", "-o", again))
@@ -301,6 +300,60 @@ def test_a_missing_model_asset_is_named(images, tmp_path):
     done = capture_command(images / YOGA, "-o", tmp_path / "x.vpd",
                            "--model-asset", tmp_path / "none.task")
     assert done.returncode == 1 and "none.task" in done.stderr
+
+
+@pytest.fixture(scope="session")
+def pose_task(mediapipe, tmp_path_factory) -> Path:
+    """A pose landmarker `.task` bundle for the Tasks API, made from the models that
+    mediapipe 0.10.21's own wheel bundles, with the input metadata the Tasks API reads added
+    by mediapipe's own metadata writer: what a newer wheel's user downloads, made offline."""
+    import mediapipe as mp
+    from mediapipe.tasks.python.metadata.metadata_writers import (
+        metadata_writer, model_asset_bundle_utils, writer_utils)
+
+    modules = Path(mp.__file__).parent / "modules"
+
+    def with_metadata(path: Path, mean: float, std: float) -> bytes:
+        model = bytearray(path.read_bytes())
+        writer = (metadata_writer.MetadataWriter.create(model).add_general_info(path.stem)
+                  .add_image_input(norm_mean=[mean], norm_std=[std]))
+        for _ in writer_utils.get_output_tensor_names(model):
+            writer.add_feature_output()
+        return bytes(writer.populate()[0])
+
+    out = tmp_path_factory.mktemp("task") / "pose_landmarker.task"
+    model_asset_bundle_utils.create_model_asset_bundle({
+        # The detector takes pixels in [-1, 1], the landmark model in [0, 1].
+        "pose_detector.tflite":
+            with_metadata(modules / "pose_detection" / "pose_detection.tflite", 127.5, 127.5),
+        "pose_landmarks_detector.tflite":
+            with_metadata(modules / "pose_landmark" / "pose_landmark_full.tflite", 0.0, 255.0),
+    }, str(out))
+    return out
+
+
+def test_a_model_asset_runs_through_the_tasks_api(images, corpus, trace, pose_task, tmp_path):
+    legacy = vmdkit.capture(images / YOGA)
+    tasks = vmdkit.capture(images / YOGA, model=trace, model_asset=pose_task)
+    expected = json.loads((images / EXPECTED).read_text())
+    px = np.array(expected["EXPECTED_POSE_LANDMARKS_px"], dtype=np.float64)
+    assert np.abs(tasks.image_landmarks[0, :, :2] - px).max() <= expected["DIFF_THRESHOLD_px"]
+    assert np.abs(tasks.landmarks[0, :, :3] - legacy.landmarks[0, :, :3]).max() <= 0.05
+    errors = angle_errors(play(tasks.output.to_motion(), trace, 1), tasks.keypoints)
+    assert max(float(v.max()) for v in errors.values()) <= 1.0
+    # A video in the Tasks API's video mode, with the frames' own timestamps. Its landmarks
+    # jitter more than the legacy graph's (0.056 against 0.023 m per frame² here), so the
+    # smoothing, checked on the legacy path above, is left out of this comparison.
+    video = vmdkit.capture(images / VIDEO, model=trace, model_asset=pose_task, dense=True,
+                           smooth="none")
+    assert video.summary["frames"] == video.summary["detected"] == 120
+    np.testing.assert_allclose(video.times, np.arange(120) / 30.0, atol=1e-3)
+    errors = angle_errors(play(video.output, trace, 120), video.keypoints)
+    assert float(np.mean(np.concatenate(list(errors.values())))) <= 1.5
+    done = capture_command(images / YOGA, "-o", tmp_path / "t.vpd", "--model", corpus / TRACE,
+                           "--model-asset", pose_task)
+    assert done.returncode == 0, done.stderr
+    assert vmdkit.Pose.read(tmp_path / "t.vpd").bone_names == tasks.output.bone_names
 
 
 def test_the_hips_path_is_recovered_through_a_pinhole_camera():

@@ -101,6 +101,10 @@ class Capture:
         text = json.dumps(self.keypoints_json(), separators=(",", ":"))
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
         try:
+            # mkstemp makes the file private (0600); an output gets the usual permissions.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
             os.replace(tmp, path)
