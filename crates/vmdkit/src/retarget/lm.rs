@@ -152,22 +152,11 @@ impl Prior {
 }
 
 /// Solves `group`'s world rotations (and the translation when `translate`) for `terms`, from
-/// the state's current values, with one prior per group bone. Returns the final weighted
+/// the state's current values, with one prior per group bone, stopping once a step lowers the
+/// cost by less than the share `stop` of it ([`STOP_DECREASE`], or less for a fit that
+/// corrects another one's result, whose whole decrease is small). Returns the final weighted
 /// squared residual of the terms.
 pub(crate) fn solve(
-    rig: &Rig,
-    state: &mut State,
-    group: &[usize],
-    translate: bool,
-    terms: &[Term],
-    prior: &[Prior],
-) -> f64 {
-    solve_stopping(rig, state, group, translate, terms, prior, STOP_DECREASE)
-}
-
-/// [`solve`], stopping once a step lowers the cost by less than the share `stop` of it: for a
-/// fit that corrects another one's result, whose whole decrease is small.
-pub(crate) fn solve_stopping(
     rig: &Rig,
     state: &mut State,
     group: &[usize],

@@ -322,7 +322,7 @@ impl<'r> Solver<'r> {
     /// `centre`: the shoulders' midpoint as the trunk's top, for inputs without a neck base;
     /// its fit is held toward `prior` as a reference of its own ([`Prior::held`]), the others
     /// toward it as the previous frame.
-    /// `stop`: [`lm::solve_stopping`]'s.
+    /// `stop`: [`lm::solve`]'s.
     fn torso(
         &mut self,
         obs: &Observed,
@@ -434,7 +434,7 @@ impl<'r> Solver<'r> {
                 (false, false) => Prior::previous(prior[b], w),
             })
             .collect();
-        lm::solve_stopping(rig, &mut self.state, &group, true, &terms, &priors, stop);
+        lm::solve(rig, &mut self.state, &group, true, &terms, &priors, stop);
         // Bones the group did not move follow their parents until solved.
         self.carry_children(&group);
     }
@@ -483,7 +483,7 @@ impl<'r> Solver<'r> {
                 self.state.world[b] = prior[b];
             }
         }
-        lm::solve(rig, &mut self.state, &group, false, &terms, &priors);
+        lm::solve(rig, &mut self.state, &group, false, &terms, &priors, lm::STOP_DECREASE);
     }
 
     /// World rotations of bones that follow a solved group: their parents'.
@@ -660,6 +660,7 @@ impl<'r> Solver<'r> {
             false,
             &terms,
             &[Prior::previous(prior[bone], self.prior_weight)],
+            lm::STOP_DECREASE,
         );
     }
 }
