@@ -274,7 +274,8 @@ impl<'r> Solver<'r> {
 
     /// The torso without a neck base, through the shoulders' midpoint, in two fits. First the
     /// points' own fit ([`Solver::torso`] without the midpoint) in a history of its own, so
-    /// that it runs exactly as it would alone; then, from its result and held near it, the fit
+    /// that it goes on from frame to frame as it would alone (stopped later, at
+    /// [`CENTRE_STOP`]); then, from its result and held near it, the fit
     /// with the midpoint's direction terms, センター left at its turn (at rest). Direction
     /// terms on a body of other proportions would otherwise take up degrees of freedom that
     /// only weak priors toward the previous frame hold (センター's turn, which shears the
