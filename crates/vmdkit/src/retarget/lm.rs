@@ -9,8 +9,9 @@
 //! points) are held by a weak prior toward a reference rotation, which is the previous frame's,
 //! so they stay continuous; where the points determine the pose the prior's pull is below
 //! 1e-6 of the fit's and the solution is the exact one. The exception is a prior toward a fixed
-//! reference (センター's rest turn, [`Prior::held`]), which keeps its pull so that what the
-//! points leave free settles on it rather than walking from frame to frame.
+//! reference (the points' own fit that a correcting fit is held near, [`Prior::held`]), which
+//! keeps its pull so that what the points leave free settles on it rather than walking from
+//! frame to frame.
 
 use super::rig::{Anchor, Rig};
 use glam::{DMat3, DQuat, DVec3};
@@ -136,7 +137,8 @@ pub(crate) struct Term {
 pub(crate) struct Prior {
     pub toward: DQuat,
     pub weight: f64,
-    /// Whether `toward` is a reference of its own (センター's rest) rather than the previous
+    /// Whether `toward` is a reference of its own (the points' own fit that a fit through the
+    /// shoulders' midpoint corrects) rather than the previous
     /// frame's pose. Such a prior keeps its weight in the second pass, so that degrees of
     /// freedom the points leave free settle on it there. Weakened like the others, it would let
     /// them stop wherever the first pass's pull toward the previous frame left them, and on

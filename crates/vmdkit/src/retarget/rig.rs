@@ -149,9 +149,8 @@ impl Rig {
         let (upper2, neck, head) = (find("上半身2"), find("首"), find("頭"));
         let clavicles = [find("左肩"), find("右肩")];
 
-        // センター is keyed too: its rotation is what carries 上半身 and 下半身 together where
-        // their heads differ (a turn of センター or 腰 in a motion made elsewhere); the torso
-        // fit keeps it at rest unless it is needed.
+        // センター is keyed too, for its translation; the torso fit leaves its turn at rest
+        // (solve.rs, `torso_group`).
         let mut keyed: Vec<usize> = vec![required.centre, required.lower, required.upper];
         keyed.extend(upper2.into_iter().chain(neck).chain(head));
         for (clavicle, limbs) in clavicles.iter().zip(&required.sided) {
@@ -232,11 +231,6 @@ impl Rig {
         (0..self.bones.len()).filter(move |&b| {
             self.bones[b].append.is_some() && trunk.contains(&self.bones[b].parent)
         })
-    }
-
-    /// Whether 上半身 and 下半身 have different rest heads (by more than 1e-4 units).
-    pub fn trunk_heads_differ(&self) -> bool {
-        self.rest(self.upper_body).distance(self.rest(self.lower_body)) > 1e-4
     }
 
     /// The rig bone's rest head.

@@ -81,9 +81,6 @@ const CENTRE_HOLD: f64 = 0.3;
 /// usual 1e-4 the yoga photo's shoulder line on the trace model ends 1.1° off, at this 0.07°).
 const CENTRE_STOP: f64 = 1e-6;
 
-/// The prior weight holding センター's turn at rest (units per radian).
-const CENTRE_PRIOR: f64 = 1e-2;
-
 /// Per side (left, right): the arm's joints (shoulder, elbow, wrist) and hand points.
 const ARMS: [([Role; 3], [Role; 4]); 2] = {
     use Role::*;
@@ -276,11 +273,10 @@ impl<'r> Solver<'r> {
     /// points' own fit ([`Solver::torso`] without the midpoint) in a history of its own, so
     /// that it goes on from frame to frame as it would alone (stopped later, at
     /// [`CENTRE_STOP`]); then, from its result and held near it, the fit
-    /// with the midpoint's direction terms, センター left at its turn (at rest). Direction
-    /// terms on a body of other proportions would otherwise take up degrees of freedom that
-    /// only weak priors toward the previous frame hold (センター's turn, which shears the
-    /// trunk where 上半身 and 下半身 have different heads, and 上半身's twist under 上半身2),
-    /// and those then walk frame by frame over a still person; from the previous frame the fit
+    /// with the midpoint's direction terms. Direction terms on a body of other proportions
+    /// would otherwise take up a degree of freedom that only weak priors toward the previous
+    /// frame hold (上半身's twist under 上半身2), which then walks frame by frame over a
+    /// still person; from the previous frame the fit
     /// could also end in a twisted valley after a fast turn. On the input's own skeleton the
     /// first fit is exact and the second leaves it so.
     fn torso_through_centre(&mut self, obs: &Observed, centre: Centre) {
@@ -289,7 +285,7 @@ impl<'r> Solver<'r> {
         toward.clone_from(&self.state.world);
         self.torso(obs, &toward, true, None, CENTRE_STOP);
         std::mem::swap(&mut self.state, &mut self.points);
-        let group = self.torso_group(true, true);
+        let group = self.torso_group(true);
         self.state.translation = self.points.translation;
         for &b in &group {
             self.state.world[b] = self.points.world[b];
@@ -300,17 +296,14 @@ impl<'r> Solver<'r> {
         self.toward = toward;
     }
 
-    /// The bones the torso fit turns: through the shoulders' midpoint (`centre`) センター
-    /// keeps its turn.
-    fn torso_group(&self, with_head: bool, centre: bool) -> Vec<usize> {
+    /// The bones the torso fit turns. センター is not one of them: where 上半身 and 下半身
+    /// share a head its turn is exactly redundant with theirs, and where they do not it only
+    /// shears the trunk by their heads' offset, which noise and other proportions took up
+    /// (VMD-Lifting's posfile turned it by 113° at the median on the trace model, 上半身 and
+    /// 下半身 turning it back) while keypoints say nothing of it.
+    fn torso_group(&self, with_head: bool) -> Vec<usize> {
         let rig = self.rig;
-        // センター's turn matters only where 上半身 and 下半身 have different heads; where they
-        // share one it is exactly redundant with the translation, and leaving it out keeps the
-        // fit well conditioned.
         let mut group = vec![rig.lower_body, rig.upper_body];
-        if rig.trunk_heads_differ() && !centre {
-            group.insert(0, rig.root);
-        }
         group.extend(rig.upper_body2);
         group.extend(rig.trunk_followers());
         if with_head {
@@ -333,7 +326,7 @@ impl<'r> Solver<'r> {
         stop: f64,
     ) {
         let rig = self.rig;
-        let group = self.torso_group(with_head, centre.is_some());
+        let group = self.torso_group(with_head);
         let mut terms = Vec::with_capacity(16);
         use Role::*;
         const HEAD: [Role; 9] = [
@@ -398,7 +391,6 @@ impl<'r> Solver<'r> {
                 None => {}
             }
         }
-        // センター turns only where the others cannot do without it.
         // The trunk's lean and bend as directions from the pelvis: on a trunk of other
         // proportions the points cannot all be reached, and then the directions are what
         // should match (on the same skeleton both are met exactly).
@@ -429,10 +421,9 @@ impl<'r> Solver<'r> {
         }
         let w = self.prior_weight;
         let priors: Vec<Prior> = (group.iter())
-            .map(|&b| match (b == rig.root, centre.is_some()) {
-                (true, _) => Prior { toward: DQuat::IDENTITY, weight: CENTRE_PRIOR, held: true },
-                (false, true) => Prior { toward: prior[b], weight: CENTRE_HOLD, held: true },
-                (false, false) => Prior::previous(prior[b], w),
+            .map(|&b| match centre {
+                Some(_) => Prior { toward: prior[b], weight: CENTRE_HOLD, held: true },
+                None => Prior::previous(prior[b], w),
             })
             .collect();
         lm::solve(rig, &mut self.state, &group, true, &terms, &priors, stop);
