@@ -6,19 +6,9 @@
 
 mod common;
 
-use common::{assert_no_panic, example_bytes, vmdkit, write};
+use common::{assert_no_panic, example_bytes, run_in, stderr, vmdkit, write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    let output = vmdkit().current_dir(dir).args(args).output().unwrap();
-    assert_no_panic(&output);
-    output
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn example_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_no_panic, example_bytes, vmdkit, write};
+use common::{assert_no_panic, example_bytes, run_in, stderr, vmdkit, write};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,16 +14,6 @@ use std::process::{Command, Output, Stdio};
 const BIG: &str = "miu200521358__mmd_base/tests__resources__サンプルモーション2.vmd";
 /// MIKU of the issue: a PMX model.
 const MIKU: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    let output = vmdkit().current_dir(dir).args(args).output().unwrap();
-    assert_no_panic(&output);
-    output
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// A folder holding the example motion as `e.vmd`.
 fn example_in_dir() -> (tempfile::TempDir, PathBuf) {

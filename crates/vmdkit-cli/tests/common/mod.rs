@@ -39,3 +39,15 @@ pub fn assert_no_panic(output: &std::process::Output) {
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
     assert_ne!(output.status.code(), Some(101), "panic exit: {stderr}");
 }
+
+/// Runs `vmdkit ARGS` in `dir`, checking that it did not panic.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    let output = vmdkit().current_dir(dir).args(args).output().unwrap();
+    assert_no_panic(&output);
+    output
+}
+
+/// A finished command's stderr as text.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}

@@ -172,17 +172,21 @@ fn skip_materials(r: &mut Reader, g: &Globals) -> Result<usize> {
     // and sphere indices, sphere mode, toon mode + at least 1 byte, memo, face count.
     skip_named_records(r, 44 + 1 + 20 + 2 * t + 2 + 1 + 4 + 4, |r| {
         r.skip(44 + 1 + 20 + 2 * t + 1)?;
-        let at = r.pos();
-        match r.u8()? {
-            0 => r.skip(t)?,
-            1 => r.skip(1)?,
-            value => {
-                return Err(r.error_at(ModelErrorKind::UnknownKind { what: "toon mode", value }, at))
-            }
-        }
+        skip_toon(r, g)?;
         r.text_bytes()?;
         r.skip(4)
     })
+}
+
+/// A material's toon: its mode byte, then a texture index (mode 0) or a shared toon's number
+/// (mode 1).
+pub(crate) fn skip_toon(r: &mut Reader, g: &Globals) -> Result<()> {
+    let at = r.pos();
+    match r.u8()? {
+        0 => r.skip(g.texture as usize),
+        1 => r.skip(1),
+        value => Err(r.error_at(ModelErrorKind::UnknownKind { what: "toon mode", value }, at)),
+    }
 }
 
 /// A bone reference: −1 is none, anything else must name one of the `count` bones.

@@ -160,14 +160,7 @@ fn read_materials(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
         let texture = r.index(g.texture)?;
         let texture = r.optional_in_range(texture, mesh.textures.len(), "texture", at)?;
         r.skip(t + 1)?; // sphere texture and mode
-        let at = r.pos();
-        match r.u8()? {
-            0 => r.skip(t)?,
-            1 => r.skip(1)?,
-            value => {
-                return Err(r.error_at(ModelErrorKind::UnknownKind { what: "toon mode", value }, at))
-            }
-        }
+        pmx::skip_toon(r, g)?;
         r.text_bytes()?; // memo
         let at = r.pos();
         let faces = r.i32()?;
