@@ -56,7 +56,9 @@ An OUT ending in .glb writes glTF 2.0 (docs/gltf.md): the model's skeleton, skin
 with the motion baked at 30 fps (IK and append included), right-handed Y-up metres (0.08 m per
 unit). IN is a motion played on --model, or a PMX/PMD alone for its rest pose. Textures are
 referred to by relative path (--embed-textures copies them in); missing ones are reported and
-left out.
+left out. A model's texture paths are not trusted: only regular files inside the model's
+folder (links followed) are read, unless --allow-outside-textures; an embedded texture over
+--max-texture-size (default 64 MiB) is left out with a warning.
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx --camera camera.vmd --embed-textures
   vmdkit convert dance.vmd -o bones.glb --model miku.pmx --skeleton-only
