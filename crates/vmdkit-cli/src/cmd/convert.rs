@@ -23,7 +23,8 @@ one for spreadsheets (Excel garbles Japanese names without it).
 
 The input is read completely before anything is written, and the output goes to a temporary
 file renamed into place, so a failure leaves no partial output and never touches an existing
-file, even when IN and OUT are the same file. Options that do not apply to the formats chosen
+file. OUT may not be IN (nor --model or --camera), through links too: write elsewhere, then
+rename. Options that do not apply to the formats chosen
 (--pretty for VMD or CSV, --bom for VMD or JSON, --keep-trailing for VMD) are refused.
 
 VPD poses: a .vpd IN becomes a motion with one key per bone and morph at frame 0 (or at
