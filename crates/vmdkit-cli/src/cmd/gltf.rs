@@ -26,8 +26,8 @@ pub struct GltfArgs {
     /// glTF: copy textures into the GLB instead of referring to them by relative path
     #[arg(long)]
     embed_textures: bool,
-    /// glTF: follow texture paths that leave the model's folder (.., absolute paths, links
-    /// out of it); a model's texture paths are not trusted to by default
+    /// glTF: also read textures whose paths leave the model's folder (.., absolute paths,
+    /// links out of it), which are left out by default: a model's paths are not trusted
     #[arg(long)]
     allow_outside_textures: bool,
     /// glTF: leave out embedded textures larger than SIZE (512K, 64M, 1GiB or bytes)
