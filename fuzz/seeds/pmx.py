@@ -59,7 +59,7 @@ def main(folder):
         "gen-forward.pmx": pmx("forward", ["sub/tex.jpg"], [(n, [-1, 3, 1, -1][i], q)
                                                              for i, (n, _, q) in enumerate(chain)]),
         "gen-cycle.pmx": pmx("cycle", [], [(n, (i + 1) % 4, q) for i, (n, _, q) in enumerate(chain)]),
-        "gen-self.pmx": pmx("self", ["link.png"], [(n, i, q) for i, (n, _, q) in enumerate(chain)]),
+        "gen-self.pmx": pmx("self", ["link.png", "inside-link.png", "pipe.png"], [(n, i, q) for i, (n, _, q) in enumerate(chain)]),
     }
     for name, data in models.items():
         with open(os.path.join(folder, name), "wb") as f:
