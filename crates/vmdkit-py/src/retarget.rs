@@ -2,6 +2,7 @@
 //! `keypoints`, the inverse: a motion played on a model, read off as a layout's joints. Both are
 //! `vmdkit::retarget`'s, with the options of `vmdkit retarget` and `vmdkit keypoints`.
 
+use crate::arrays::try_collect;
 use crate::calls::{detached, library_motion, python_motion};
 use crate::errors::VmdError;
 use crate::model::Model;
@@ -267,8 +268,12 @@ fn keypoint_input(
             "keypoints must be an (F, J, 3) array, not of shape {shape:?}"
         )));
     };
-    let flat: Vec<f32> = array.as_array().iter().copied().collect();
-    let positions = flat.chunks_exact(3).map(|c| glam::Vec3::new(c[0], c[1], c[2])).collect();
+    let view = array.as_array();
+    let flat = try_collect(view.len(), view.iter().copied(), "the keypoints")?;
+    let points = flat.chunks_exact(3).map(|c| glam::Vec3::new(c[0], c[1], c[2]));
+    let positions = try_collect(frames * joints, points, "the keypoints")?;
+    // Freed before the confidences are copied.
+    drop(flat);
     let confidence = match confidence {
         Some(c) if !c.is_none() => {
             let c = float32(c)?;
@@ -279,7 +284,8 @@ fn keypoint_input(
                     c.shape()
                 )));
             }
-            Some(c.as_array().iter().copied().collect())
+            let view = c.as_array();
+            Some(try_collect(view.len(), view.iter().copied(), "the confidences")?)
         }
         _ => None,
     };

@@ -258,3 +258,19 @@ def test_other_encodings_and_an_empty_motion():
     empty = vmdkit.Motion.from_arrays()
     assert len(empty.bones) == 0 and empty.bones.position.shape == (0, 3)
     assert vmdkit.read(empty.to_bytes()).to_bytes() == empty.to_bytes()
+
+
+def test_more_keys_than_memory_raise_memory_error(bounded):
+    # 2 M keys need about 0.5 GB of keys and columns, more than the child may map; given as
+    # zero-stride arrays they cost the caller nothing.
+    out = bounded("""
+        n = 2_000_000
+        vmdkit.Motion.from_arrays(bones={
+            "frame": np.broadcast_to(np.uint32(0), (n,)),
+            "names": ["a"],
+            "name_index": np.broadcast_to(np.uint32(0), (n,)),
+            "position": np.broadcast_to(np.float32(0), (n, 3)),
+            "rotation": np.broadcast_to(np.float32(0), (n, 4)),
+        })
+    """)
+    assert out["error"] == "MemoryError", out

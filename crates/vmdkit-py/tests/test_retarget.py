@@ -129,6 +129,11 @@ def test_bad_input_raises(corpus):
         vmdkit.keypoints(motion, None, "h36m", fps=-1.0)
 
 
+def test_huge_keypoint_arrays_raise_memory_error(bounded):
+    out = bounded('vmdkit.retarget(np.broadcast_to(np.float32(0), (10**8, 17, 3)), "h36m")')
+    assert out["error"] == "MemoryError", out
+
+
 def test_a_mapping_file_is_a_layout(corpus, tmp_path):
     motion = vmdkit.read(corpus / DANCES[1])
     h36m, names = vmdkit.keypoints(motion, None, "h36m")
