@@ -3,7 +3,8 @@
 //!
 //! Names given as str are encoded in the chosen encoding and padded as MMD pads them; bytes
 //! are taken as the name's bytes; `name_fields` are written as they are. A name that does not
-//! fit its field or cannot be encoded is a ValueError rather than silently cut. Every buffer sized by the columns is allocated fallibly (`MemoryError`).
+//! fit its field, cannot be encoded or holds a NUL (which would end it) is a ValueError rather
+//! than silently cut. Every buffer sized by the columns is allocated fallibly (`MemoryError`).
 
 use crate::arrays::{try_collect, try_vec};
 use glam::{Quat, Vec3};
@@ -11,9 +12,10 @@ use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use vmdkit::edit::{encode_name, NameFit};
 use vmdkit::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Curve, EncodeStatus, IkState,
-    LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, RawName, ShadowKey, TextEncoding,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Curve, IkState, LightKey, MorphKey,
+    Motion, PhysicsToggle, PropertyKey, RawName, ShadowKey, TextEncoding,
 };
 
 /// The encoding named by its label.
@@ -37,17 +39,23 @@ pub fn name_field<const N: usize>(
     if let Ok(text) = name.cast::<PyString>() {
         let text = text.to_cow()?;
         let text = &*text;
-        let (field, status) = RawName::<N>::encode_as(text, encoding);
-        return match status {
-            EncodeStatus::Ok => Ok(field),
-            EncodeStatus::Shortened => Err(PyValueError::new_err(format!(
-                "{what} {text:?} takes more than the field's {N} bytes in {}",
-                encoding.label()
+        let label = encoding.label();
+        // A NUL ends a name in its field: what follows it would be silently lost.
+        if text.contains('\0') {
+            return Err(PyValueError::new_err(format!(
+                "{what} {} cannot be written as it is: a NUL ends a name",
+                name.repr()?
+            )));
+        }
+        let (field, fit) = encode_name::<N>(text, encoding);
+        return match fit {
+            NameFit::Ok => Ok(field),
+            NameFit::Shortened { bytes } => Err(PyValueError::new_err(format!(
+                "{what} {text:?} takes {bytes} bytes in {label}, more than the field's {N} bytes"
             ))),
-            _ => Err(PyValueError::new_err(format!(
-                "{what} {text:?} cannot be written in {}",
-                encoding.label()
-            ))),
+            _ => {
+                Err(PyValueError::new_err(format!("{what} {text:?} cannot be written in {label}")))
+            }
         };
     }
     let raw = name.cast::<PyBytes>()?.as_bytes();

@@ -260,6 +260,27 @@ def test_other_encodings_and_an_empty_motion():
     assert vmdkit.read(empty.to_bytes()).to_bytes() == empty.to_bytes()
 
 
+@pytest.mark.parametrize("where", ["bones", "morphs", "ik_names", "model_name"])
+def test_a_name_with_a_nul_is_refused_not_cut(where):
+    name = "a\x00b"
+    bones = {"frame": [0], "names": ["c"], "name_index": [0], "position": [[0, 0, 0]],
+             "rotation": [[0, 0, 0, 1]]}
+    morphs = {"frame": [0], "names": ["c"], "name_index": [0], "weight": [1.0]}
+    prop = {"frame": [0], "ik_names": ["c"], "ik_enabled": [[True]]}
+    model_name = "m"
+    if where == "bones":
+        bones["names"] = [name]
+    elif where == "morphs":
+        morphs["names"] = [name]
+    elif where == "ik_names":
+        prop["ik_names"] = [name]
+    else:
+        model_name = name
+    with pytest.raises(ValueError, match=r"'a\\x00b' cannot be written as it is: a NUL"):
+        vmdkit.Motion.from_arrays(model_name=model_name, bones=bones, morphs=morphs,
+                                  property=prop)
+
+
 def test_more_keys_than_memory_raise_memory_error(bounded):
     # 2 M keys need about 0.5 GB of keys and columns, more than the child may map; given as
     # zero-stride arrays they cost the caller nothing.
