@@ -104,21 +104,30 @@ fn up_axis(text: &str) -> PyResult<UpAxis> {
     })
 }
 
+/// `smooth` as the library's: a level's name, or a cutoff in hertz given as a number or as
+/// text ("2.5"), which must be finite and positive either way.
 fn smoothing(value: &SmoothArg) -> PyResult<Smoothing> {
-    let level = match value {
-        SmoothArg::Hz(hz) => return Ok(Smoothing::Custom { cutoff_hz: *hz }),
-        SmoothArg::Level(level) => level,
+    let hz = match value {
+        SmoothArg::Hz(hz) => *hz,
+        SmoothArg::Level(level) => match level.to_ascii_lowercase().as_str() {
+            "none" => return Ok(Smoothing::None),
+            "light" => return Ok(Smoothing::Light),
+            "normal" => return Ok(Smoothing::Normal),
+            "strong" => return Ok(Smoothing::Strong),
+            other => other.trim().parse().unwrap_or(f64::NAN),
+        },
     };
-    match level.to_ascii_lowercase().as_str() {
-        "none" => Ok(Smoothing::None),
-        "light" => Ok(Smoothing::Light),
-        "normal" => Ok(Smoothing::Normal),
-        "strong" => Ok(Smoothing::Strong),
-        other => Err(PyValueError::new_err(format!(
-            "smooth must be \"none\", \"light\", \"normal\", \"strong\" or a cutoff in Hz, \
-             not {other:?}"
-        ))),
+    if hz.is_finite() && hz > 0.0 {
+        return Ok(Smoothing::Custom { cutoff_hz: hz });
     }
+    let given = match value {
+        SmoothArg::Hz(hz) => hz.to_string(),
+        SmoothArg::Level(level) => format!("{level:?}"),
+    };
+    Err(PyValueError::new_err(format!(
+        "smooth must be \"none\", \"light\", \"normal\", \"strong\" or a positive cutoff in \
+         Hz, not {given}"
+    )))
 }
 
 fn floor(text: &str) -> PyResult<FloorMode> {
