@@ -422,3 +422,62 @@ fn keypoints_write_file_reads_back_through_read_file() {
     assert_eq!(missing.category(), Category::Io);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 24: zero-byte elements let any shape pass the size check (`Vec::with_capacity` then
+/// aborted); a double-quoted header hid its shape from the overflow check, the count wrapped,
+/// and filters indexed past the positions.
+#[test]
+fn keypoints_npy_refuses_zero_size_dtypes_and_overflowing_shapes_however_quoted() {
+    for descr in ["|S0", "|V0", "<U0"] {
+        let bytes = npy(descr, "(1000000000000000, 17, 3)", false, &[]);
+        let e = Keypoints::parse(&bytes, KeypointFormat::Npy).unwrap_err();
+        assert!(matches!(e.kind, KeypointErrorKind::Unsupported(_)), "{descr}: {e}");
+    }
+    let dict =
+        "{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (6148914691236517206, 17, 3)}\n";
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(dict.as_bytes());
+    bytes.extend_from_slice(&[0; 1024]);
+    let e = Keypoints::parse(&bytes, KeypointFormat::Npy).unwrap_err();
+    assert!(e.to_string().contains("too many elements"), "{e}");
+    // A product that fits but whose bytes do not, and a zero axis beside huge ones.
+    let e = Keypoints::parse(
+        &npy("<f8", "(3074457345618258603, 1, 3)", false, &[]),
+        KeypointFormat::Npy,
+    )
+    .unwrap_err();
+    assert!(matches!(e.kind, KeypointErrorKind::Truncated { .. }), "{e}");
+    let e = Keypoints::parse(
+        &npy("<f4", "(0, 4294967296, 4294967296, 3)", false, &[]),
+        KeypointFormat::Npy,
+    )
+    .unwrap_err();
+    assert!(matches!(e.kind, KeypointErrorKind::Invalid(_)), "{e}");
+}
+
+/// Issue 24: a few hundred kilobytes of TRC or JSON naming many markers or joints, each row or
+/// frame holding almost none, asked for gigabytes of missing points.
+#[test]
+fn keypoints_text_readers_bound_points_by_the_input_size() {
+    let markers = 2000;
+    let mut trc = String::from("PathFileType\t4\t(X/Y/Z)\tx.trc\nNumMarkers\n");
+    trc.push_str(&format!("{markers}\nFrame#\tTime"));
+    for m in 0..markers {
+        trc.push_str(&format!("\tm{m}\t\t"));
+    }
+    trc.push_str("\n\tX1\n");
+    for f in 0..2000 {
+        trc.push_str(&format!("{f}\t0\n"));
+    }
+    let e = Keypoints::parse(trc.as_bytes(), KeypointFormat::Trc).unwrap_err();
+    assert!(e.to_string().contains("points from"), "{e}");
+    let frames: Vec<String> = (0..2000).map(|f| format!("{{\"j{f}\": [0, 0, 0]}}")).collect();
+    let json = format!("[{}]", frames.join(","));
+    let e = Keypoints::parse(json.as_bytes(), KeypointFormat::Json).unwrap_err();
+    assert!(e.to_string().contains("points from"), "{e}");
+    // What the rows hold is read, missing points and all.
+    let small = format!("[{}]", frames[..100].join(","));
+    let k = Keypoints::parse(small.as_bytes(), KeypointFormat::Json).unwrap();
+    assert_eq!((k.frame_count, k.joint_count, k.confidence), (100, 100, None));
+}
