@@ -97,11 +97,11 @@ fn only_3d_array(
 
 /// The most an `.npz` member may inflate, as a multiple of its compressed size: keypoint arrays
 /// of floats barely compress, so a larger ratio is an archive built to exhaust memory.
-pub const MAX_INFLATION: u64 = 32;
+const MAX_INFLATION: u64 = 32;
 
 /// The inflated size every member may reach whatever its compressed size (16 MiB), so that a
 /// small array of zeros or NaN is still read.
-pub const MIN_INFLATION_CAP: u64 = 16 << 20;
+const MIN_INFLATION_CAP: u64 = 16 << 20;
 
 /// Reads one member's `.npy` image: its header, then as many bytes as the header promises (at
 /// most what the zip directory declares), refused before reading when that is more than

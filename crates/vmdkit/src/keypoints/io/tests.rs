@@ -481,3 +481,28 @@ fn keypoints_text_readers_bound_points_by_the_input_size() {
     let k = Keypoints::parse(small.as_bytes(), KeypointFormat::Json).unwrap();
     assert_eq!((k.frame_count, k.joint_count, k.confidence), (100, 100, None));
 }
+
+/// Issue 24: frame rates a file declares beyond 10,000 (a `.pose` fps of 3e38, an NPZ or JSON
+/// `fps` of 1e30, a TRC DataRate) are the file's damage, named by field; rates worked out from
+/// a time column that fast are no rate.
+#[test]
+fn keypoints_declared_frame_rates_beyond_10000_are_refused_naming_the_field() {
+    let frames = [[[1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0, 1.0]]];
+    let mut pose = pose_file("POSE_WORLD_LANDMARKS", 1, 1, &frames);
+    let at = pose.windows(4).position(|w| w == 25.0f32.to_le_bytes()).unwrap();
+    pose[at..at + 4].copy_from_slice(&3e38f32.to_le_bytes());
+    let e = Keypoints::parse(&pose, KeypointFormat::Pose).unwrap_err();
+    assert_eq!((e.field.as_deref(), e.location), (Some("fps"), Some(Location::Offset(at as u64))));
+    let npz = npz(&[("keypoints", &[1, 1, 3], &[0.0; 3]), ("fps", &[], &[1e30])]);
+    let e = Keypoints::parse(&npz, KeypointFormat::Npz).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("fps"), "{e}");
+    let json = br#"{"fps": 1e30, "frames": [[[0, 0, 0]]]}"#;
+    let e = Keypoints::parse(json, KeypointFormat::Json).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("fps"), "{e}");
+    let trc =
+        "PathFileType\t4\nDataRate\tNumMarkers\n1e30\t1\nFrame#\tTime\ta\n\tX1\n1\t0\t0\t0\t0\n";
+    let e = Keypoints::parse(trc.as_bytes(), KeypointFormat::Trc).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("DataRate"), "{e}");
+    let csv = "frame,time,a_x,a_y,a_z\n0,0,0,0,0\n1,1e-12,0,0,0\n2,2e-12,0,0,0\n";
+    assert_eq!(Keypoints::parse(csv.as_bytes(), KeypointFormat::Csv).unwrap().fps, None);
+}
