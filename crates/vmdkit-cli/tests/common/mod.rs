@@ -70,6 +70,8 @@ pub const HOSTILE_PEAK_MIB: f64 = 200.0;
 /// a minute (a hang, not a slow run: tests assert no wall times), then checked to have ended
 /// with 0 or 1, not panicked, and stayed under [`HOSTILE_PEAK_MIB`]. Returns what it cost.
 #[cfg(unix)]
+// The child is reaped by wait4 (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
 pub fn run_bounded<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Bounded {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;

@@ -197,7 +197,7 @@ fn read_array(
         let kind = Kind::Unsupported(format!("dtype {ty}: elements of zero bytes"));
         return Err(fail(kind, 0));
     }
-    let needed = header.count.checked_mul(size).unwrap_or(u64::MAX);
+    let needed = header.count.saturating_mul(size);
     if needed > available {
         let kind = Kind::Truncated { needed, available };
         return Err(fail(kind, data_start));
