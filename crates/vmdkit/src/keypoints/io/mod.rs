@@ -16,6 +16,8 @@ mod wide_csv;
 mod real_files;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_untrusted;
 
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
 
