@@ -58,8 +58,9 @@ pub enum BvhErrorKind {
     /// `Frames:` that is not a whole number.
     #[error("`Frames: {0}` is not a whole number of frames")]
     BadFrameCount(String),
-    /// `Frame Time:` that is not a positive finite number of seconds.
-    #[error("`Frame Time: {0}` is not a positive number of seconds")]
+    /// `Frame Time:` that is not a finite number of seconds of at least 1/10,000
+    /// ([`MAX_FPS`](crate::math::MAX_FPS) frames a second).
+    #[error("`Frame Time: {0}` is not a number of seconds of at least 0.0001 (10000 fps)")]
     BadFrameTime(String),
     /// The declared frames need more values than the bytes left could hold (each value takes
     /// at least two bytes: a digit and a separator), so nothing is allocated for them.
