@@ -296,3 +296,27 @@ fn capture_onto(file: &str, model_path: &str, label: &str, feet_on_floor: bool) 
         il[2]
     );
 }
+
+/// A model whose bone positions are not finite (NaN, infinity, or so far apart that their
+/// differences overflow) cannot be exported: a BVH holding `NaN` reads nowhere, vmdkit's own
+/// reader included. Found by the `bvh_export` fuzz target.
+#[test]
+fn a_model_with_a_position_that_is_not_finite_is_refused_by_the_bvh_export() {
+    let motion = vmdkit::example::example_motion();
+    let sampler = MotionSampler::new(&motion);
+    for bad in [f32::NAN, f32::INFINITY] {
+        let mut model = vmdkit::example::standard_model();
+        let head = model.bones.iter().position(|b| b.name == "頭").unwrap();
+        model.bones[head].position.x = bad;
+        let err = from_motion(&model, &sampler, &BvhExportOptions::default()).unwrap_err();
+        assert_eq!(err.to_string(), "joint 頭: its rest offset is not a finite number");
+    }
+    // Finite positions whose pose overflows: a value, named with its frame.
+    let mut model = vmdkit::example::standard_model();
+    let center = model.bones.iter().position(|b| b.name == "センター").unwrap();
+    model.bones[center].position.y = f32::MAX;
+    match from_motion(&model, &sampler, &BvhExportOptions::default()) {
+        Ok(bvh) => assert!(bvh.motion.iter().all(|v| v.is_finite())),
+        Err(err) => assert!(err.to_string().contains("is not a finite number"), "{err}"),
+    }
+}

@@ -130,6 +130,19 @@ pub enum BvhExportError {
     /// The output would be larger than the limit; nothing was posed.
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
+    /// A joint's offset (`frame` is `None`) or a value of its pose at `frame` is not a finite
+    /// number: the model's bone positions are (NaN or infinite in the file, or so far apart that
+    /// their differences overflow), and a BVH cannot hold it.
+    #[error("joint {joint}: its {} is not a finite number", match frame {
+        Some(frame) => format!("pose at frame {frame}"),
+        None => "rest offset".to_string(),
+    })]
+    NotFinite {
+        /// The joint's name as written.
+        joint: String,
+        /// The output frame, or `None` for the rest offset.
+        frame: Option<usize>,
+    },
 }
 
 /// The size of [`from_motion`]'s motion array, worked out before posing: samples × the
@@ -296,7 +309,26 @@ pub fn from_motion(
             motion.extend_from_slice(&[a.to_degrees(), c.to_degrees(), d.to_degrees()]);
         }
     }
-    Ok(Bvh { joints, frame_count: frames, frame_time: 1.0 / options.fps, channel_count, motion })
+    let bvh =
+        Bvh { joints, frame_count: frames, frame_time: 1.0 / options.fps, channel_count, motion };
+    check_finite(&bvh)?;
+    Ok(bvh)
+}
+
+/// Every offset and value finite, or the first joint (and frame) that is not: a BVH written
+/// with `NaN` or `inf` would not read again, here or in any other reader.
+fn check_finite(bvh: &Bvh) -> Result<(), BvhExportError> {
+    if let Some(joint) = bvh.joints.iter().find(|j| !j.offset.is_finite()) {
+        return Err(BvhExportError::NotFinite { joint: joint.name.clone(), frame: None });
+    }
+    let Some(at) = bvh.motion.iter().position(|v| !v.is_finite()) else { return Ok(()) };
+    let channel = at % bvh.channel_count;
+    let joint = bvh
+        .joints
+        .iter()
+        .find(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&channel))
+        .map_or_else(String::new, |j| j.name.clone());
+    Err(BvhExportError::NotFinite { joint, frame: Some(at / bvh.channel_count) })
 }
 
 /// Per bone, whether it becomes a joint.
