@@ -183,3 +183,48 @@ fn the_player_makes_no_request_while_it_plays() {
     assert_eq!(doc["advanced"], true, "the frame counter advances: {doc}");
     assert!(output.status.success(), "{doc}");
 }
+
+/// Issue 27: the player draws what `render` draws: hidden helpers (センター先) left out and
+/// their children joined to the nearest drawn bone, unless `--bones all`.
+#[test]
+fn the_player_leaves_out_the_bones_render_leaves_out() {
+    let Some(manifest) = test_corpus::corpus_or_skip("the_player_leaves_out_hidden_bones") else {
+        return;
+    };
+    let model = manifest.entries.iter().find(|e| e.local_path.ends_with("初音ミク.pmx")).unwrap();
+    let (dir, motion) = example_dir();
+    let data = |set: &str| -> serde_json::Value {
+        let html =
+            view(dir.path(), &motion, &["--model", model.path.to_str().unwrap(), "--bones", set]);
+        let start = html.find("id=\"vmdkit-data\">").unwrap() + "id=\"vmdkit-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        serde_json::from_str(&html[start..end].replace("<\\/", "</")).unwrap()
+    };
+    for (set, tip_style) in [("body", 0), ("visible", 0), ("all", 1)] {
+        let d = data(set);
+        let names: Vec<&str> =
+            d["bones"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        let style: Vec<i64> =
+            d["style"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        let lines: Vec<i64> =
+            d["lines"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        let tip = names.iter().position(|&n| n == "センター先").unwrap();
+        assert_eq!(style[tip], tip_style, "{set}");
+        let hair = names.iter().position(|&n| n == "左髪３").unwrap();
+        assert_eq!(
+            style[hair],
+            [0, 2, 2][["body", "visible", "all"].iter().position(|s| *s == set).unwrap()],
+            "{set}"
+        );
+        for (b, &p) in lines.iter().enumerate() {
+            if p >= 0 {
+                assert!(
+                    style[b] != 0 && style[p as usize] != 0,
+                    "{set}: {} to {}",
+                    names[b],
+                    names[p as usize]
+                );
+            }
+        }
+    }
+}

@@ -7,7 +7,7 @@ use crate::inputs::{load_motion_or_pose, InputKind};
 use crate::io;
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
-use vmdkit_draw::{FigureRenderer, Font, GifWriter, Projection, Size, View};
+use vmdkit_draw::{BoneSet, FigureRenderer, Font, GifWriter, Projection, Size, View};
 
 /// Most frames one command draws: 30 minutes at 30 fps. A damaged last frame number must not
 /// start billions of frames.
@@ -16,7 +16,11 @@ const MAX_FRAMES: usize = 54_000;
 const AFTER_HELP: &str = "\
 The figure: bones as lines from each bone's head to its parent's, joints as dots, the model's
 left side blue and right side red (by 左/右 or _L/_R in the names), IK goals as orange squares,
-on MMD's 5-unit floor grid. Orthographic views are fitted to the figure (over the whole range
+on MMD's 5-unit floor grid. As MMD, bones whose visible flag is off (センター先, toe-IK tips)
+are not drawn (their children are); --bones body (the default) draws the standard and
+semi-standard bones, fingers included, --bones visible adds hair, skirt and other visible
+extras (physics chains thinner and lighter), --bones all draws every bone, hidden ones too.
+A frame outside the motion's keys is drawn as MMD does (the last key held); stderr says so. Orthographic views are fitted to the figure (over the whole range
 for an animation) and centred; --view front looks at the model's face (models face -Z), side
 from the model's left, top from above, a number orbits by that many degrees as MMD's camera Y
 angle does. --camera draws through MMD's camera at each frame instead (perspective, its field
@@ -68,9 +72,13 @@ pub struct Args {
     #[arg(long, value_name = "CAMERA")]
     pub camera: Option<PathBuf>,
     /// Name the head, elbows, wrists, knees and IK goals (Japanese with a Japanese
-    /// font, else English; stderr says which)
+    /// font, else the model's English names; stderr says which); labels never overlap
     #[arg(long)]
     pub labels: bool,
+    /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
+    /// MMD shows), all (hidden helpers too)
+    #[arg(long, value_name = "SET", default_value = "body", value_parser = parse_bones)]
+    pub bones: BoneSet,
     /// IK solver
     #[arg(long, value_enum, value_name = "MODE", default_value_t)]
     pub ik: IkMode,
@@ -83,6 +91,31 @@ pub struct Args {
 pub fn parse_view(text: &str) -> Result<View, String> {
     View::parse(text)
         .ok_or_else(|| format!("{text:?} is not front, side, top or an angle in degrees"))
+}
+
+/// `--bones`: body, visible or all.
+pub fn parse_bones(text: &str) -> Result<BoneSet, String> {
+    BoneSet::parse(text).ok_or_else(|| format!("{text:?} is not body, visible or all"))
+}
+
+/// Says once on stderr when the times `from`..=`to` reach outside the motion's keys (before
+/// frame 0 or after its last key): allowed, MMD holds the first and last keys, but a mistyped
+/// frame should not pass unnoticed. Nothing for a motion without keys or a VPD pose.
+pub fn note_outside(label: &str, motion: &vmdkit::Motion, from: f64, to: f64) {
+    let Some(last) = MotionSampler::new(motion).last_frame() else { return };
+    let last_f = f64::from(last);
+    let what = if from == to {
+        format!("frame {from} is")
+    } else {
+        format!("frames {from} to {to} reach")
+    };
+    if to > last_f {
+        eprintln!(
+            "note: {what} past the last key of {label} (frame {last}): posed as MMD does, holding that key"
+        );
+    } else if from < 0.0 {
+        eprintln!("note: {what} before frame 0 of {label}: posed as MMD does, with its first keys");
+    }
 }
 
 /// `--size`: WIDTHxHEIGHT, each 1 to 16384.
@@ -130,6 +163,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => vmdkit::example::standard_model(),
     };
     let times = frame_times(args, frame, &kind, &loaded.motion, &loaded.label)?;
+    if !is_pose {
+        note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
+    }
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,
@@ -141,6 +177,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     {
         eprintln!("warning: {message}");
     }
+    renderer.set_bones(args.bones);
     let font = Font::find_system();
     if args.labels {
         super::plot::say_script(font.as_ref());
