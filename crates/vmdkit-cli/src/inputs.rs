@@ -13,6 +13,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 use vmdkit::model::VpdPose;
+use vmdkit::FileKind;
 
 /// What an input file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,11 +46,12 @@ impl InputKind {
         InputKind::of_bytes(&head[..n.unwrap_or(0)])
     }
 
-    /// The kind the first bytes of a file say, as `crate::io::detect` tells them apart.
+    /// The kind the first bytes of a file say, as [`FileKind`] tells them apart; anything else
+    /// is left to the motion reader, which names what it is.
     pub fn of_bytes(head: &[u8]) -> InputKind {
-        match crate::io::detect(head) {
-            crate::io::InputKind::Pmx | crate::io::InputKind::Pmd => InputKind::Model,
-            crate::io::InputKind::Vpd => InputKind::Pose,
+        match FileKind::detect(head) {
+            FileKind::Pmx | FileKind::Pmd => InputKind::Model,
+            FileKind::Vpd => InputKind::Pose,
             _ => InputKind::Motion,
         }
     }
