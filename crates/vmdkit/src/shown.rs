@@ -17,7 +17,8 @@ pub const SHOWN_NAMES: usize = 8;
 
 /// A value from a file as a message shows it: control characters escaped as Rust writes them
 /// (`\u{1b}`, `\n`, `\t`), then cut after [`SHOWN_CHARS`] characters with "… (N characters)".
-#[derive(Clone, Copy, Debug)]
+/// `{:?}` shows the same between double quotes, where a message used to quote with `{:?}`.
+#[derive(Clone, Copy)]
 pub struct Shown<'a>(pub &'a str);
 
 /// Shows `text` as [`Shown`] does.
@@ -35,6 +36,12 @@ impl Display for Shown<'_> {
             write!(f, "… ({} characters)", self.0.chars().count())?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Debug for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{self}\"")
     }
 }
 
@@ -117,6 +124,7 @@ mod tests {
         assert_eq!(shown("a\nb\tc\u{9b}d\u{202e}").to_string(), r"a\nb\tc\u{9b}d\u{202e}");
         // Letters of every script stay as they are.
         assert_eq!(shown("センター").to_string(), "センター");
+        assert_eq!(format!("{:?}", shown("\x07")), r#""\u{7}""#);
     }
 
     #[test]

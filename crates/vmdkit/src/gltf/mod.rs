@@ -164,7 +164,7 @@ impl std::fmt::Display for GltfNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GltfNote::TextureSkipped { path, reason } => {
-                write!(f, "texture {path} left out: {reason}")
+                write!(f, "texture {} left out: {reason}", crate::shown::Shown(path))
             }
             GltfNote::ApproximatedWeights { kind, count } => write!(
                 f,

@@ -81,7 +81,8 @@ pub(super) fn write(
         let bytes = match read(&file, matches!(mode, Textures::Embed { .. })) {
             Ok(bytes) => bytes,
             Err(e) => {
-                notes.push(skip(format!("{}: {e}", file.display())));
+                let file = file.display().to_string();
+                notes.push(skip(format!("{}: {e}", crate::shown::Shown(&file))));
                 continue;
             }
         };
