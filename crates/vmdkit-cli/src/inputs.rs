@@ -112,7 +112,7 @@ pub fn pose_as_motion(path: &Path, pose: &VpdPose, frame: u32) -> Loaded {
     let label = path.display().to_string();
     let (motion, notes) = pose.to_motion(frame);
     for (kind, name) in notes.names {
-        eprintln!(
+        say!(
             "warning: {label}: the {kind} name {name:?} does not fit a VMD's name field in \
              Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks"
         );

@@ -163,7 +163,7 @@ impl Loaded {
     /// Prints what lenient reading repaired, one warning each: the one place this line is made.
     pub fn warn_repairs(&self) {
         for repair in &self.repairs {
-            eprintln!("warning: {}: repaired by lenient reading: {repair}", self.label);
+            say!("warning: {}: repaired by lenient reading: {repair}", self.label);
         }
     }
 }
@@ -369,7 +369,7 @@ fn finish_text(
     })?;
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
-        eprintln!("warning: {label}: {note}");
+        say!("warning: {label}: {note}");
     }
     Ok(Loaded { label: label.to_string(), motion, repairs: Vec::new(), bytes })
 }
@@ -447,7 +447,7 @@ fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
     let all = motion.trailing.len() as u64 + motion.trailing_omitted;
     if kept < all {
         let label = output_label(path);
-        eprintln!(
+        say!(
             "warning: {label}: holds the first {kept} of the {all} bytes after the last section \
              (convert --keep-trailing keeps them all); a VMD made from it lacks the other {}",
             all - kept

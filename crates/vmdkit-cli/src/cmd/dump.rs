@@ -115,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let shown = if args.json { listing.json(&mut out)? } else { listing.text(&mut out)? };
     out.flush()?;
     if let (Some(name), 0) = (&args.name, shown) {
-        eprintln!("note: no bone or morph keys named {name:?} in {}", loaded.label);
+        say!("note: no bone or morph keys named {name:?} in {}", loaded.label);
     }
     Ok(Outcome::Success)
 }

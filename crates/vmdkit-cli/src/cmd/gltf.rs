@@ -142,7 +142,7 @@ pub fn run(
             (GltfNote::UnboundMorphTracks { .. }, _, Some(m)) => m.label.clone(),
             _ => model_path.display().to_string(),
         };
-        eprintln!("warning: {about}: {note}");
+        say!("warning: {about}: {note}");
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
     Ok(())

@@ -136,13 +136,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn say_script(font: Option<&Font>) {
     match font {
         Some(f) if f.script() == NameScript::Japanese => {
-            eprintln!("note: names in Japanese ({})", f.path().display())
+            say!("note: names in Japanese ({})", f.path().display())
         }
-        Some(f) => eprintln!(
+        Some(f) => say!(
             "note: names in English from the standard dictionary: fontconfig found no Japanese font ({} has no kanji)",
             f.path().display()
         ),
-        None => eprintln!("note: no font found through fontconfig: tick numbers only, no names"),
+        None => say!("note: no font found through fontconfig: tick numbers only, no names"),
     }
 }
 

@@ -139,7 +139,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for message in
         vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
     let font = Font::find_system();
     if args.labels {

@@ -211,7 +211,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut lock = stdout.lock();
         io::write_json_line(&mut lock, &out.report)?;
     } else {
-        eprint!("{}", summary(args, &input, &model_label, &options, &out.report));
+        say_part!("{}", summary(args, &input, &model_label, &options, &out.report));
     }
     Ok(())
 }

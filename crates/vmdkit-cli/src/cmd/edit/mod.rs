@@ -137,7 +137,7 @@ impl InOut {
 /// Warns when the motions a command joined name other models than the one the output keeps.
 pub fn warn_model_names(kept: &str, others: &[String]) {
     if !others.is_empty() {
-        eprintln!(
+        say!(
             "warning: the inputs name different models; the output keeps {kept:?} (also seen: {})",
             others.join(", ")
         );
