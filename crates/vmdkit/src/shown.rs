@@ -79,7 +79,7 @@ pub fn escape_controls(message: &str) -> Cow<'_, str> {
 }
 
 /// Names from a file as a message lists them: at most `max`, each [`Shown`], separated by ", ",
-/// then "… and N more".
+/// then " and N more".
 #[derive(Clone, Copy, Debug)]
 pub struct ShownList<'a, S> {
     names: &'a [S],
@@ -107,7 +107,7 @@ impl<S: AsRef<str>> Display for ShownList<'_, S> {
             Shown(name.as_ref()).fmt(f)?;
         }
         if self.names.len() > self.max {
-            write!(f, "… and {} more", self.names.len() - self.max)?;
+            write!(f, " and {} more", self.names.len() - self.max)?;
         }
         Ok(())
     }
@@ -149,8 +149,8 @@ mod tests {
     fn lists_show_a_few_names() {
         let names: Vec<String> = (0..60_000).map(|i| format!("m{i}")).collect();
         let text = shown_list(&names).to_string();
-        assert_eq!(text, "m0, m1, m2, m3, m4, m5, m6, m7… and 59992 more");
+        assert_eq!(text, "m0, m1, m2, m3, m4, m5, m6, m7 and 59992 more");
         assert_eq!(shown_list(&["a", "b"]).to_string(), "a, b");
-        assert_eq!(shown_list(&["\x07"]).at_most(0).to_string(), "… and 1 more");
+        assert_eq!(shown_list(&["\x07"]).at_most(0).to_string(), " and 1 more");
     }
 }
