@@ -28,6 +28,7 @@ mod inputs;
 mod io;
 mod output;
 mod signals;
+mod terminal;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::process::ExitCode;

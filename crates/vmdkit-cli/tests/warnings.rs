@@ -182,11 +182,15 @@ fn control_characters_in_names_are_escaped_in_info_and_in_warnings() {
     motion.write_file(d.join("hostile.vmd")).unwrap();
     common::write(d, "hostile.pmx", &pmx("m", "t.png", HOSTILE_NAME));
     let escaped = r"\u{1b}]0;pwned\u{7}\u{1b}[2J";
-    // info's text of a motion and of a model, and a warning of what did not bind.
+    // info's text of a motion and of a model, a warning of what did not bind, and the other
+    // text printers: dump, sample and check's warnings.
     for args in [
         &["info", "hostile.vmd"][..],
         &["info", "hostile.pmx"],
         &["render", "hostile.vmd", "--frame", "0", "-o", "o.png"],
+        &["dump", "hostile.vmd"],
+        &["sample", "hostile.vmd", "--frame", "0"],
+        &["check", "hostile.vmd"],
     ] {
         let text = seen(&common::run_bounded(d, args));
         assert!(text.contains(escaped), "{args:?}: {text}");
