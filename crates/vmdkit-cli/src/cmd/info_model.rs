@@ -139,17 +139,17 @@ fn english(en: &str) -> String {
 pub fn write_pose(out: &mut impl Write, doc: &PoseFileDoc) -> io::Result<()> {
     writeln!(out, "{}", doc.path)?;
     writeln!(out, "  format    VPD pose ({} bytes)", doc.bytes)?;
-    writeln!(out, "  model     {:?} (file {:?})", shown(&doc.model_name), shown(&doc.model_file))?;
+    writeln!(out, "  model     {:?} (file {:?})", shown(doc.model_name), shown(doc.model_file))?;
     writeln!(out, "  bones     {}", doc.bones.len())?;
     for b in &doc.bones {
         let [x, y, z] = b.translation;
         let [qx, qy, qz, qw] = b.rotation;
-        writeln!(out, "    pos ({x}, {y}, {z}) rot ({qx}, {qy}, {qz}, {qw})  {}", shown(&b.name))?;
+        writeln!(out, "    pos ({x}, {y}, {z}) rot ({qx}, {qy}, {qz}, {qw})  {}", shown(b.name))?;
     }
     if !doc.morphs.is_empty() {
         writeln!(out, "  morphs    {}", doc.morphs.len())?;
         for m in &doc.morphs {
-            writeln!(out, "    {:>10}  {}", m.weight, shown(&m.name))?;
+            writeln!(out, "    {:>10}  {}", m.weight, shown(m.name))?;
         }
     }
     Ok(())
