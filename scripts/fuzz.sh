@@ -34,7 +34,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-660}
 shift || true
-all_targets=(read keypoints model gltf layout vpd json csv roundtrip bvh)
+all_targets=(read keypoints model gltf layout vpd json csv roundtrip bvh bvh_export npy gltf_textures)
 targets=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
     case " ${all_targets[*]} " in
@@ -163,6 +163,15 @@ PY
         fi
         printf 'HIERARCHY\nROOT a {\nOFFSET 0 0 0\nCHANNELS 3 Yposition Xrotation Zposition\nJOINT b\n{\nOFFSET 1 0 0\nCHANNELS 0\nEnd Site\n{\nOFFSET 1 0 0\n}\n}\n}\nROOT c\n{\nOFFSET 0 1 0\n}\nMOTION\nFrames: 2\nFrame Time: .0083333\n5 -0.5 7e1\n.5 1. -2\n' \
             >"$seeds/gen-mixed.bvh"
+        ;;
+    bvh_export | gltf_textures)
+        # Models made by fuzz/seeds/pmx.py: sound, forward parents, cycles, self-parents.
+        python3 "$root/fuzz/seeds/pmx.py" "$seeds"
+        ;;
+    npy)
+        # Made by fuzz/seeds/npy.py: sound arrays beside zero-size dtypes under huge shapes,
+        # double-quoted headers, a member that inflates a thousandfold and many member names.
+        python3 "$root/fuzz/seeds/npy.py" "$seeds"
         ;;
     layout)
         printf 'Hips pelvis\nLeftUpLeg left_hip\nRightUpLeg right_hip\nSpine spine\n# c\nHead head\n' \

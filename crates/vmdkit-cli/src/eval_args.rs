@@ -109,6 +109,7 @@ pub fn read_model(path: &Path) -> anyhow::Result<Model> {
             .map_err(|e| anyhow::anyhow!("cannot read the model from stdin: {e}"));
     }
     crate::io::refuse_folder(path, "a model file")?;
+    crate::output::note_input(path);
     Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }
 

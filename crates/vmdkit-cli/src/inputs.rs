@@ -104,6 +104,7 @@ pub fn read_pose(path: &Path) -> anyhow::Result<VpdPose> {
         return VpdPose::parse(stdin_bytes()?)
             .map_err(|e| anyhow::anyhow!("cannot read the pose from stdin: {e}"));
     }
+    crate::output::note_input(path);
     VpdPose::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the pose: {e}"))
 }
 

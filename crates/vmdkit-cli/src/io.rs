@@ -8,7 +8,8 @@
 //! library's location (file, section, record, byte offset, or line, column and JSON path) and
 //! say when `--lenient` would help.
 //! Outputs: files are written through a temporary file and a rename (`vmdkit::io`), so a
-//! failure never leaves a partial file and never touches an existing one. A symlink is written
+//! failure never leaves a partial file and never touches an existing one. An output that is one
+//! of the run's inputs is refused (`crate::output::refuse_input_as_output`). A symlink is written
 //! through (its target replaced or created, the link kept), an existing file keeps its
 //! permissions, and a device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is written in
 //! place, its errors (a full device) failing the command. Outputs that seek back as they are
@@ -280,6 +281,7 @@ pub fn read_motion(
     }
     let label = path.display().to_string();
     refuse_folder(path, "a motion file")?;
+    crate::output::note_input(path);
     let cannot_read = |e| LoadError::io(&format!("cannot read {label}"), e);
     let mut file = None;
     let format = match from {
@@ -456,11 +458,13 @@ fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
 }
 
 /// Writes to a file atomically (temporary file, then rename), to a device or FIFO in place, or
-/// to stdout for `-`.
+/// to stdout for `-`; refused (bad usage) when `path` is one of the run's inputs, the one check
+/// every command's output goes through (`crate::output::refuse_input_as_output`).
 pub fn write_output(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> anyhow::Result<()> {
+    crate::output::refuse_input_as_output(path)?;
     if is_stdio(path) {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
@@ -478,6 +482,7 @@ pub fn write_seekable_output(
     path: &Path,
     fill: impl FnOnce(&mut dyn WriteSeek) -> io::Result<()>,
 ) -> anyhow::Result<()> {
+    crate::output::refuse_input_as_output(path)?;
     if !is_stdio(path) && !vmdkit::io::writes_in_place(path) {
         return vmdkit::io::write_atomic_with(path, |w| fill(w))
             .with_context(|| format!("cannot write {}", path.display()));

@@ -93,12 +93,15 @@ fn a_failing_convert_leaves_no_partial_output_and_keeps_an_existing_one() {
     assert_eq!(std::fs::read(d.join("out.json")).unwrap(), b"precious");
     assert_eq!(std::fs::read(d.join("out.vmd")).unwrap(), b"precious");
 
-    // IN == OUT: a damaged file is left as it was; a good one is rewritten identically.
+    // IN == OUT: a damaged file is left as it was (its error comes first); a good one is
+    // refused as bad usage (issue 24: no command writes over its input) and left as it was.
     let output = vmdkit().current_dir(d).args(["convert", "cut.vmd", "cut.vmd"]).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(std::fs::read(d.join("cut.vmd")).unwrap(), &example_bytes()[..500]);
     write(d, "good.vmd", &example_bytes());
-    vmdkit().current_dir(d).args(["convert", "good.vmd", "good.vmd"]).assert().success();
+    let output =
+        vmdkit().current_dir(d).args(["convert", "good.vmd", "good.vmd"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
     assert_eq!(std::fs::read(d.join("good.vmd")).unwrap(), example_bytes());
 
     // An output folder that does not exist: exit 1, naming the output.

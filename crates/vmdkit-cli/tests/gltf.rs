@@ -7,7 +7,9 @@ mod gltf_common;
 
 use common::{assert_no_panic, vmdkit};
 use gltf_common::*;
+use serde_json::Value;
 use std::ffi::OsStr;
+use std::path::Path;
 use test_corpus::{corpus_dir, corpus_or_skip};
 use vmdkit::model::Model;
 
@@ -168,4 +170,111 @@ fn a_too_large_animation_is_refused_before_sampling() {
     assert!(!output.status.success());
     assert!(stderr.contains("--max-output-size"), "{stderr}");
     assert!(!out.exists());
+}
+
+/// A model in `dir/model` whose one texture is `texture`, and the output `dir/NAME.glb` of
+/// `convert MODEL OUT FLAGS` run as a hostile file's reproducer (`run_bounded`): its exit
+/// status, stderr and the GLB's images.
+#[cfg(unix)]
+fn export_textured(dir: &Path, texture: &str, name: &str, flags: &[&str]) -> (i32, String, Value) {
+    let model = dir.join("model").join(format!("{name}.pmx"));
+    std::fs::write(&model, textured_pmx(texture)).unwrap();
+    let out = dir.join(format!("{name}.glb"));
+    let mut args = vec![OsStr::new("convert"), model.as_os_str(), out.as_os_str()];
+    args.extend(flags.iter().map(OsStr::new));
+    let run = common::run_bounded(dir, &args);
+    let stderr = common::stderr(&run.output);
+    let code = run.output.status.code().unwrap();
+    let images = if out.exists() { glb_json(&out)["images"].clone() } else { Value::Null };
+    (code, stderr, images)
+}
+
+/// Issue 24: a model's texture path that leaves its folder (`..` in either slash, an absolute
+/// path, a link out of it) was embedded, or referred to, as written. It is now left out with a
+/// warning naming it, embedded or not, unless --allow-outside-textures opts in.
+#[cfg(unix)]
+#[test]
+fn textures_outside_the_models_folder_are_left_out_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("model/tex")).unwrap();
+    std::fs::create_dir_all(root.join("secret")).unwrap();
+    // The "secret" is in the test's own folder, outside the model's.
+    let secret = root.join("secret/private.png");
+    std::fs::write(&secret, PNG).unwrap();
+    std::os::unix::fs::symlink(&secret, root.join("model/link.png")).unwrap();
+    std::fs::write(root.join("model/tex/ok.png"), PNG).unwrap();
+    // A link inside the folder to a file inside it is fine.
+    std::os::unix::fs::symlink("tex/ok.png", root.join("model/inner.png")).unwrap();
+    let absolute = secret.to_str().unwrap();
+    let outside = ["../secret/private.png", "..\\secret\\private.png", absolute, "link.png"];
+    for (i, texture) in outside.iter().enumerate() {
+        for flags in [&["--embed-textures"][..], &[]] {
+            let name = format!("out{i}{}", flags.len());
+            let (code, stderr, images) = export_textured(root, texture, &name, flags);
+            assert_eq!(code, 0, "{stderr}");
+            assert!(stderr.contains(&format!("texture {texture} left out")), "{stderr}");
+            assert!(stderr.contains("outside the model's folder"), "{stderr}");
+            assert!(stderr.contains("--allow-outside-textures"), "{stderr}");
+            assert!(images.is_null(), "{texture} {flags:?}: {images}");
+        }
+        let allow = ["--embed-textures", "--allow-outside-textures"];
+        let (code, stderr, images) = export_textured(root, texture, &format!("ok{i}"), &allow);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(images[0]["mimeType"], "image/png", "{texture}: {stderr}");
+    }
+    for texture in ["tex/ok.png", "tex\\ok.png", "inner.png", "./tex/../tex/ok.png"] {
+        let (code, stderr, images) =
+            export_textured(root, texture, "inside", &["--embed-textures"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(!stderr.contains("left out"), "{texture}: {stderr}");
+        assert_eq!(images[0]["mimeType"], "image/png", "{texture}");
+    }
+}
+
+/// Issue 24: a texture that is a device (`/dev/zero`, `/dev/urandom`: read until allocation
+/// failed), a FIFO (hung forever) or a huge file (3 GB aborted) is left out with a warning and
+/// the export goes on: only regular files are read, embedded within --max-texture-size.
+#[cfg(unix)]
+#[test]
+fn special_and_huge_textures_are_left_out_and_the_export_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let model_dir = root.join("model");
+    std::fs::create_dir_all(&model_dir).unwrap();
+    let fifo = std::ffi::CString::new(model_dir.join("fifo.png").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    for device in ["zero", "urandom"] {
+        let link = model_dir.join(format!("{device}.png"));
+        std::os::unix::fs::symlink(format!("/dev/{device}"), link).unwrap();
+    }
+    // 3 GiB that cost no disk.
+    let huge = std::fs::File::create(model_dir.join("huge.png")).unwrap();
+    huge.set_len(3 << 30).unwrap();
+    std::fs::write(model_dir.join("small.png"), PNG).unwrap();
+
+    let embed = ["--embed-textures"];
+    // The devices are outside the folder, which is refused first; let them through to show
+    // that they are still refused as what they are.
+    let embed_any = ["--embed-textures", "--allow-outside-textures"];
+    let cases: [(&str, &[&str], &str); 7] = [
+        ("fifo.png", &embed, "is a named pipe (FIFO), not a regular file"),
+        // Referring to a texture reads its first bytes (format, alpha): a FIFO hung that too.
+        ("fifo.png", &[], "is a named pipe (FIFO), not a regular file"),
+        ("zero.png", &embed, "outside the model's folder"),
+        ("zero.png", &embed_any, "is a device, not a regular file"),
+        ("urandom.png", &embed_any, "is a device, not a regular file"),
+        ("huge.png", &embed, "3 GiB is over the limit of 64 MiB"),
+        ("small.png", &["--embed-textures", "--max-texture-size", "10"], "over the limit of 10"),
+    ];
+    for (i, (texture, flags, why)) in cases.into_iter().enumerate() {
+        let (code, stderr, images) = export_textured(root, texture, &format!("out{i}"), flags);
+        assert_eq!(code, 0, "{texture} {flags:?}: {stderr}");
+        assert!(stderr.contains(&format!("texture {texture} left out")), "{stderr}");
+        assert!(stderr.contains(why), "{texture} {flags:?}: {stderr}");
+        assert!(images.is_null(), "{texture}: {images}");
+    }
+    let (_, stderr, _) = export_textured(root, "huge.png", "hint", &embed);
+    assert!(stderr.contains("(--max-texture-size)"), "{stderr}");
 }

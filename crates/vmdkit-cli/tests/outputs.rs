@@ -230,3 +230,89 @@ fn sigint_and_sigterm_remove_the_temporary_file_and_exit_128_plus_the_signal() {
         assert_eq!(listing(d), ["example.vmd"], "SIG{signal} left files behind");
     }
 }
+
+/// Issue 24: `view in.vmd --model m.pmx -o m.pmx`, `plot in.vmd -o in.vmd` and the like
+/// replaced an input with their output. Every command that writes now refuses (usage, exit 2)
+/// an output that is the same file as any of its inputs, however it is named: the same path,
+/// a hard link under the output's extension, or a symlink; the input is left as it was.
+#[test]
+fn no_command_writes_over_one_of_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let motion = d.join("in.vmd");
+    std::fs::write(&motion, example_as("vmd")).unwrap();
+    std::fs::write(d.join("other.vmd"), example_as("vmd")).unwrap();
+    arm_model(d);
+    std::fs::write(d.join("map.csv"), "bone,右腕,RightArm\r\n").unwrap();
+    let keypoints = d.join("kp.json");
+    let made = vmdkit()
+        .current_dir(d)
+        .args(["keypoints", "in.vmd", "--layout", "h36m", "-o"])
+        .arg(&keypoints)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let pose = ["convert", "in.vmd", "pose.vpd", "--frame", "0"];
+    assert!(vmdkit().current_dir(d).args(pose).output().unwrap().status.success());
+    // Other names of the inputs, with the extensions the commands write.
+    for (input, link) in [
+        ("in.vmd", "in.html"),
+        ("in.vmd", "in.png"),
+        ("in.vmd", "in.json"),
+        ("other.vmd", "other.csv"),
+        ("model.csv", "model.html"),
+        ("model.csv", "model.vmd"),
+        ("model.csv", "model.glb"),
+        ("model.csv", "model.bvh"),
+        ("model.csv", "model.npz"),
+        ("kp.json", "kp.vmd"),
+        ("pose.vpd", "pose.vmd"),
+        ("pose.vpd", "pose.html"),
+    ] {
+        std::fs::hard_link(d.join(input), d.join(link)).unwrap();
+    }
+    symlink("in.vmd", d.join("link.vmd")).unwrap();
+    let before: Vec<(PathBuf, Vec<u8>)> =
+        ["in.vmd", "other.vmd", "model.csv", "map.csv", "kp.json", "pose.vpd"]
+            .iter()
+            .map(|f| (d.join(f), std::fs::read(d.join(f)).unwrap()))
+            .collect();
+    let cases: &[&[&str]] = &[
+        &["view", "in.vmd", "-o", "in.html"],
+        &["view", "in.vmd", "--model", "model.csv", "-o", "model.html"],
+        &["view", "in.vmd", "--camera", "other.vmd", "-o", "in.html"],
+        &["plot", "in.vmd", "--bone", "右腕", "-o", "in.png"],
+        &["render", "in.vmd", "--frame", "0", "-o", "in.png"],
+        &["convert", "in.vmd", "in.vmd"],
+        &["convert", "in.vmd", "-o", "link.vmd"],
+        &["convert", "in.vmd", "-o", "in.json"],
+        &["convert", "in.vmd", "-o", "model.glb", "--model", "model.csv", "--skeleton-only"],
+        &["convert", "in.vmd", "-o", "model.bvh", "--model", "model.csv"],
+        &["mirror", "in.vmd", "in.vmd"],
+        &["mirror", "in.vmd", "-o", "link.vmd"],
+        &["merge", "in.vmd", "other.vmd", "-o", "other.csv"],
+        &["append", "in.vmd", "other.vmd", "-o", "other.vmd"],
+        &["rename", "in.vmd", "-o", "map.csv", "--map", "map.csv"],
+        &["bake", "in.vmd", "--fps", "30", "-o", "in.vmd"],
+        &["bake", "in.vmd", "--model", "model.csv", "-o", "model.vmd"],
+        &["bake", "in.vmd", "--model", "model.csv", "--fps", "30", "-o", "model.npz"],
+        &["keypoints", "in.vmd", "--layout", "h36m", "-o", "in.json"],
+        &["retarget", "kp.json", "-o", "kp.vmd"],
+        &["convert", "pose.vpd", "-o", "pose.vmd"],
+        &["view", "pose.vpd", "-o", "pose.html"],
+    ];
+    for args in cases {
+        let output = vmdkit().current_dir(d).args(*args).output().unwrap();
+        assert_no_panic(&output);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("refusing to write") && stderr.contains("is the input"),
+            "{stderr}"
+        );
+        for (path, bytes) in &before {
+            assert!(std::fs::read(path).unwrap() == *bytes, "{args:?} changed {path:?}");
+        }
+    }
+    assert!(std::fs::symlink_metadata(d.join("link.vmd")).unwrap().file_type().is_symlink());
+}

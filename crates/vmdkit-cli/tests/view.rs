@@ -31,6 +31,35 @@ fn the_player_is_one_file_that_fetches_nothing() {
     assert!(!plain.contains("id=\"usecam\""));
 }
 
+/// Issue 24: `view in.vmd -o in.vmd` (or `--model m.pmx -o m.pmx`) and `plot in.vmd -o in.vmd`
+/// wrote HTML or a PNG over the input. An output must be named for what the command writes
+/// (.html, .png), checked before any work; a usage error otherwise, the input untouched.
+#[test]
+fn view_and_plot_outputs_must_be_named_for_what_they_hold() {
+    let (dir, motion) = example_dir();
+    let before = std::fs::read(&motion).unwrap();
+    let model = common::write(dir.path(), "m.pmx", b"PMX not read: the output is refused first");
+    let m = model.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["view", "example.vmd", "-o", "example.vmd"], "an HTML page; name it .html or .htm"),
+        (&["view", "example.vmd", "--model", m, "-o", m], "an HTML page"),
+        (&["plot", "example.vmd", "--bone", "右腕", "-o", "example.vmd"], "a PNG image"),
+        (&["plot", "example.vmd", "--bone", "右腕", "-o", "chart"], "name it .png"),
+    ];
+    for (args, message) in cases {
+        let output = common::run_in(dir.path(), args);
+        let stderr = common::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read(&motion).unwrap(), before);
+    assert!(std::fs::read(&model).unwrap().starts_with(b"PMX not read"));
+    assert!(!dir.path().join("chart").exists());
+    // Named so, they are written.
+    let ok = common::run_in(dir.path(), &["plot", "example.vmd", "--bone", "右腕", "-o", "a.PNG"]);
+    assert!(ok.status.success(), "{}", common::stderr(&ok));
+}
+
 #[test]
 fn three_minutes_of_a_full_skeleton_stay_under_two_megabytes() {
     let dir = tempfile::tempdir().unwrap();

@@ -162,6 +162,7 @@ pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhI
                  file of `joint = role` lines, not by a keypoint layout"
             )));
         }
+        crate::output::note_input(file);
         let layout = Layout::from_file(file).with_context(|| file.display().to_string())?;
         (layout, "mapping file")
     };

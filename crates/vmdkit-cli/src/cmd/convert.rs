@@ -23,7 +23,8 @@ one for spreadsheets (Excel garbles Japanese names without it).
 
 The input is read completely before anything is written, and the output goes to a temporary
 file renamed into place, so a failure leaves no partial output and never touches an existing
-file, even when IN and OUT are the same file. Options that do not apply to the formats chosen
+file. OUT may not be IN (nor --model or --camera), through links too: write elsewhere, then
+rename. Options that do not apply to the formats chosen
 (--pretty for VMD or CSV, --bom for VMD or JSON, --keep-trailing for VMD) are refused.
 
 VPD poses: a .vpd IN becomes a motion with one key per bone and morph at frame 0 (or at
@@ -56,7 +57,9 @@ An OUT ending in .glb writes glTF 2.0 (docs/gltf.md): the model's skeleton, skin
 with the motion baked at 30 fps (IK and append included), right-handed Y-up metres (0.08 m per
 unit). IN is a motion played on --model, or a PMX/PMD alone for its rest pose. Textures are
 referred to by relative path (--embed-textures copies them in); missing ones are reported and
-left out.
+left out. A model's texture paths are not trusted: only regular files inside the model's
+folder (links followed) are read, unless --allow-outside-textures; an embedded texture over
+--max-texture-size (default 64 MiB) is left out with a warning.
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx --camera camera.vmd --embed-textures
   vmdkit convert dance.vmd -o bones.glb --model miku.pmx --skeleton-only

@@ -6,7 +6,11 @@ use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode, Out
 use crate::io;
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
-use vmdkit::gltf::{model_dir, to_glb, GltfError, GltfInput, GltfNote, GltfOptions, Textures};
+use vmdkit::gltf::{
+    model_dir, to_glb, GltfError, GltfInput, GltfNote, GltfOptions, TextureAccess, Textures,
+    DEFAULT_MAX_TEXTURE_BYTES,
+};
+use vmdkit::limit::ByteSize;
 use vmdkit::model::Mesh;
 use vmdkit::skeleton::Skeleton;
 
@@ -22,6 +26,13 @@ pub struct GltfArgs {
     /// glTF: copy textures into the GLB instead of referring to them by relative path
     #[arg(long)]
     embed_textures: bool,
+    /// glTF: also read textures whose paths leave the model's folder (.., absolute paths,
+    /// links out of it), which are left out by default: a model's paths are not trusted
+    #[arg(long)]
+    allow_outside_textures: bool,
+    /// glTF: leave out embedded textures larger than SIZE (512K, 64M, 1GiB or bytes)
+    #[arg(long, value_name = "SIZE", default_value_t = ByteSize(DEFAULT_MAX_TEXTURE_BYTES))]
+    max_texture_size: ByteSize,
     /// glTF: the CCD solver the motion is posed with
     #[arg(long, value_enum, default_value_t = IkMode::Mmd)]
     ik: IkMode,
@@ -34,6 +45,8 @@ impl GltfArgs {
             (self.camera.is_some(), "--camera"),
             (self.skeleton_only, "--skeleton-only"),
             (self.embed_textures, "--embed-textures"),
+            (self.allow_outside_textures, "--allow-outside-textures"),
+            (self.max_texture_size.0 != DEFAULT_MAX_TEXTURE_BYTES, "--max-texture-size"),
         ];
         match given.iter().find(|(on, _)| *on) {
             Some((_, flag)) => Err(usage(format!(
@@ -115,6 +128,10 @@ pub fn run(
     let options = GltfOptions {
         pose: args.ik.options(),
         textures,
+        texture_access: TextureAccess {
+            allow_outside: args.allow_outside_textures,
+            max_bytes: args.max_texture_size.0,
+        },
         max_output_bytes: limit.bytes(),
         ..GltfOptions::default()
     };
@@ -142,7 +159,13 @@ pub fn run(
             (GltfNote::UnboundMorphTracks { .. }, _, Some(m)) => m.label.clone(),
             _ => model_path.display().to_string(),
         };
-        say!("warning: {about}: {note}");
+        // The library names no flag: the hint that lifts each refusal is ours.
+        let hint = match note {
+            GltfNote::TextureOutside { .. } => " (--allow-outside-textures reads it)",
+            GltfNote::TextureTooLarge { .. } => " (--max-texture-size)",
+            _ => "",
+        };
+        say!("warning: {about}: {note}{hint}");
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
     Ok(())

@@ -64,6 +64,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    crate::output::require_extension(&args.output, &["png"], "a PNG image")?;
     let mut labels = Vec::new();
     let mut samplers = Vec::new();
     for path in &args.motions {

@@ -247,6 +247,7 @@ pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
 pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
     let path = Path::new(text);
     if path.is_file() {
+        crate::output::note_input(path);
         return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
     Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
@@ -342,6 +343,7 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
         return Ok(bytes);
     }
     io::refuse_folder(path, "a keypoint file")?;
+    crate::output::note_input(path);
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 

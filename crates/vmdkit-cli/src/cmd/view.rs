@@ -51,6 +51,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    crate::output::require_extension(&args.output, &["html", "htm"], "an HTML page")?;
     check_fps(args.fps)?;
     let loaded = crate::inputs::load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
     let model = match &args.model {

@@ -70,14 +70,14 @@ pub const HOSTILE_PEAK_MIB: f64 = 200.0;
 /// a minute (a hang, not a slow run: tests assert no wall times), then checked to have ended
 /// with 0 or 1, not panicked, and stayed under [`HOSTILE_PEAK_MIB`]. Returns what it cost.
 #[cfg(unix)]
+// The child is reaped by wait4 (which also gives its peak memory), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 pub fn run_bounded<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Bounded {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
     let bin = assert_cmd::cargo::cargo_bin("vmdkit");
     let start = std::time::Instant::now();
-    // Reaped below by wait4, which std's wait cannot replace: it returns the child's rusage.
-    #[allow(clippy::zombie_processes)]
     let mut child = std::process::Command::new(bin)
         .current_dir(dir)
         .args(args)

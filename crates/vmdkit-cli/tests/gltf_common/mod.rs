@@ -142,3 +142,58 @@ pub fn largest_difference(
     }
     worst
 }
+
+/// A PMX made here (2.0, UTF-8, 4-byte indices): one bone, one triangle, one material whose
+/// texture is `texture`, the path exactly as a model file would name it.
+pub fn textured_pmx(texture: &str) -> Vec<u8> {
+    let mut out = b"PMX ".to_vec();
+    let f32s = |out: &mut Vec<u8>, vs: &[f32]| vs.iter().for_each(|v| out.extend(v.to_le_bytes()));
+    let i32 = |out: &mut Vec<u8>, v: i32| out.extend(v.to_le_bytes());
+    let text = |out: &mut Vec<u8>, s: &str| {
+        out.extend((s.len() as i32).to_le_bytes());
+        out.extend(s.as_bytes());
+    };
+    f32s(&mut out, &[2.0]);
+    // 8 globals: UTF-8, no additional UVs, every index 4 bytes.
+    out.extend([8, 1, 0, 4, 4, 4, 4, 4, 4]);
+    for name in ["textured", "textured", "", ""] {
+        text(&mut out, name);
+    }
+    i32(&mut out, 3);
+    for x in [0.0, 1.0, 0.0] {
+        // position, normal, UV; BDEF1 on bone 0; edge scale
+        f32s(&mut out, &[x, x, 0.0, 0.0, 0.0, -1.0, x, 0.0]);
+        out.push(0);
+        i32(&mut out, 0);
+        f32s(&mut out, &[1.0]);
+    }
+    i32(&mut out, 3);
+    (0..3).for_each(|v| i32(&mut out, v));
+    i32(&mut out, 1);
+    text(&mut out, texture);
+    i32(&mut out, 1);
+    text(&mut out, "material");
+    text(&mut out, "");
+    // diffuse, specular, power, ambient; flags; edge colour and size
+    f32s(&mut out, &[1.0; 11]);
+    out.push(0);
+    f32s(&mut out, &[0.0; 5]);
+    // texture 0, no sphere map (mode 0), shared toon 0, no memo, 3 face indices
+    i32(&mut out, 0);
+    i32(&mut out, -1);
+    out.extend([0, 1, 0]);
+    text(&mut out, "");
+    i32(&mut out, 3);
+    i32(&mut out, 1);
+    text(&mut out, "センター");
+    text(&mut out, "center");
+    f32s(&mut out, &[0.0, 8.0, 0.0]);
+    i32(&mut out, -1);
+    i32(&mut out, 0);
+    // rotatable, movable, visible, operable; tail as an offset
+    out.extend(0x001Eu16.to_le_bytes());
+    f32s(&mut out, &[0.0, 1.0, 0.0]);
+    // no morphs, display frames, rigid bodies or joints
+    (0..4).for_each(|_| i32(&mut out, 0));
+    out
+}

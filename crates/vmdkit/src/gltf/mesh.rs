@@ -242,7 +242,14 @@ fn write_materials(
             used[t] = true;
         }
     }
-    let written = textures::write(b, &mesh.textures, &used, &options.textures, notes);
+    let written = textures::write(
+        b,
+        &mesh.textures,
+        &used,
+        &options.textures,
+        &options.texture_access,
+        notes,
+    );
     let mut fallbacks = 0;
     let out = drawn
         .iter()

@@ -39,15 +39,18 @@ mod buffer;
 mod camera;
 mod mesh;
 mod skeleton;
+mod texture_file;
 mod textures;
 
 #[cfg(test)]
 mod tests;
 
+pub use texture_file::{TextureAccess, DEFAULT_MAX_TEXTURE_BYTES};
 pub use textures::Textures;
 
-use crate::limit::{OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::limit::{ByteSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::model::{Mesh, Model, WeightKind};
+use crate::shown::Shown;
 use crate::skeleton::PoseOptions;
 use crate::Motion;
 use std::path::PathBuf;
@@ -90,6 +93,8 @@ pub struct GltfOptions {
     pub pose: PoseOptions,
     /// What to do with the materials' textures.
     pub textures: Textures,
+    /// Which texture files may be read: the model's texture paths are untrusted.
+    pub texture_access: TextureAccess,
     /// The largest animation allowed, in bytes of its samples (bones × 7 floats per frame, as
     /// [`crate::skeleton::world_bake_size`] counts them), checked before sampling.
     pub max_output_bytes: u64,
@@ -101,6 +106,7 @@ impl Default for GltfOptions {
             scale: METRES_PER_UNIT,
             pose: PoseOptions::default(),
             textures: Textures::Skip,
+            texture_access: TextureAccess::default(),
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
         }
     }
@@ -119,13 +125,32 @@ pub struct GltfExport {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum GltfNote {
-    /// A texture was not written: missing, unreadable, or not PNG or JPEG (the only image
-    /// formats core glTF has). Its materials keep their colour.
+    /// A texture was not written: missing, unreadable, not a regular file (a device, a named
+    /// pipe, a folder), or not PNG or JPEG (the only image formats core glTF has). Its
+    /// materials keep their colour.
     TextureSkipped {
         /// The texture's path as the model names it.
         path: String,
         /// Why.
         reason: String,
+    },
+    /// A texture was not read: its path resolves outside the model's folder (`..`, an absolute
+    /// path, or a link leaving it), and [`TextureAccess::allow_outside`] is off. Its materials
+    /// keep their colour.
+    TextureOutside {
+        /// The texture's path as the model names it.
+        path: String,
+        /// Where it resolves to, links followed.
+        resolved: PathBuf,
+    },
+    /// A texture to embed was larger than [`TextureAccess::max_bytes`] and left out.
+    TextureTooLarge {
+        /// The texture's path as the model names it.
+        path: String,
+        /// Its size (at least), in bytes.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
     },
     /// Vertices whose deformation glTF cannot express were written as their linear blend.
     ApproximatedWeights {
@@ -164,8 +189,22 @@ impl std::fmt::Display for GltfNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GltfNote::TextureSkipped { path, reason } => {
-                write!(f, "texture {} left out: {reason}", crate::shown::Shown(path))
+                write!(f, "texture {} left out: {reason}", Shown(path))
             }
+            GltfNote::TextureOutside { path, resolved } => write!(
+                f,
+                "texture {} left out: it resolves to {}, outside the model's folder (a \
+                 model's texture paths are not trusted to leave it)",
+                Shown(path),
+                Shown(&resolved.display().to_string())
+            ),
+            GltfNote::TextureTooLarge { path, bytes, limit } => write!(
+                f,
+                "texture {} left out: {} is over the limit of {} for an embedded texture",
+                Shown(path),
+                ByteSize(*bytes),
+                ByteSize(*limit)
+            ),
             GltfNote::ApproximatedWeights { kind, count } => write!(
                 f,
                 "{count} {} vertices written as their linear blend (glTF skins blend linearly)",

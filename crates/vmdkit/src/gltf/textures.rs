@@ -1,15 +1,16 @@
-//! Material textures: looked up next to the model, checked to be PNG or JPEG (the only image
+//! Material textures: looked up next to the model (within its folder, regular files only,
+//! embedded within a size cap: see `texture_file`), checked to be PNG or JPEG (the only image
 //! formats of core glTF), then referenced by a path relative to the output or embedded.
-//! A texture that is missing, unreadable or of another format is reported and left out; its
-//! materials keep their colour.
+//! A texture that is refused, missing, unreadable or of another format is reported and left
+//! out; its materials keep their colour.
 
 use super::buffer::{Builder, Usage};
+use super::texture_file::{self, Refused, TextureAccess};
 use super::GltfNote;
 use gltf_json as json;
 use json::texture::{MagFilter, MinFilter, WrappingMode};
 use json::validation::Checked;
 use json::Index;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 /// What to do with a model's textures.
@@ -67,6 +68,7 @@ pub(super) fn write(
     paths: &[String],
     used: &[bool],
     mode: &Textures,
+    access: &TextureAccess,
     notes: &mut Vec<GltfNote>,
 ) -> Vec<Option<Written>> {
     let mut out = vec![None; paths.len()];
@@ -76,13 +78,23 @@ pub(super) fn write(
     };
     let mut sampler = None;
     for (i, path) in paths.iter().enumerate().filter(|&(i, _)| used[i]) {
-        let file = model_dir.join(path.replace('\\', "/"));
+        let file = texture_file::path_of(model_dir, path);
         let skip = |reason: String| GltfNote::TextureSkipped { path: path.clone(), reason };
-        let bytes = match read(&file, matches!(mode, Textures::Embed { .. })) {
+        let embed = matches!(mode, Textures::Embed { .. });
+        let bytes = match texture_file::read(model_dir, path, access, embed) {
             Ok(bytes) => bytes,
-            Err(e) => {
-                let file = file.display().to_string();
-                notes.push(skip(format!("{}: {e}", crate::shown::Shown(&file))));
+            Err(refused) => {
+                notes.push(match refused {
+                    Refused::Outside { resolved } => {
+                        GltfNote::TextureOutside { path: path.clone(), resolved }
+                    }
+                    Refused::TooLarge { bytes } => GltfNote::TextureTooLarge {
+                        path: path.clone(),
+                        bytes,
+                        limit: access.max_bytes,
+                    },
+                    Refused::Other(reason) => skip(reason),
+                });
                 continue;
             }
         };
@@ -145,18 +157,6 @@ pub(super) fn write(
         out[i] = Some(Written { index, alpha });
     }
     out
-}
-
-/// The whole file when embedding, else its first 4 KiB (enough to tell the format and alpha).
-fn read(file: &Path, whole: bool) -> std::io::Result<Vec<u8>> {
-    let mut f = std::fs::File::open(file)?;
-    let mut bytes = Vec::new();
-    if whole {
-        f.read_to_end(&mut bytes)?;
-    } else {
-        f.take(4096).read_to_end(&mut bytes)?;
-    }
-    Ok(bytes)
 }
 
 /// `file` relative to `dir`, `/`-separated and percent-encoded as a URI reference.

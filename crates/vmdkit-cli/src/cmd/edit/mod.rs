@@ -4,7 +4,8 @@
 //! Each reads IN completely (a .vmd, or a .json/.csv written by `vmdkit convert`; `-` is
 //! stdin, its format told by its bytes), edits it in memory and writes OUT (`-o OUT`, or OUT
 //! after IN; `-` is stdout, VMD unless `--format` says otherwise) through a temporary file and a
-//! rename, so a failure never leaves a partial OUT and never touches IN, even when OUT is IN.
+//! rename, so a failure never leaves a partial OUT and never touches IN. OUT may not be IN (nor
+//! any other input): that is refused as bad usage, as in every command.
 //! What the edit had to approximate, shorten or drop is reported on stderr.
 
 use crate::error::usage;
