@@ -38,7 +38,8 @@ impl InputKind {
         match ext.as_deref() {
             Some("pmx" | "pmd") => return InputKind::Model,
             Some("vpd") => return InputKind::Pose,
-            Some("vmd" | "json" | "csv") => return InputKind::Motion,
+            // A CSV may be a model's bone table; its first bytes tell.
+            Some("vmd" | "json") => return InputKind::Motion,
             _ => {}
         }
         let mut head = [0u8; 32];
@@ -50,7 +51,7 @@ impl InputKind {
     /// is left to the motion reader, which names what it is.
     pub fn of_bytes(head: &[u8]) -> InputKind {
         match FileKind::detect(head) {
-            FileKind::Pmx | FileKind::Pmd => InputKind::Model,
+            kind if kind.is_model() => InputKind::Model,
             FileKind::Vpd => InputKind::Pose,
             _ => InputKind::Motion,
         }

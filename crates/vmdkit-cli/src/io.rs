@@ -130,7 +130,7 @@ pub fn motion_format(kind: FileKind) -> Option<Format> {
 pub fn kind_hint(kind: FileKind) -> &'static str {
     match kind {
         FileKind::Bvh => "; `vmdkit retarget` takes BVH",
-        FileKind::Pmx | FileKind::Pmd => "; `vmdkit info` reads models, and --model takes one",
+        kind if kind.is_model() => "; `vmdkit info` reads models, and --model takes one",
         FileKind::Vpd => "; `vmdkit info`, `pose` and `render` take poses",
         kind if kind.keypoint_format().is_some() => "; `vmdkit retarget` takes keypoints",
         _ => "",

@@ -24,7 +24,9 @@ pub enum FileKind {
     Pmx,
     /// A PMD model: `Pmd`.
     Pmd,
-    /// A motion as vmdkit writes JSON: an object, not glTF's or keypoints'.
+    /// A PmxEditor bone CSV, which the model reader takes: `;Bone` or `Bone,`.
+    BoneCsv,
+    /// A motion as vmdkit writes JSON: an object with `"format": "vmdkit-motion"`.
     JsonMotion,
     /// A motion as vmdkit writes CSV: the first column is `section`.
     CsvMotion,
@@ -93,6 +95,10 @@ impl FileKind {
         if Bvh::sniff(start) {
             return FileKind::Bvh;
         }
+        // Before the text checks: bone CSVs are often Shift-JIS.
+        if crate::model::bone_csv::is_bone_csv(start) {
+            return FileKind::BoneCsv;
+        }
         // The keypoint readers' own signatures, so that the two never disagree.
         match KeypointFormat::detect(start) {
             Some(KeypointFormat::Npz) if first_zip_member(start).ends_with(b".npy") => {
@@ -124,6 +130,7 @@ impl FileKind {
             FileKind::Vpd => "a VPD pose",
             FileKind::Pmx => "a PMX model",
             FileKind::Pmd => "a PMD model",
+            FileKind::BoneCsv => "a bone CSV (a model's skeleton)",
             FileKind::JsonMotion => "a JSON motion",
             FileKind::CsvMotion => "a CSV motion",
             FileKind::Bvh => "a BVH file",
@@ -151,9 +158,9 @@ impl FileKind {
         matches!(self, FileKind::Vmd | FileKind::JsonMotion | FileKind::CsvMotion)
     }
 
-    /// Whether this is a PMX or PMD model.
+    /// Whether this is a model: PMX, PMD or a bone CSV.
     pub fn is_model(self) -> bool {
-        matches!(self, FileKind::Pmx | FileKind::Pmd)
+        matches!(self, FileKind::Pmx | FileKind::Pmd | FileKind::BoneCsv)
     }
 
     /// The keypoint format this is, if it is keypoints (BVH is not: it is read as a skeleton).
@@ -196,8 +203,8 @@ fn json_kind(text: &[u8]) -> FileKind {
     } else if contains(head, b"\"frames\"") {
         FileKind::KeypointJson
     } else {
-        // An object of no known shape: the motion reader says what is wrong with it.
-        FileKind::JsonMotion
+        // An object of no known shape; a reader the extension names says what is wrong.
+        FileKind::Text
     }
 }
 
@@ -278,7 +285,7 @@ impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Expected::Motion => "motions are VMD, JSON or CSV",
-            Expected::Model => "models are PMX or PMD",
+            Expected::Model => "models are PMX, PMD or a bone CSV",
             Expected::Pose => "poses are VPD",
             Expected::Capture => {
                 "motion capture is BVH, or keypoints in NPY, NPZ, .pose, TRC, JSON or CSV"
@@ -335,6 +342,8 @@ mod tests {
             (b"\x89PNG\r\n\x1a\n", FileKind::Png),
             (b"\xFF\xD8\xFF\xE0", FileKind::Jpeg),
             (b"GIF89a", FileKind::Gif),
+            (b";Bone,\x83{\x81[\x83\x93\x96\xbc\r\nBone,a", FileKind::BoneCsv),
+            (b"{\"source\": \"x\", \"EXPECTED\": [[1, 2]]}", FileKind::Text),
             (b"", FileKind::Empty),
             (b"hello\n", FileKind::Text),
             (b"\x00\x01\x02\xff", FileKind::Binary),

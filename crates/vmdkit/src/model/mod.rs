@@ -26,7 +26,7 @@
 //! assert_eq!(vmdkit::model::VpdPose::parse(&pose.to_bytes()).unwrap(), pose);
 //! ```
 
-mod bone_csv;
+pub(crate) mod bone_csv;
 mod error;
 mod mesh;
 mod pmd;
