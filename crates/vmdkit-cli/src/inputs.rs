@@ -2,8 +2,9 @@
 //! reading poses (motions are read by `crate::io`, models by `crate::eval_args::read_model`).
 //!
 //! The kind comes from the extension (`.pmx`, `.pmd`: a model; `.vpd`: a pose; `.vmd`,
-//! `.json`, `.csv`: a motion), else from the first bytes (`PMX `, `Pmd`, `Vocaloid Pose Data
-//! file`), else it is a motion. A pose is played as a motion with one key per bone and morph
+//! `.json`: a motion), else from the first bytes as `vmdkit::FileKind` tells them (a PMX, PMD
+//! or bone CSV is a model, a VPD a pose), else it is a motion, whose reader names any other
+//! kind. A pose is played as a motion with one key per bone and morph
 //! at frame 0 (`VpdPose::to_motion`). For `-`, commands that take several kinds read stdin
 //! into memory once ([`stdin_bytes`]) and tell the kind from its bytes; the motion readers
 //! then read that copy (`crate::io`), so a model, pose or motion can all come through a pipe.
