@@ -116,8 +116,9 @@ pub fn pose_as_motion(path: &Path, pose: &VpdPose, frame: u32) -> Loaded {
     let (motion, notes) = pose.to_motion(frame);
     for (kind, name) in notes.names {
         say!(
-            "warning: {label}: the {kind} name {name:?} does not fit a VMD's name field in \
-             Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks"
+            "warning: {label}: the {kind} name {:?} does not fit a VMD's name field in \
+             Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks",
+            vmdkit::shown::shown(&name)
         );
     }
     let bytes = input_size(path);

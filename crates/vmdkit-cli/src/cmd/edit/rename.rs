@@ -87,7 +87,13 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
     for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
         let (bytes, stored) = r.shortened.as_ref().unwrap();
         let field = if r.kind == "IK" { 20 } else { 15 };
-        say!("warning: {} name {} needs {bytes} bytes but the field holds {field}; stored as {stored}", r.kind, r.new);
+        // The map is a file: its names are shown cut, as values from files are.
+        let (new, stored) = (vmdkit::shown::shown(&r.new), vmdkit::shown::shown(stored));
+        say!(
+            "warning: {} name {new} needs {bytes} bytes but the field holds {field}; stored as \
+             {stored}",
+            r.kind
+        );
     }
     let unused: Vec<String> =
         report.unused.iter().map(|(kind, old)| format!("{kind} {old}")).collect();
