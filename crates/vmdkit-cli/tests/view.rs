@@ -72,6 +72,28 @@ fn three_minutes_of_a_full_skeleton_stay_under_two_megabytes() {
     assert!(html.len() < 2_000_000, "{} bytes", html.len());
 }
 
+/// Issue 24: a file whose one far key needs more than 54,000 frames was reported as bad usage
+/// (exit 2, no file named); the last key is the file's: exit 1, file and frame named. Asked for
+/// with --to, the same span stays a usage error.
+#[test]
+fn a_last_key_beyond_54000_frames_is_the_files_fact() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut motion = vmdkit::example::example_motion();
+    motion.bones.push(vmdkit::BoneKey { frame: 60_000, ..motion.bones[0] });
+    motion.write_file(d.join("far.vmd")).unwrap();
+    for command in ["view", "render"] {
+        let out = if command == "view" { "x.html" } else { "x.gif" };
+        let run = common::run_bounded(d, &[command, "far.vmd", "-o", out]);
+        let stderr = common::stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(1), "{command}: {stderr}");
+        assert!(stderr.contains("far.vmd: its last key is at frame 60000"), "{stderr}");
+        assert!(!stderr.contains("--help"), "{stderr}");
+    }
+    let asked = common::run_in(d, &["view", "far.vmd", "--to", "59000", "-o", "x.html"]);
+    assert_eq!(asked.status.code(), Some(2), "{}", common::stderr(&asked));
+}
+
 fn chromium() -> Option<&'static str> {
     let found =
         Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());

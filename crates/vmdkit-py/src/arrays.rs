@@ -7,9 +7,39 @@
 
 use numpy::ndarray::{Array1, Array2, Array3};
 use numpy::{Element, PyArray, PyArrayMethods};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+
+/// An empty vector with room for the product of `dims` items, or `MemoryError` naming `what`.
+///
+/// Every buffer whose size a caller chooses (frame arrays, key columns, keypoints) is made
+/// here: Rust's ordinary allocation aborts the interpreter when the memory is not there, and a
+/// zero-stride NumPy array (`np.broadcast_to`) asks for any size at no cost to the caller.
+pub fn try_vec<T>(dims: &[usize], what: &str) -> PyResult<Vec<T>> {
+    let len = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    let mut out = Vec::new();
+    match len {
+        Some(len) if out.try_reserve_exact(len).is_ok() => Ok(out),
+        _ => Err(PyMemoryError::new_err(format!(
+            "no memory for {what}: {} values of {} bytes",
+            dims.iter().map(usize::to_string).collect::<Vec<_>>().join(" × "),
+            std::mem::size_of::<T>()
+        ))),
+    }
+}
+
+/// The `len` items of `items` in a vector made by [`try_vec`].
+pub fn try_collect<T>(
+    len: usize,
+    items: impl IntoIterator<Item = T>,
+    what: &str,
+) -> PyResult<Vec<T>> {
+    let mut out = try_vec(&[len], what)?;
+    out.extend(items);
+    Ok(out)
+}
 
 /// `array` with its WRITEABLE flag cleared.
 fn frozen<T: Element, D: numpy::ndarray::Dimension>(

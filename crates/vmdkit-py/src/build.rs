@@ -3,16 +3,19 @@
 //!
 //! Names given as str are encoded in the chosen encoding and padded as MMD pads them; bytes
 //! are taken as the name's bytes; `name_fields` are written as they are. A name that does not
-//! fit its field or cannot be encoded is a ValueError rather than silently cut.
+//! fit its field, cannot be encoded or holds a NUL (which would end it) is a ValueError rather
+//! than silently cut. Every buffer sized by the columns is allocated fallibly (`MemoryError`).
 
+use crate::arrays::{try_collect, try_vec};
 use glam::{Quat, Vec3};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use vmdkit::edit::{encode_name, NameFit};
 use vmdkit::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Curve, EncodeStatus, IkState,
-    LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, RawName, ShadowKey, TextEncoding,
+    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Curve, IkState, LightKey, MorphKey,
+    Motion, PhysicsToggle, PropertyKey, RawName, ShadowKey, TextEncoding,
 };
 
 /// The encoding named by its label.
@@ -36,17 +39,23 @@ pub fn name_field<const N: usize>(
     if let Ok(text) = name.cast::<PyString>() {
         let text = text.to_cow()?;
         let text = &*text;
-        let (field, status) = RawName::<N>::encode_as(text, encoding);
-        return match status {
-            EncodeStatus::Ok => Ok(field),
-            EncodeStatus::Shortened => Err(PyValueError::new_err(format!(
-                "{what} {text:?} takes more than the field's {N} bytes in {}",
-                encoding.label()
+        let label = encoding.label();
+        // A NUL ends a name in its field: what follows it would be silently lost.
+        if text.contains('\0') {
+            return Err(PyValueError::new_err(format!(
+                "{what} {} cannot be written as it is: a NUL ends a name",
+                name.repr()?
+            )));
+        }
+        let (field, fit) = encode_name::<N>(text, encoding);
+        return match fit {
+            NameFit::Ok => Ok(field),
+            NameFit::Shortened { bytes } => Err(PyValueError::new_err(format!(
+                "{what} {text:?} takes {bytes} bytes in {label}, more than the field's {N} bytes"
             ))),
-            _ => Err(PyValueError::new_err(format!(
-                "{what} {text:?} cannot be written in {}",
-                encoding.label()
-            ))),
+            _ => {
+                Err(PyValueError::new_err(format!("{what} {text:?} cannot be written in {label}")))
+            }
         };
     }
     let raw = name.cast::<PyBytes>()?.as_bytes();
@@ -79,7 +88,7 @@ impl<'py> Columns<'py> {
     fn vec1<T: numpy::Element + Copy>(&self, column: &str) -> PyResult<Option<Vec<T>>> {
         let Some(a) = self.get(column)? else { return Ok(None) };
         let a: PyReadonlyArray1<'py, T> = a.extract()?;
-        Ok(Some(a.as_slice()?.to_vec()))
+        Ok(Some(copied(a.as_slice()?, column)?))
     }
 
     /// Rows of a 2-D (or, flattened per row, 3-D) column as fixed-size arrays.
@@ -88,13 +97,16 @@ impl<'py> Columns<'py> {
         column: &str,
     ) -> PyResult<Option<Vec<[T; W]>>> {
         let Some(a) = self.get(column)? else { return Ok(None) };
-        let flat: Vec<T> = if let Ok(a) = a.extract::<PyReadonlyArray2<'py, T>>() {
-            a.as_slice()?.to_vec()
+        let rows = |flat: &[T]| {
+            let rows = flat.chunks_exact(W).map(|c| c.try_into().expect("W wide"));
+            try_collect(flat.len() / W, rows, column)
+        };
+        if let Ok(a) = a.extract::<PyReadonlyArray2<'py, T>>() {
+            rows(a.as_slice()?).map(Some)
         } else {
             let a: PyReadonlyArray3<'py, T> = a.extract()?;
-            a.as_slice()?.to_vec()
-        };
-        Ok(Some(flat.chunks_exact(W).map(|c| c.try_into().expect("W wide")).collect()))
+            rows(a.as_slice()?).map(Some)
+        }
     }
 
     fn rows_required<T: numpy::Element + Copy + Default, const W: usize>(
@@ -109,27 +121,36 @@ impl<'py> Columns<'py> {
     }
 }
 
+/// A copy of `values` (the column `what`), or MemoryError.
+fn copied<T: Copy>(values: &[T], what: &str) -> PyResult<Vec<T>> {
+    try_collect(values.len(), values.iter().copied(), what)
+}
+
+/// `n` copies of `value` (a column's default), or MemoryError.
+fn repeated<T: Copy>(value: T, n: usize, what: &str) -> PyResult<Vec<T>> {
+    try_collect(n, std::iter::repeat_n(value, n), what)
+}
+
 /// Per key, its name field: from `name_fields`, else `names[name_index]` (when both are
 /// given, they must agree).
 fn key_names(c: &Columns<'_>, encoding: TextEncoding, what: &str) -> PyResult<Vec<RawName<15>>> {
     let names: Vec<RawName<15>> = name_fields(c.get("names")?, encoding, what)?;
     let index: Option<Vec<u32>> = c.vec1("name_index")?;
     let from_index = match &index {
-        Some(index) => Some(
-            index
-                .iter()
-                .map(|&i| {
-                    names.get(i as usize).copied().ok_or_else(|| {
-                        PyValueError::new_err(format!("name_index {i} is not an index into names"))
-                    })
-                })
-                .collect::<PyResult<Vec<_>>>()?,
-        ),
+        Some(index) => {
+            let mut out = try_vec(&[index.len()], "the key names")?;
+            for &i in index {
+                out.push(names.get(i as usize).copied().ok_or_else(|| {
+                    PyValueError::new_err(format!("name_index {i} is not an index into names"))
+                })?);
+            }
+            Some(out)
+        }
         None => None,
     };
     match (c.rows::<u8, 15>("name_fields")?, from_index) {
         (Some(fields), check) => {
-            let fields: Vec<RawName<15>> = fields.into_iter().map(RawName).collect();
+            let fields = try_collect(fields.len(), fields.into_iter().map(RawName), "names")?;
             if let Some(check) = check {
                 if let Some(row) =
                     fields.iter().zip(&check).position(|(f, n)| f.bytes() != n.bytes())
@@ -173,23 +194,23 @@ fn bones(c: &Columns<'_>, encoding: TextEncoding) -> PyResult<Vec<BoneKey>> {
     let rotation: Vec<[f32; 4]> = c.rows_required("rotation")?;
     let raw = c.rows::<u8, 64>("interpolation")?;
     let blocks: Vec<BoneInterpolation> = match (raw, c.rows::<u8, 16>("curves")?) {
-        (Some(raw), _) => raw.into_iter().map(BoneInterpolation).collect(),
-        (None, Some(rows)) => rows
-            .iter()
-            .map(|r| BoneInterpolation::canonical(curves(r), PhysicsToggle::On))
-            .collect(),
-        (None, None) => vec![BoneInterpolation::DEFAULT; frame.len()],
+        (Some(raw), _) => try_collect(raw.len(), raw.into_iter().map(BoneInterpolation), "curves")?,
+        (None, Some(rows)) => {
+            let blocks =
+                rows.iter().map(|r| BoneInterpolation::canonical(curves(r), PhysicsToggle::On));
+            try_collect(rows.len(), blocks, "curves")?
+        }
+        (None, None) => repeated(BoneInterpolation::DEFAULT, frame.len(), "curves")?,
     };
     same_len(frame.len(), &[names.len(), position.len(), rotation.len(), blocks.len()])?;
-    Ok((0..frame.len())
-        .map(|i| BoneKey {
-            name: names[i],
-            frame: frame[i],
-            translation: Vec3::from_array(position[i]),
-            rotation: Quat::from_array(rotation[i]),
-            interpolation: blocks[i],
-        })
-        .collect())
+    let keys = (0..frame.len()).map(|i| BoneKey {
+        name: names[i],
+        frame: frame[i],
+        translation: Vec3::from_array(position[i]),
+        rotation: Quat::from_array(rotation[i]),
+        interpolation: blocks[i],
+    });
+    try_collect(frame.len(), keys, "the bone keys")
 }
 
 fn morphs(c: &Columns<'_>, encoding: TextEncoding) -> PyResult<Vec<MorphKey>> {
@@ -197,9 +218,9 @@ fn morphs(c: &Columns<'_>, encoding: TextEncoding) -> PyResult<Vec<MorphKey>> {
     let names = key_names(c, encoding, "morph")?;
     let weight: Vec<f32> = c.vec1_required("weight")?;
     same_len(frame.len(), &[names.len(), weight.len()])?;
-    Ok((0..frame.len())
-        .map(|i| MorphKey { name: names[i], frame: frame[i], weight: weight[i] })
-        .collect())
+    let keys =
+        (0..frame.len()).map(|i| MorphKey { name: names[i], frame: frame[i], weight: weight[i] });
+    try_collect(frame.len(), keys, "the morph keys")
 }
 
 fn cameras(c: &Columns<'_>) -> PyResult<Vec<CameraKey>> {
@@ -210,26 +231,37 @@ fn cameras(c: &Columns<'_>) -> PyResult<Vec<CameraKey>> {
     let rotation: Vec<[f32; 3]> = c.rows_required("rotation")?;
     let raw = c.rows::<u8, 24>("interpolation")?;
     let blocks: Vec<CameraInterpolation> = match (raw, c.rows::<u8, 24>("curves")?) {
-        (Some(raw), _) => raw.into_iter().map(CameraInterpolation).collect(),
-        (None, Some(rows)) => rows.iter().map(|r| CameraInterpolation::new(curves(r))).collect(),
-        (None, None) => vec![CameraInterpolation::DEFAULT; n],
+        (Some(raw), _) => {
+            try_collect(raw.len(), raw.into_iter().map(CameraInterpolation), "curves")?
+        }
+        (None, Some(rows)) => try_collect(
+            rows.len(),
+            rows.iter().map(|r| CameraInterpolation::new(curves(r))),
+            "curves",
+        )?,
+        (None, None) => repeated(CameraInterpolation::DEFAULT, n, "curves")?,
     };
-    let view_angle: Vec<u32> = c.vec1("view_angle")?.unwrap_or_else(|| vec![30; n]);
-    let perspective: Vec<bool> = c.vec1("perspective")?.unwrap_or_else(|| vec![true; n]);
+    let view_angle: Vec<u32> = match c.vec1("view_angle")? {
+        Some(v) => v,
+        None => repeated(30, n, "view_angle")?,
+    };
+    let perspective: Vec<bool> = match c.vec1("perspective")? {
+        Some(v) => v,
+        None => repeated(true, n, "perspective")?,
+    };
     let lens = [distance.len(), target.len(), rotation.len(), blocks.len()];
     same_len(n, &lens)?;
     same_len(n, &[view_angle.len(), perspective.len()])?;
-    Ok((0..n)
-        .map(|i| CameraKey {
-            frame: frame[i],
-            distance: distance[i],
-            target: Vec3::from_array(target[i]),
-            rotation: Vec3::from_array(rotation[i]),
-            interpolation: blocks[i],
-            view_angle: view_angle[i],
-            perspective_byte: u8::from(!perspective[i]),
-        })
-        .collect())
+    let keys = (0..n).map(|i| CameraKey {
+        frame: frame[i],
+        distance: distance[i],
+        target: Vec3::from_array(target[i]),
+        rotation: Vec3::from_array(rotation[i]),
+        interpolation: blocks[i],
+        view_angle: view_angle[i],
+        perspective_byte: u8::from(!perspective[i]),
+    });
+    try_collect(n, keys, "the camera keys")
 }
 
 fn lights(c: &Columns<'_>) -> PyResult<Vec<LightKey>> {
@@ -237,13 +269,12 @@ fn lights(c: &Columns<'_>) -> PyResult<Vec<LightKey>> {
     let color: Vec<[f32; 3]> = c.rows_required("color")?;
     let direction: Vec<[f32; 3]> = c.rows_required("direction")?;
     same_len(frame.len(), &[color.len(), direction.len()])?;
-    Ok((0..frame.len())
-        .map(|i| LightKey {
-            frame: frame[i],
-            color: Vec3::from_array(color[i]),
-            direction: Vec3::from_array(direction[i]),
-        })
-        .collect())
+    let keys = (0..frame.len()).map(|i| LightKey {
+        frame: frame[i],
+        color: Vec3::from_array(color[i]),
+        direction: Vec3::from_array(direction[i]),
+    });
+    try_collect(frame.len(), keys, "the light keys")
 }
 
 fn shadows(c: &Columns<'_>) -> PyResult<Vec<ShadowKey>> {
@@ -251,38 +282,53 @@ fn shadows(c: &Columns<'_>) -> PyResult<Vec<ShadowKey>> {
     let mode: Vec<u8> = c.vec1_required("mode")?;
     let distance: Vec<f32> = c.vec1_required("distance")?;
     same_len(frame.len(), &[mode.len(), distance.len()])?;
-    Ok((0..frame.len())
-        .map(|i| ShadowKey { frame: frame[i], mode: mode[i], distance: distance[i] })
-        .collect())
+    let keys = (0..frame.len()).map(|i| ShadowKey {
+        frame: frame[i],
+        mode: mode[i],
+        distance: distance[i],
+    });
+    try_collect(frame.len(), keys, "the self-shadow keys")
 }
 
 /// An (N, K) bool column as a flat row-major vector.
 fn bool_matrix(c: &Columns<'_>, column: &str) -> PyResult<Option<Vec<bool>>> {
     let Some(a) = c.get(column)? else { return Ok(None) };
     let a: PyReadonlyArray2<'_, bool> = a.extract()?;
-    Ok(Some(a.as_slice()?.to_vec()))
+    Ok(Some(copied(a.as_slice()?, column)?))
 }
 
 fn properties(c: &Columns<'_>, encoding: TextEncoding) -> PyResult<Vec<PropertyKey>> {
     let frame: Vec<u32> = c.vec1_required("frame")?;
     let n = frame.len();
-    let visible: Vec<bool> = c.vec1("visible")?.unwrap_or_else(|| vec![true; n]);
+    let visible: Vec<bool> = match c.vec1("visible")? {
+        Some(v) => v,
+        None => repeated(true, n, "visible")?,
+    };
     let ik: Vec<RawName<20>> = name_fields(c.get("ik_names")?, encoding, "IK bone")?;
     let k = ik.len();
-    let enabled = bool_matrix(c, "ik_enabled")?.unwrap_or_else(|| vec![true; n * k]);
-    let present = bool_matrix(c, "ik_present")?.unwrap_or_else(|| vec![true; n * k]);
+    let all = |column| -> PyResult<Vec<bool>> {
+        match bool_matrix(c, column)? {
+            Some(v) => Ok(v),
+            None => repeated(true, n.saturating_mul(k), column),
+        }
+    };
+    let (enabled, present) = (all("ik_enabled")?, all("ik_present")?);
     same_len(n * k, &[enabled.len(), present.len()])?;
     same_len(n, &[visible.len()])?;
-    Ok((0..n)
-        .map(|i| PropertyKey {
+    let mut keys = try_vec(&[n], "the property keys")?;
+    for i in 0..n {
+        let start = i * k;
+        let count = present[start..start + k].iter().filter(|&&p| p).count();
+        let states = (0..k)
+            .filter(|&j| present[start + j])
+            .map(|j| IkState { name: ik[j], enabled_byte: u8::from(enabled[start + j]) });
+        keys.push(PropertyKey {
             frame: frame[i],
             visible_byte: u8::from(visible[i]),
-            ik: (0..k)
-                .filter(|&j| present[i * k + j])
-                .map(|j| IkState { name: ik[j], enabled_byte: u8::from(enabled[i * k + j]) })
-                .collect(),
-        })
-        .collect())
+            ik: try_collect(count, states, "the IK states")?,
+        });
+    }
+    Ok(keys)
 }
 
 /// The motion of `prepared` (what `_columns.prepare` returned), named `model_name`.

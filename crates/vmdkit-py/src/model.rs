@@ -1,12 +1,13 @@
 //! `Model`: a PMX, PMD or bone-CSV model's skeleton as arrays, and `Model.pose`, a motion
 //! played on it as world-space arrays: the same posing as `vmdkit bake --model`.
 
+use crate::arrays::try_vec;
 use crate::calls::{detached, library_motion, os_error};
 use crate::errors::VmdError;
 use crate::motion::Motion;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
@@ -285,9 +286,13 @@ fn frame_array(py: Python<'_>, frames: &Bound<'_, PyAny>) -> PyResult<(Vec<usize
     let array = numpy.call_method1("asarray", (frames, numpy.getattr("float64")?))?;
     let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
     let shape = array.shape().to_vec();
-    let times: Vec<f64> = array.as_array().iter().copied().collect();
-    if let Some(bad) = times.iter().find(|t| !t.is_finite()) {
-        return Err(PyValueError::new_err(format!("frames must be finite numbers, not {bad}")));
+    let view = array.as_array();
+    let mut times = try_vec(&[view.len()], "the frame times")?;
+    for &t in view.iter() {
+        if !t.is_finite() {
+            return Err(PyValueError::new_err(format!("frames must be finite numbers, not {t}")));
+        }
+        times.push(t);
     }
     Ok((shape, times))
 }
@@ -330,17 +335,8 @@ impl PoseJob<'_> {
                 count
             }
         };
-        let mut positions = Vec::new();
-        let mut rotations = Vec::new();
-        let reserved = (count.checked_mul(bones * 3).zip(count.checked_mul(bones * 4)))
-            .is_some_and(|(p, r)| {
-                positions.try_reserve_exact(p).is_ok() && rotations.try_reserve_exact(r).is_ok()
-            });
-        if !reserved {
-            return Err(PyMemoryError::new_err(format!(
-                "no memory for {count} poses of {bones} bones"
-            )));
-        }
+        let mut positions = try_vec(&[count, bones, 3], "the posed positions")?;
+        let mut rotations = try_vec(&[count, bones, 4], "the posed rotations")?;
         let mut poser = Poser::with_options(self.skeleton, &sampler, &binding, self.options);
         let mut pose = Pose::new(self.skeleton);
         for k in 0..count {

@@ -5,6 +5,7 @@ use crate::calls::{detached, library_motion, os_error, python_motion};
 use crate::errors::{io_error, ReadError, VmdError};
 use crate::motion::Motion;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
@@ -43,10 +44,14 @@ impl Pose {
     }
 
     /// The pose `motion` gives at `frame` (fractions allowed), as MMD plays it: every bone and
-    /// morph track sampled, in the motion's track order.
+    /// morph track sampled, in the motion's track order. A NaN or infinite frame is a
+    /// ValueError, as `Model.pose` and the CLI's `--frame` refuse it.
     #[staticmethod]
     #[pyo3(signature = (motion, frame = 0.0))]
     fn from_motion(py: Python<'_>, motion: PyRef<'_, Motion>, frame: f64) -> PyResult<Pose> {
+        if !frame.is_finite() {
+            return Err(PyValueError::new_err(format!("frame must be a number, not {frame}")));
+        }
         let motion = library_motion(&motion);
         detached(py, || Pose { pose: VpdPose::from_motion(motion, frame) })
     }

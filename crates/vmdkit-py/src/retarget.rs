@@ -2,6 +2,7 @@
 //! `keypoints`, the inverse: a motion played on a model, read off as a layout's joints. Both are
 //! `vmdkit::retarget`'s, with the options of `vmdkit retarget` and `vmdkit keypoints`.
 
+use crate::arrays::try_collect;
 use crate::calls::{detached, library_motion, python_motion};
 use crate::errors::VmdError;
 use crate::model::Model;
@@ -103,21 +104,30 @@ fn up_axis(text: &str) -> PyResult<UpAxis> {
     })
 }
 
+/// `smooth` as the library's: a level's name, or a cutoff in hertz given as a number or as
+/// text ("2.5"), which must be finite and positive either way.
 fn smoothing(value: &SmoothArg) -> PyResult<Smoothing> {
-    let level = match value {
-        SmoothArg::Hz(hz) => return Ok(Smoothing::Custom { cutoff_hz: *hz }),
-        SmoothArg::Level(level) => level,
+    let hz = match value {
+        SmoothArg::Hz(hz) => *hz,
+        SmoothArg::Level(level) => match level.to_ascii_lowercase().as_str() {
+            "none" => return Ok(Smoothing::None),
+            "light" => return Ok(Smoothing::Light),
+            "normal" => return Ok(Smoothing::Normal),
+            "strong" => return Ok(Smoothing::Strong),
+            other => other.trim().parse().unwrap_or(f64::NAN),
+        },
     };
-    match level.to_ascii_lowercase().as_str() {
-        "none" => Ok(Smoothing::None),
-        "light" => Ok(Smoothing::Light),
-        "normal" => Ok(Smoothing::Normal),
-        "strong" => Ok(Smoothing::Strong),
-        other => Err(PyValueError::new_err(format!(
-            "smooth must be \"none\", \"light\", \"normal\", \"strong\" or a cutoff in Hz, \
-             not {other:?}"
-        ))),
+    if hz.is_finite() && hz > 0.0 {
+        return Ok(Smoothing::Custom { cutoff_hz: hz });
     }
+    let given = match value {
+        SmoothArg::Hz(hz) => hz.to_string(),
+        SmoothArg::Level(level) => format!("{level:?}"),
+    };
+    Err(PyValueError::new_err(format!(
+        "smooth must be \"none\", \"light\", \"normal\", \"strong\" or a positive cutoff in \
+         Hz, not {given}"
+    )))
 }
 
 fn floor(text: &str) -> PyResult<FloorMode> {
@@ -267,8 +277,12 @@ fn keypoint_input(
             "keypoints must be an (F, J, 3) array, not of shape {shape:?}"
         )));
     };
-    let flat: Vec<f32> = array.as_array().iter().copied().collect();
-    let positions = flat.chunks_exact(3).map(|c| glam::Vec3::new(c[0], c[1], c[2])).collect();
+    let view = array.as_array();
+    let flat = try_collect(view.len(), view.iter().copied(), "the keypoints")?;
+    let points = flat.chunks_exact(3).map(|c| glam::Vec3::new(c[0], c[1], c[2]));
+    let positions = try_collect(frames * joints, points, "the keypoints")?;
+    // Freed before the confidences are copied.
+    drop(flat);
     let confidence = match confidence {
         Some(c) if !c.is_none() => {
             let c = float32(c)?;
@@ -279,7 +293,8 @@ fn keypoint_input(
                     c.shape()
                 )));
             }
-            Some(c.as_array().iter().copied().collect())
+            let view = c.as_array();
+            Some(try_collect(view.len(), view.iter().copied(), "the confidences")?)
         }
         _ => None,
     };

@@ -3,7 +3,7 @@
 //! The times are checked and the tracks chosen with the GIL held; the sampling itself runs
 //! without it, into vectors that become the arrays without a copy.
 
-use crate::arrays::{vec1, vec2, vec3};
+use crate::arrays::{try_vec, vec1, vec2, vec3};
 use crate::data::Data;
 use crate::errors::guard;
 use numpy::{AllowTypeChange, PyArrayLike1};
@@ -17,9 +17,13 @@ pub type BoneSamples = (Py<numpy::PyArray3<f32>>, Py<numpy::PyArray3<f32>>);
 
 /// The times asked for, as f64, each finite.
 pub fn frame_times(frames: PyArrayLike1<'_, f64, AllowTypeChange>) -> PyResult<Vec<f64>> {
-    let times = frames.as_array().to_vec();
-    if let Some(bad) = times.iter().find(|t| !t.is_finite()) {
-        return Err(PyValueError::new_err(format!("frame times must be finite, not {bad}")));
+    let view = frames.as_array();
+    let mut times = try_vec(&[view.len()], "the frame times")?;
+    for &t in view.iter() {
+        if !t.is_finite() {
+            return Err(PyValueError::new_err(format!("frame times must be finite, not {t}")));
+        }
+        times.push(t);
     }
     Ok(times)
 }
@@ -87,11 +91,11 @@ pub fn sample_bones<'py>(
     let sampler = py.detach(|| guard(|| data.sampler()))?;
     let chosen = bone_tracks(data, sampler, bones)?;
     let every = bones.is_none();
+    let (f, b) = (times.len(), chosen.len());
+    let mut positions = try_vec(&[f, b, 3], "the sampled positions")?;
+    let mut rotations = try_vec(&[f, b, 4], "the sampled rotations")?;
     let (positions, rotations) = py.detach(|| {
         guard(|| {
-            let b = chosen.len();
-            let mut positions = Vec::with_capacity(times.len() * b * 3);
-            let mut rotations = Vec::with_capacity(times.len() * b * 4);
             let mut row = vec![BoneSample::default(); b];
             // A playhead (or a cursor per track) steps forward through increasing times
             // instead of searching each one.
@@ -114,8 +118,6 @@ pub fn sample_bones<'py>(
             (positions, rotations)
         })
     })?;
-    let b = chosen.len();
-    let f = times.len();
     Ok((vec3(py, positions, [f, b, 3]), vec3(py, rotations, [f, b, 4])))
 }
 
@@ -142,10 +144,10 @@ pub fn sample_morphs<'py>(
             )?
         }
     };
+    let mut weights = try_vec(&[times.len(), chosen.len()], "the sampled weights")?;
     let weights = py.detach(|| {
         guard(|| {
             let mut cursors = vec![Cursor::default(); chosen.len()];
-            let mut weights = Vec::with_capacity(times.len() * chosen.len());
             for &t in &times {
                 for (&i, cursor) in chosen.iter().zip(&mut cursors) {
                     weights.push(tracks[i].sample_with(cursor, t));
@@ -165,7 +167,6 @@ pub fn sample_camera<'py>(
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     let sampler = py.detach(|| guard(|| data.sampler()))?;
     let Some(track) = sampler.camera_track() else { return Ok(None) };
-    #[derive(Default)]
     struct Columns {
         target: Vec<f32>,
         distance: Vec<f32>,
@@ -176,9 +177,20 @@ pub fn sample_camera<'py>(
         forward: Vec<f32>,
         up: Vec<f32>,
     }
+    let f = times.len();
+    let floats = |width| try_vec::<f32>(&[f, width], "the sampled camera");
+    let mut c = Columns {
+        target: floats(3)?,
+        distance: floats(1)?,
+        rotation: floats(3)?,
+        fov: floats(1)?,
+        perspective: try_vec(&[f], "the sampled camera")?,
+        eye: floats(3)?,
+        forward: floats(3)?,
+        up: floats(3)?,
+    };
     let c = py.detach(|| {
         guard(|| {
-            let mut c = Columns::default();
             let mut cursor = Cursor::default();
             for &t in &times {
                 let s = track.sample_with(&mut cursor, t);
@@ -195,7 +207,6 @@ pub fn sample_camera<'py>(
             c
         })
     })?;
-    let f = times.len();
     let d = PyDict::new(py);
     d.set_item("target", vec2(py, c.target, [f, 3]))?;
     d.set_item("distance", vec1(py, c.distance))?;

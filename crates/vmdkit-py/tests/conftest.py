@@ -8,8 +8,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 import pytest
 
@@ -109,5 +111,75 @@ def vmdkit_cli(cli: Path):
         )
         assert done.returncode == 0, f"vmdkit {args}: {done.stderr}"
         return done.stdout
+
+    return run
+
+
+#: What a reproducer may take beyond an interpreter that has imported vmdkit and NumPy.
+CHILD_LIMIT_MIB = 200
+
+# Runs CODE (argv[1]) after importing vmdkit and NumPy, with the address space capped at what
+# the interpreter has mapped by then plus argv[2] MiB (no cap when 0), so that an allocation
+# past it fails at once instead of filling the machine; prints a JSON line with the exception
+# CODE raised (or SystemExit's code) and the process's peak RSS (VmHWM).
+_CHILD = """
+import json, resource, sys
+import numpy as np
+import vmdkit
+
+def status(field):
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith(field + ":")) * 1024
+
+if int(sys.argv[2]):
+    cap = status("VmSize") + int(sys.argv[2]) * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+out = {"error": None, "message": None, "exit": None}
+try:
+    exec(sys.argv[1], {"np": np, "vmdkit": vmdkit})
+except SystemExit as e:
+    out["exit"] = e.code
+except Exception as e:
+    out.update(error=type(e).__name__, message=str(e))
+# The peak RSS of this process's own memory: getrusage's ru_maxrss would include the RSS of
+# the pytest process it was spawned from, which Linux carries across the exec.
+out["maxrss_mib"] = status("VmHWM") / 2**20
+print(json.dumps(out))
+"""
+
+
+def _run_child(code: str, cwd: Path, limit_mib: int) -> dict:
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, textwrap.dedent(code), str(limit_mib)],
+        cwd=cwd, capture_output=True, text=True, env=env, timeout=300,
+    )
+    # A child killed by a signal (an abort is -6) or dying in a traceback failed the test.
+    assert done.returncode == 0, f"the child exited with {done.returncode}: {done.stderr[-3000:]}"
+    out = json.loads(done.stdout.splitlines()[-1])
+    out["stderr"] = done.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def child_baseline_mib(tmp_path_factory) -> float:
+    """The peak RSS of an interpreter that only imports vmdkit and NumPy."""
+    return _run_child("pass", tmp_path_factory.mktemp("baseline"), 0)["maxrss_mib"]
+
+
+@pytest.fixture
+def bounded(tmp_path: Path, child_baseline_mib: float) -> Callable[[str], dict]:
+    """Runs a reproducer in a child interpreter in tmp_path (``np`` and ``vmdkit`` imported),
+    its address space capped CHILD_LIMIT_MIB above what the imports mapped; asserts that it
+    exits normally and that its peak RSS stays within CHILD_LIMIT_MIB of the baseline's.
+    Returns the exception's ``error`` type name and ``message`` (None without one), or the
+    ``exit`` code of a SystemExit."""
+
+    def run(code: str) -> dict:
+        out = _run_child(code, tmp_path, CHILD_LIMIT_MIB)
+        grown = out["maxrss_mib"] - child_baseline_mib
+        print(f"bounded: peak {out['maxrss_mib']:.0f} MiB, {grown:.0f} MiB over the baseline")
+        assert grown <= CHILD_LIMIT_MIB, out
+        return out
 
     return run

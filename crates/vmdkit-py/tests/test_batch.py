@@ -4,6 +4,7 @@ finished."""
 
 import importlib
 import os
+import re
 import time
 from pathlib import Path
 
@@ -127,3 +128,27 @@ def test_world_joints_equal_model_pose(tmp_path, corpus):
 def test_bad_kind_is_an_error(tmp_path):
     with pytest.raises(ValueError):
         batch.convert([], tmp_path, kind="pictures", use_ray=False)
+
+
+def test_vmd_entries_that_are_not_files_are_error_rows(tmp_path):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    motion = vmdkit.Motion.from_arrays(
+        morphs={"frame": [0], "names": ["a"], "name_index": [0], "weight": [1.0]})
+    vmdkit.write(motion, inputs / "good.vmd")
+    (inputs / "dangling.vmd").symlink_to(inputs / "gone.vmd")
+    os.mkfifo(inputs / "pipe.vmd")
+    (inputs / "folder.vmd").mkdir()
+    rows = {Path(r["path"]).name: r for r in batch.convert(inputs, tmp_path / "out",
+                                                            use_ray=False)}
+    assert sorted(rows) == ["dangling.vmd", "folder.vmd", "good.vmd", "pipe.vmd"]
+    assert rows["good.vmd"]["status"] == "ok"
+    expected = {
+        "dangling.vmd": ("FileNotFoundError", "symbolic link to .*gone.vmd, which does not"),
+        "folder.vmd": ("IsADirectoryError", "a folder, not a motion file"),
+        "pipe.vmd": ("OSError", "a FIFO, not a motion file"),
+    }
+    for name, (error_type, message) in expected.items():
+        row = rows[name]
+        assert row["status"] == "error" and row["error_type"] == error_type, row
+        assert re.search(message, row["message"]) and name in row["message"], row

@@ -377,3 +377,88 @@ def test_the_hips_path_is_recovered_through_a_pinhole_camera():
     got = hip_path(world, image, size, fov, 0.5)
     np.testing.assert_allclose(got[[0, 1, 3]], path[[0, 1, 3]], atol=1e-4)
     assert np.isnan(got[2]).all()
+
+
+def _refused_usage(capsys, *argv) -> str:
+    """vmdkit-capture's stderr for arguments it must refuse as bad usage (exit 2)."""
+    from vmdkit._capture_cli import main
+
+    with pytest.raises(SystemExit) as exit:
+        main([str(a) for a in argv])
+    assert exit.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_an_output_that_is_an_input_or_of_the_wrong_kind_is_refused(tmp_path, capsys):
+    photo, model, asset = tmp_path / "photo.jpg", tmp_path / "model.pmx", tmp_path / "p.task"
+    for path in (photo, model, asset):
+        path.write_bytes(b"the bytes of " + path.name.encode())
+    (tmp_path / "photo.json").symlink_to(photo)
+    (tmp_path / "model.vmd").symlink_to(model)
+    os.link(photo, tmp_path / "hard.vpd")
+    vpd, json_out = tmp_path / "p.vpd", tmp_path / "kp.json"
+    # What the keypoints are written to is JSON, whatever the name says.
+    for name in (photo, model, tmp_path / "kp.vpd"):
+        err = _refused_usage(capsys, photo, "-o", vpd, "--keypoints-out", name)
+        assert "name it .json" in err
+    cases = [
+        (["-o", vpd, "--keypoints-out", tmp_path / "photo.json"], "the same file as the input"),
+        (["-o", tmp_path / "model.vmd", "--model", model], "the same file as --model"),
+        (["-o", tmp_path / "hard.vpd"], "-o is the same file as the input"),
+        (["-o", vpd, "--model-asset", asset, "--keypoints-out", tmp_path / "asset.json"],
+         "the same file as --model-asset"),
+    ]
+    (tmp_path / "asset.json").symlink_to(asset)
+    for argv, message in cases:
+        assert message in _refused_usage(capsys, photo, *argv)
+    # The same output twice: the keypoints would replace the motion.
+    (tmp_path / "out.json").symlink_to(tmp_path / "out.vmd")
+    (tmp_path / "out.vmd").write_bytes(b"an older motion")
+    err = _refused_usage(capsys, photo, "-o", tmp_path / "out.vmd",
+                         "--keypoints-out", tmp_path / "out.json")
+    assert "the same file as -o" in err
+    for path in (photo, model, asset):
+        assert path.read_bytes() == b"the bytes of " + path.name.encode()
+    assert not vpd.exists() and not json_out.exists()
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A PNG whose header claims width × height RGB pixels, followed by a few rows' data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    rows = zlib.compress(b"\0" * (1 + 3 * width) * 16)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows)
+            + chunk(b"IEND", b""))
+
+
+def test_a_photo_claiming_a_huge_size_is_refused_before_decoding(tmp_path, bounded):
+    (tmp_path / "huge.png").write_bytes(_png_claiming(30_000, 30_000))
+    out = bounded("from vmdkit._capture_cli import main; raise SystemExit(main(['huge.png', '-o', 'p.vpd']))")
+    assert out["exit"] == 1, out
+    assert "huge.png: the image claims more than the 100,000,000 pixels" in out["stderr"], out
+    assert "900000000 pixels" in out["stderr"] and not (tmp_path / "p.vpd").exists()
+    # Below Pillow's own limit, the size is ours to judge.
+    (tmp_path / "large.png").write_bytes(_png_claiming(12_000, 12_000))
+    with pytest.raises(vmdkit.CaptureError, match="claims 12000 × 12000 pixels, more than the "
+                       "100,000,000 a photo may have"):
+        vmdkit.capture(tmp_path / "large.png")
+
+
+def test_a_folder_or_fifo_is_named_as_what_it_is(tmp_path):
+    with pytest.raises(IsADirectoryError, match="a folder, not a photo or a video"):
+        vmdkit.capture(tmp_path)
+    os.mkfifo(tmp_path / "pipe.mp4")
+    with pytest.raises(OSError, match="a FIFO, not a photo or a video"):
+        vmdkit.capture(tmp_path / "pipe.mp4")
+    (tmp_path / "link.jpg").symlink_to(tmp_path / "gone.jpg")
+    with pytest.raises(FileNotFoundError, match="symbolic link to .*gone.jpg, which does not"):
+        vmdkit.capture(tmp_path / "link.jpg")
+    with pytest.raises(OSError, match="a folder, not a .task model file"):
+        (tmp_path / "photo.jpg").write_bytes(_png_claiming(64, 64))
+        vmdkit.capture(tmp_path / "photo.jpg", model_asset=tmp_path)

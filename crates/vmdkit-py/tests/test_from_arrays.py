@@ -258,3 +258,40 @@ def test_other_encodings_and_an_empty_motion():
     empty = vmdkit.Motion.from_arrays()
     assert len(empty.bones) == 0 and empty.bones.position.shape == (0, 3)
     assert vmdkit.read(empty.to_bytes()).to_bytes() == empty.to_bytes()
+
+
+@pytest.mark.parametrize("where", ["bones", "morphs", "ik_names", "model_name"])
+def test_a_name_with_a_nul_is_refused_not_cut(where):
+    name = "a\x00b"
+    bones = {"frame": [0], "names": ["c"], "name_index": [0], "position": [[0, 0, 0]],
+             "rotation": [[0, 0, 0, 1]]}
+    morphs = {"frame": [0], "names": ["c"], "name_index": [0], "weight": [1.0]}
+    prop = {"frame": [0], "ik_names": ["c"], "ik_enabled": [[True]]}
+    model_name = "m"
+    if where == "bones":
+        bones["names"] = [name]
+    elif where == "morphs":
+        morphs["names"] = [name]
+    elif where == "ik_names":
+        prop["ik_names"] = [name]
+    else:
+        model_name = name
+    with pytest.raises(ValueError, match=r"'a\\x00b' cannot be written as it is: a NUL"):
+        vmdkit.Motion.from_arrays(model_name=model_name, bones=bones, morphs=morphs,
+                                  property=prop)
+
+
+def test_more_keys_than_memory_raise_memory_error(bounded):
+    # 2 M keys need about 0.5 GB of keys and columns, more than the child may map; given as
+    # zero-stride arrays they cost the caller nothing.
+    out = bounded("""
+        n = 2_000_000
+        vmdkit.Motion.from_arrays(bones={
+            "frame": np.broadcast_to(np.uint32(0), (n,)),
+            "names": ["a"],
+            "name_index": np.broadcast_to(np.uint32(0), (n,)),
+            "position": np.broadcast_to(np.float32(0), (n, 3)),
+            "rotation": np.broadcast_to(np.float32(0), (n, 4)),
+        })
+    """)
+    assert out["error"] == "MemoryError", out

@@ -148,3 +148,12 @@ def test_a_far_key_does_not_allocate_its_whole_span(corpus):
         model.pose(motion, None)
     positions, _ = model.pose(motion, [0, 2**32 - 1])
     assert positions.shape == (2, len(model), 3)
+
+
+def test_huge_frame_arrays_raise_memory_error(bounded):
+    out = bounded("""
+        m = vmdkit.Motion.from_arrays(morphs={"frame": [0], "names": ["b"], "name_index": [0],
+                                              "weight": [0.5]})
+        vmdkit.Model.standard().pose(m, np.broadcast_to(5.0, (10**9,)))
+    """)
+    assert out["error"] == "MemoryError" and "frame times" in out["message"], out

@@ -37,3 +37,11 @@ def test_bad_vpds_raise_read_error_and_missing_files_os_error(tmp_path):
         vmdkit.Pose.read(tmp_path / "bad.vpd")
     with pytest.raises(FileNotFoundError):
         vmdkit.Pose.read(tmp_path / "none.vpd")
+
+
+@pytest.mark.parametrize("frame", [float("nan"), float("inf"), float("-inf")])
+def test_a_frame_that_is_not_a_number_is_refused(frame):
+    motion = vmdkit.Motion.from_arrays(
+        morphs={"frame": [0, 10], "names": ["b"], "name_index": [0, 0], "weight": [0.0, 1.0]})
+    with pytest.raises(ValueError, match="frame must be a number"):
+        vmdkit.Pose.from_motion(motion, frame)

@@ -129,6 +129,30 @@ def test_bad_input_raises(corpus):
         vmdkit.keypoints(motion, None, "h36m", fps=-1.0)
 
 
+@pytest.mark.parametrize("smooth", [-5, -5.0, 0, float("nan"), float("inf"), "-5", "nan",
+                                    "inf", "0", "5 Hz"])
+def test_a_cutoff_that_is_not_positive_is_refused_as_number_or_text(smooth):
+    kp = np.zeros((10, 17, 3), dtype=np.float32)
+    with pytest.raises(ValueError, match="positive cutoff in Hz"):
+        vmdkit.retarget(kp, "h36m", smooth=smooth)
+
+
+def test_a_cutoff_given_as_text_is_the_number():
+    rng = np.random.default_rng(3)
+    motion = vmdkit.read(vmdkit.Pose.read(b"Vocaloid Pose Data file\n\nm.osm;\n0;\n")
+                         .to_motion().to_bytes())
+    kp, _ = vmdkit.keypoints(motion, None, "h36m")
+    kp = np.repeat(kp[:1], 40, axis=0) + rng.normal(scale=0.01, size=(40, 17, 3)).astype(np.float32)
+    by_number, _ = vmdkit.retarget(kp, "h36m", smooth=2.5, dense=True)
+    by_text, _ = vmdkit.retarget(kp, "h36m", smooth="2.5", dense=True)
+    assert by_number.to_bytes() == by_text.to_bytes()
+
+
+def test_huge_keypoint_arrays_raise_memory_error(bounded):
+    out = bounded('vmdkit.retarget(np.broadcast_to(np.float32(0), (10**8, 17, 3)), "h36m")')
+    assert out["error"] == "MemoryError", out
+
+
 def test_a_mapping_file_is_a_layout(corpus, tmp_path):
     motion = vmdkit.read(corpus / DANCES[1])
     h36m, names = vmdkit.keypoints(motion, None, "h36m")

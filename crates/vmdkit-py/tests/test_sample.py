@@ -118,3 +118,27 @@ def test_sampling_arguments_are_checked():
     assert motion.sample([1], bones=[])[0].shape == (1, 0, 3)
     assert motion.sample_morphs([1, 2]).shape == (2, 0)
     assert motion.sample_camera([1]) is None
+
+
+# A motion with a bone, a morph and a camera key, built in the reproducers' children.
+TINY = """
+m = vmdkit.Motion.from_arrays(
+    bones={"frame": [0], "names": ["a"], "name_index": [0], "position": [[0, 0, 0]],
+           "rotation": [[0, 0, 0, 1]]},
+    morphs={"frame": [0], "names": ["b"], "name_index": [0], "weight": [0.5]},
+    camera={"frame": [0], "distance": [-45], "target": [[0, 10, 0]], "rotation": [[0, 0, 0]]},
+)
+"""
+
+
+@pytest.mark.parametrize("call", [
+    # The frame times alone are 8 GB: a zero-stride array costs the caller nothing.
+    "m.sample_morphs(np.broadcast_to(5.0, (10**9,)))",
+    "m.sample(np.broadcast_to(5.0, (10**9,)))",
+    # The times fit (160 MB); the arrays sampled into do not.
+    "m.sample(np.broadcast_to(5.0, (2 * 10**7,)))",
+    "m.sample_camera(np.broadcast_to(5.0, (2 * 10**7,)))",
+])
+def test_huge_frame_arrays_raise_memory_error(bounded, call):
+    out = bounded(TINY + call)
+    assert out["error"] == "MemoryError", out

@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
-    let times = frame_times(args, frame, &kind, &loaded.motion)?;
+    let times = frame_times(args, frame, &kind, &loaded.motion, &loaded.label)?;
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,
@@ -202,6 +202,7 @@ fn frame_times(
     frame: Option<f64>,
     kind: &Output,
     motion: &vmdkit::Motion,
+    label: &str,
 ) -> anyhow::Result<Vec<f64>> {
     if let Output::Png = kind {
         let frame = frame.ok_or_else(|| crate::error::usage("a .png output needs --frame F"))?;
@@ -212,17 +213,20 @@ fn frame_times(
         check_frame(frame)?;
         return Ok(vec![frame]);
     }
-    range_times(args.from, args.to, args.fps, motion)
+    range_times(args.from, args.to, args.fps, motion, label)
 }
 
 /// Motion times from `from` (default 0) to `to` (default the last key) at `fps`, refusing
-/// more than 54,000.
+/// more than 54,000. Too many frames up to `--to` is a usage error; up to the last key of
+/// `motion` (read from `label`), a fact of the file: exit 1, naming it and the key.
 pub fn range_times(
     from: Option<f64>,
     to: Option<f64>,
     fps: f64,
     motion: &vmdkit::Motion,
+    label: &str,
 ) -> anyhow::Result<Vec<f64>> {
+    let to_given = to.is_some();
     let from = from.unwrap_or(0.0);
     let last = MotionSampler::new(motion).last_frame().unwrap_or(0);
     let to = to.unwrap_or(f64::from(last));
@@ -234,9 +238,16 @@ pub fn range_times(
     let step = 30.0 / fps;
     let count = ((to - from) / step + 1e-9).floor() + 1.0;
     if count > MAX_FRAMES as f64 {
-        return Err(crate::error::usage(format!(
-            "{from} to {to} at {fps} fps is {count} frames, more than the {MAX_FRAMES} one command draws"
-        )));
+        let span = format!("{from} to {to} at {fps} fps is {count} frames");
+        if to_given {
+            return Err(crate::error::usage(format!(
+                "{span}, more than the {MAX_FRAMES} one command draws"
+            )));
+        }
+        anyhow::bail!(
+            "{label}: its last key is at frame {last}: {span}, more than the {MAX_FRAMES} one \
+             command draws; pass --to (or --from) to draw part of it"
+        );
     }
     Ok((0..count as usize).map(|i| from + i as f64 * step).collect())
 }

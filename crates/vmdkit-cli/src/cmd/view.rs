@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
-    let times = range_times(args.from, args.to, args.fps, &loaded.motion)?;
+    let times = range_times(args.from, args.to, args.fps, &loaded.motion, &loaded.label)?;
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,

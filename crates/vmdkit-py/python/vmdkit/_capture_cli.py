@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -50,11 +51,40 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (same device and inode, through links)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuses (as bad usage) an output whose extension is not what is written to it, and an
+    output that is the same file as an input or as the other output: writing it would
+    replace the photo, video or model with a motion or JSON."""
+    if args.output.suffix.lower() not in (".vmd", ".vpd"):
+        parser().error(f"{args.output}: the output must end in .vmd or .vpd")
+    keypoints = args.keypoints_out
+    if keypoints is not None and keypoints.suffix.lower() != ".json":
+        parser().error(f"{keypoints}: --keypoints-out writes keypoint JSON; name it .json")
+    inputs = [("the input", args.input), ("--model", args.model),
+              ("--model-asset", args.model_asset)]
+    outputs = [("-o", args.output), ("--keypoints-out", keypoints)]
+    for i, (flag, output) in enumerate(outputs):
+        if output is None:
+            continue
+        others = inputs + outputs[:i]
+        for what, other in others:
+            if other is not None and _same_file(output, other):
+                parser().error(f"{output}: {flag} is the same file as {what} ({other}); "
+                               f"writing it would replace it")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = parser().parse_args(argv)
+    check_outputs(args)
     suffix = args.output.suffix.lower()
-    if suffix not in (".vmd", ".vpd"):
-        parser().error(f"{args.output}: the output must end in .vmd or .vpd")
     smooth: object = args.smooth
     try:
         smooth = float(args.smooth)

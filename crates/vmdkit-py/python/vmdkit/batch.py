@@ -29,6 +29,7 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
+from ._files import not_a_file
 from ._vmdkit import Model, read
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -47,10 +48,14 @@ RESULT_FIELDS = (
 
 
 def find_motions(source: Union[PathLike, Iterable[PathLike]]) -> List[str]:
-    """The ``*.vmd`` files under a folder (recursively, sorted), or the paths given."""
+    """The ``*.vmd`` entries under a folder (recursively, sorted), or the paths given.
+
+    Every entry named ``*.vmd`` is listed, also one that is not a file (a dangling link, a
+    FIFO, a folder): converting it gives an error row that says what it is, rather than
+    leaving it out without a word."""
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
         found = (p for p in Path(source).rglob("*") if p.suffix.lower() == ".vmd")
-        return sorted(str(p) for p in found if p.is_file())
+        return sorted(str(p) for p in found)
     if isinstance(source, (str, os.PathLike)):
         return [os.fspath(source)]
     return [os.fspath(p) for p in source]
@@ -148,6 +153,10 @@ def convert_one(
         result["status"] = "skipped"
         return result
     try:
+        # A FIFO would block the read until something writes to it.
+        refused = not_a_file(path, "a motion file")
+        if refused is not None:
+            raise refused
         motion = read(path, lenient=lenient)
         if kind == "keys":
             result["keys"] = _write_keys(motion, path, output)

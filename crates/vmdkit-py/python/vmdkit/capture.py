@@ -20,6 +20,7 @@ from typing import (
 
 import numpy as np
 
+from ._files import not_a_file
 from ._vmdkit import Model, Motion, Pose, RetargetError, retarget
 
 #: MediaPipe Pose's 33 landmarks, in its order: the ``blazepose33`` layout's joint names.
@@ -37,6 +38,12 @@ LANDMARKS: Tuple[str, ...] = (
 DEFAULT_FOV = 65.0
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
+
+#: The most pixels a photo may have (100 megapixels, e.g. 12,000 × 8,333): its header is read
+#: before it is decoded, and a larger one is refused. Decoding takes 6 bytes a pixel (the
+#: decoded picture and its RGB copy) while a header can claim any size in a few bytes of a
+#: small file; the estimator itself looks at a few hundred pixels a side.
+MAX_IMAGE_PIXELS = 100_000_000
 
 _FEET = [LANDMARKS.index(n) for n in ("left_heel", "right_heel", "left_foot_index",
                                       "right_foot_index", "left_ankle", "right_ankle")]
@@ -113,15 +120,27 @@ class Capture:
             raise
 
 
+_NO_EXTRA = (
+    "vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: "
+    "pip install \"vmdkit[capture]\" (from a checkout: pip install "
+    "\"crates/vmdkit-py[capture]\")"
+)
+
+
+def _need_mediapipe() -> None:
+    """The ImportError of `_mediapipe` when MediaPipe is not installed, found without importing
+    it: the import maps a quarter of a GB, not worth it before the input has been checked."""
+    import importlib.util
+
+    if importlib.util.find_spec("mediapipe") is None:
+        raise ImportError(_NO_EXTRA)
+
+
 def _mediapipe() -> Any:
     try:
         import mediapipe  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError as e:
-        raise ImportError(
-            "vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: "
-            "pip install \"vmdkit[capture]\" (from a checkout: pip install "
-            "\"crates/vmdkit-py[capture]\")"
-        ) from e
+        raise ImportError(_NO_EXTRA) from e
     return mediapipe
 
 
@@ -162,8 +181,6 @@ class _Tasks:
     """MediaPipe's Tasks API `PoseLandmarker` with a user's `.task` model file."""
 
     def __init__(self, mp: Any, video: bool, asset: Path) -> None:
-        if not asset.is_file():
-            raise FileNotFoundError(2, "no such model asset", str(asset))
         vision = mp.tasks.vision
         options = vision.PoseLandmarkerOptions(
             base_options=mp.tasks.BaseOptions(model_asset_path=str(asset)),
@@ -206,6 +223,38 @@ def _pick(people: List[Tuple[np.ndarray, np.ndarray]], person: Union[str, int]) 
         return max(people, key=area)
     index = int(person)
     return people[index] if index < len(people) else None
+
+
+def _check_image_size(source: Path) -> None:
+    """Refuses a photo whose header claims more than MAX_IMAGE_PIXELS, before anything
+    decodes it: Pillow's ``Image.open`` reads only the header."""
+    import warnings
+
+    try:
+        from PIL import Image  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError as e:
+        raise ImportError(
+            "vmdkit.capture needs Pillow to read a photo's size, part of the \"capture\" "
+            "extra: pip install \"vmdkit[capture]\""
+        ) from e
+    try:
+        with warnings.catch_warnings():
+            # Pillow warns past its own bomb limit; the size is judged here instead.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source) as image:
+                width, height = image.size
+    except Image.DecompressionBombError as e:
+        # Pillow's own limit, above MAX_IMAGE_PIXELS, refused it while reading the header.
+        raise CaptureError(f"{source}: the image claims more than the {MAX_IMAGE_PIXELS:,} "
+                           f"pixels a photo may have (vmdkit.capture.MAX_IMAGE_PIXELS): {e}"
+                           ) from None
+    except (OSError, ValueError, SyntaxError) as e:
+        raise CaptureError(f"{source}: not an image whose size can be read ({e})") from None
+    if width * height > MAX_IMAGE_PIXELS:
+        raise CaptureError(
+            f"{source}: the image claims {width} × {height} pixels, more than the "
+            f"{MAX_IMAGE_PIXELS:,} a photo may have (vmdkit.capture.MAX_IMAGE_PIXELS)"
+        )
 
 
 def _frames(source: Path, photo: bool) -> Tuple[Iterator[Tuple[np.ndarray, float]], int, float]:
@@ -336,10 +385,15 @@ def capture(
     unseen in most frames. A frame without a person is a gap (short gaps are interpolated);
     no person in any frame raises `CaptureError`. ``ik`` keys leg IK; ``dense`` keeps one key
     per frame. ``progress`` shows a bar over frames (None: when stderr is a terminal).
+    A source that is not a file (a folder, a FIFO) raises the OSError that says what it is,
+    and a photo whose header claims more than `MAX_IMAGE_PIXELS` raises `CaptureError`
+    before anything decodes it.
     """
     source = Path(source)
-    if not source.is_file():
-        raise FileNotFoundError(2, "no such file", str(source))
+    for path, wanted in ((source, "a photo or a video"), (model_asset, "a .task model file")):
+        refused = None if path is None else not_a_file(path, wanted)
+        if refused is not None:
+            raise refused
     if person != "largest" and not (isinstance(person, int) and person >= 0):
         raise ValueError(f'person must be "largest" or an index ≥ 0, not {person!r}')
     fov = DEFAULT_FOV if fov is None else float(fov)
@@ -350,6 +404,9 @@ def capture(
     if isinstance(model, (str, Path)):
         model = Model.read(model)
     photo = source.suffix.lower() in IMAGE_SUFFIXES
+    _need_mediapipe()
+    if photo:
+        _check_image_size(source)
     mp = _mediapipe()
     started = time.perf_counter()
     frames, count, fps = _frames(source, photo)

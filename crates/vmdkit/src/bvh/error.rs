@@ -58,8 +58,12 @@ pub enum BvhErrorKind {
     /// `Frames:` that is not a whole number.
     #[error("`Frames: {}` is not a whole number of frames", crate::shown::Shown(.0))]
     BadFrameCount(String),
-    /// `Frame Time:` that is not a positive finite number of seconds.
-    #[error("`Frame Time: {}` is not a positive number of seconds", crate::shown::Shown(.0))]
+    /// `Frame Time:` that is not a finite number of seconds of at least 1/10,000
+    /// ([`MAX_FPS`](crate::math::MAX_FPS) frames a second).
+    #[error(
+        "`Frame Time: {}` is not a number of seconds of at least 0.0001 (10000 fps)",
+        crate::shown::Shown(.0)
+    )]
     BadFrameTime(String),
     /// The declared frames need more values than the bytes left could hold (each value takes
     /// at least two bytes: a digit and a separator), so nothing is allocated for them.

@@ -139,7 +139,7 @@ pub fn from_motion_size(
     sampler: &MotionSampler,
     fps: f64,
 ) -> Result<DenseSize, BvhExportError> {
-    if !(fps.is_finite() && fps > 0.0 && fps <= 10_000.0) {
+    if !(fps.is_finite() && fps > 0.0 && fps <= crate::math::MAX_FPS) {
         return Err(BvhExportError::BadFrameRate(fps));
     }
     // Six channels of about eight characters per joint.
@@ -185,7 +185,7 @@ pub fn from_motion(
     let rest: Vec<DVec3> = (0..skeleton.bone_count())
         .map(|b| axes.position(skeleton.rest_position(b)).as_dvec3() * scale)
         .collect();
-    let order: Vec<usize> = (0..skeleton.bone_count()).filter(|&b| kept[b]).collect();
+    let order = parents_first(&parent, &kept);
     let mut poser = Poser::with_options(&skeleton, sampler, &binding, options.pose);
     let mut pose = Pose::new(&skeleton);
     let time = |k: usize| k as f64 * crate::math::FPS / options.fps;
@@ -343,6 +343,28 @@ fn exported_parents(skeleton: &Skeleton, kept: &[bool]) -> Vec<Option<usize>> {
             p.filter(|&q| kept[q])
         })
         .collect()
+}
+
+/// The kept bones, each after its exported parent: a model may name a later bone as a parent,
+/// and a joint's parent must be written (and indexed) before it. Bone order otherwise, depth
+/// first from each root, without recursion (a chain may be as deep as the model has bones).
+fn parents_first(parent: &[Option<usize>], kept: &[bool]) -> Vec<usize> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); parent.len()];
+    for b in (0..parent.len()).filter(|&b| kept[b]) {
+        if let Some(p) = parent[b] {
+            children[p].push(b);
+        }
+    }
+    let mut order = Vec::with_capacity(parent.len());
+    let mut stack = Vec::new();
+    for root in (0..parent.len()).filter(|&b| kept[b] && parent[b].is_none()) {
+        stack.push(root);
+        while let Some(b) = stack.pop() {
+            order.push(b);
+            stack.extend(children[b].iter().rev());
+        }
+    }
+    order
 }
 
 /// Joint names: the model's (or English) bone names with white space as `_`; an empty name

@@ -11,6 +11,7 @@ mod tests;
 
 use super::layouts::{Builtin, BUILTINS, BUILTIN_NAMES};
 use super::Role;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// One joint of a layout.
@@ -224,15 +225,22 @@ impl NameMatch {
 }
 
 fn match_names(table: &'static Builtin, keys: &[String]) -> NameMatch {
-    let find = |key: &str| table.joints.iter().position(|(n, _)| normalize(n) == key);
+    // The table's names normalised once, not once per key: a file may name a hundred thousand
+    // joints. The first joint or alias of a name is the one that counts.
+    let mut joints: HashMap<String, usize> = HashMap::with_capacity(table.joints.len());
+    for (i, (name, _)) in table.joints.iter().enumerate() {
+        joints.entry(normalize(name)).or_insert(i);
+    }
+    let mut aliases: HashMap<String, String> = HashMap::with_capacity(table.aliases.len());
+    for (alias, name) in table.aliases {
+        aliases.entry(normalize(alias)).or_insert_with(|| normalize(name));
+    }
+    let find = |key: &str| joints.get(key).copied();
     let mut used = vec![false; table.joints.len()];
     let mut found = NameMatch { table, roles: Vec::new(), recognised: 0, renamed: 0 };
     for key in keys {
         let direct = find(key);
-        let index = direct.or_else(|| {
-            let alias = table.aliases.iter().find(|(a, _)| normalize(a) == *key)?;
-            find(&normalize(alias.1))
-        });
+        let index = direct.or_else(|| find(aliases.get(key)?));
         // A second name for a joint already matched is left without a role.
         let index = index.filter(|&i| !std::mem::replace(&mut used[i], true));
         found.roles.push(index.and_then(|i| table.joints[i].1));

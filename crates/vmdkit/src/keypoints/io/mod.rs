@@ -16,6 +16,8 @@ mod wide_csv;
 mod real_files;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_untrusted;
 
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
 
@@ -212,6 +214,44 @@ fn validate(k: Keypoints, format: KeypointFormat) -> Result<Keypoints, KeypointE
     Ok(k)
 }
 
+/// The most points (frames × joints) the text readers build per byte of input, beyond
+/// [`MIN_POINT_CAP`]. Each point is present or missing in every frame, but a missing point
+/// costs a text file nothing (a row cut short, a joint left out of a frame's object): without a
+/// bound a few hundred kilobytes could ask for gigabytes.
+const MAX_POINTS_PER_BYTE: u64 = 16;
+
+/// The points every text input may hold whatever its size (12 MiB of positions).
+const MIN_POINT_CAP: u64 = 1 << 20;
+
+/// Refuses `frames` × `joints` points from `input_len` bytes beyond [`MAX_POINTS_PER_BYTE`]
+/// (or [`MIN_POINT_CAP`]), before they are allocated.
+fn check_points(
+    format: KeypointFormat,
+    frames: usize,
+    joints: usize,
+    input_len: usize,
+) -> Result<(), KeypointError> {
+    let points = (frames as u64).saturating_mul(joints as u64);
+    let cap = (input_len as u64).saturating_mul(MAX_POINTS_PER_BYTE).max(MIN_POINT_CAP);
+    if points <= cap {
+        return Ok(());
+    }
+    let message = format!(
+        "{frames} frames × {joints} joints is {points} points from {input_len} bytes: more than \
+         {MAX_POINTS_PER_BYTE} a byte, so most of them cannot be in the file"
+    );
+    Err(KeypointError::new(format, KeypointErrorKind::Invalid(message)))
+}
+
+/// Whether a frame rate a file declares can be used: above 0 and at most
+/// [`MAX_FPS`](crate::math::MAX_FPS).
+fn usable_fps(fps: f64) -> bool {
+    fps.is_finite() && fps > 0.0 && fps <= crate::math::MAX_FPS
+}
+
+/// What is wrong with a frame rate [`usable_fps`] refuses.
+const BAD_FPS: &str = "a frame rate is a number above 0 and at most 10000";
+
 /// Frames per second from sample times, when they are regular (within 0.1 % of one step);
 /// rates within 0.01 % of a whole number are snapped to it, undoing the rounding of printed
 /// times.
@@ -226,6 +266,10 @@ fn fps_from_times(times: &[f64]) -> Option<f64> {
         return None;
     }
     let fps = 1.0 / step;
+    // Times microseconds apart give no rate anything samples at: no rate, rather than that one.
+    if !usable_fps(fps) {
+        return None;
+    }
     let whole = fps.round();
     Some(if (fps - whole).abs() <= whole * 1e-4 { whole } else { fps })
 }
