@@ -119,7 +119,8 @@ pub fn refuse_binary_on_terminal(path: &Path, format: Format) -> anyhow::Result<
 pub fn motion_format(kind: FileKind) -> Option<Format> {
     match kind {
         FileKind::Vmd => Some(Format::Vmd),
-        FileKind::JsonMotion => Some(Format::Json),
+        // JSON whose first bytes do not tell: the motion reader says what is wrong with it.
+        FileKind::JsonMotion | FileKind::Json => Some(Format::Json),
         FileKind::CsvMotion => Some(Format::Csv),
         _ => None,
     }

@@ -58,6 +58,9 @@ pub enum FileKind {
     Gif,
     /// A zip archive of anything but `.npy` arrays.
     Zip,
+    /// A JSON object of no shape above within the first bytes (a motion's `format` or a
+    /// keypoint file's `frames` may come later): a reader the caller chooses says what it is.
+    Json,
     /// No bytes at all.
     Empty,
     /// Text of no kind above.
@@ -147,6 +150,7 @@ impl FileKind {
             FileKind::Jpeg => "a JPEG image",
             FileKind::Gif => "a GIF image",
             FileKind::Zip => "a zip archive",
+            FileKind::Json => "JSON of no known kind",
             FileKind::Empty => "an empty file",
             FileKind::Text => "text of no known kind",
             FileKind::Binary => "binary data of no known kind",
@@ -203,8 +207,8 @@ fn json_kind(text: &[u8]) -> FileKind {
     } else if contains(head, b"\"frames\"") {
         FileKind::KeypointJson
     } else {
-        // An object of no known shape; a reader the extension names says what is wrong.
-        FileKind::Text
+        // Keys may come in any order: the one that tells may lie beyond the first bytes.
+        FileKind::Json
     }
 }
 
@@ -343,7 +347,7 @@ mod tests {
             (b"\xFF\xD8\xFF\xE0", FileKind::Jpeg),
             (b"GIF89a", FileKind::Gif),
             (b";Bone,\x83{\x81[\x83\x93\x96\xbc\r\nBone,a", FileKind::BoneCsv),
-            (b"{\"source\": \"x\", \"EXPECTED\": [[1, 2]]}", FileKind::Text),
+            (b"{\"source\": \"x\", \"EXPECTED\": [[1, 2]]}", FileKind::Json),
             (b"", FileKind::Empty),
             (b"hello\n", FileKind::Text),
             (b"\x00\x01\x02\xff", FileKind::Binary),

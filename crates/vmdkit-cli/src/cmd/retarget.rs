@@ -268,7 +268,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     }
     // Bytes of no known kind are left to the reader the extension names (CSV has no
     // signature); anything else that is no capture is named as what it is.
-    let unknown = matches!(kind, FileKind::Text | FileKind::Binary);
+    let unknown = matches!(kind, FileKind::Text | FileKind::Binary | FileKind::Json);
     let named = io::is_stdio(&args.input)
         || args
             .input

@@ -250,7 +250,7 @@ fn describe_non_vmd(data: &[u8]) -> String {
     // A file of a known kind is named as what it is, in the words every front end uses.
     let kind = crate::FileKind::detect(data);
     match kind {
-        crate::FileKind::Text | crate::FileKind::Binary => {}
+        crate::FileKind::Text | crate::FileKind::Binary | crate::FileKind::Json => {}
         kind if kind.is_motion() => return format!("this is {kind}, not a VMD"),
         found => return crate::WrongKind { found, expected: crate::Expected::Motion }.to_string(),
     }

@@ -66,7 +66,7 @@ impl Model {
             let what = match crate::FileKind::detect(data) {
                 crate::FileKind::Vmd => "a VMD motion file".to_string(),
                 crate::FileKind::Vpd => "a VPD pose file".to_string(),
-                crate::FileKind::Text | crate::FileKind::Binary => {
+                crate::FileKind::Text | crate::FileKind::Binary | crate::FileKind::Json => {
                     format!("it starts with {:?}", String::from_utf8_lossy(start))
                 }
                 kind => format!("this is {kind}"),
