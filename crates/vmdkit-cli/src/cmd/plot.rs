@@ -139,13 +139,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn say_script(font: Option<&Font>) {
     match font {
         Some(f) if f.script() == NameScript::Japanese => {
-            eprintln!("note: names in Japanese ({})", f.path().display())
+            say!("note: names in Japanese ({})", f.path().display())
         }
-        Some(f) => eprintln!(
+        Some(f) => say!(
             "note: names in English: no font with Japanese glyphs found ({} has no kanji; Debian's fonts-noto-cjk has them)",
             f.path().display()
         ),
-        None => eprintln!("note: no font found: tick numbers only, no names"),
+        None => say!("note: no font found: tick numbers only, no names"),
     }
 }
 

@@ -91,7 +91,9 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     if args.json {
         io::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
     } else {
-        write_table(&mut out, frame, &loaded.label, &skeleton, &pose)?;
+        let mut text = crate::terminal::Escaping::new(&mut out);
+        write_table(&mut text, frame, &loaded.label, &skeleton, &pose)?;
+        text.flush()?;
     }
     out.flush()?;
     Ok(())

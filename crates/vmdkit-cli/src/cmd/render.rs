@@ -110,11 +110,11 @@ pub fn note_outside(label: &str, motion: &vmdkit::Motion, from: f64, to: f64) {
         format!("frames {from} to {to} reach")
     };
     if to > last_f {
-        eprintln!(
+        say!(
             "note: {what} past the last key of {label} (frame {last}): posed as MMD does, holding that key"
         );
     } else if from < 0.0 {
-        eprintln!("note: {what} before frame 0 of {label}: posed as MMD does, with its first keys");
+        say!("note: {what} before frame 0 of {label}: posed as MMD does, with its first keys");
     }
 }
 
@@ -175,7 +175,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for message in
         vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
     renderer.set_bones(args.bones);
     let font = Font::find_system();

@@ -77,7 +77,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for message in
         vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
     renderer.set_bones(args.bones);
     renderer.fit(View::Front, &times); // sizes the floor grid

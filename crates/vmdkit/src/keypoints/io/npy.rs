@@ -89,7 +89,7 @@ fn only_3d_array(
                 "no array named {} and {} 3-D arrays among [{}]: cannot tell which holds positions",
                 POSITION_NAMES.join("/"),
                 three_d.len(),
-                names.join(", ")
+                crate::shown::shown_list(names)
             )),
         )),
     }

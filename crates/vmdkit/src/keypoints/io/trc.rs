@@ -39,7 +39,11 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
         match get(key) {
             None | Some("") => Ok(None),
             Some(v) => v.parse().map(Some).map_err(|_| {
-                error(Kind::Syntax(format!("`{v}` is not a number")), values_line).field(key)
+                error(
+                    Kind::Syntax(format!("`{}` is not a number", crate::shown::Shown(v))),
+                    values_line,
+                )
+                .field(key)
             }),
         }
     };
@@ -104,7 +108,10 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
                     p[a] = cell.parse().map_err(|_| {
                         KeypointError::new(
                             FORMAT,
-                            Kind::Syntax(format!("`{cell}` is not a number")),
+                            Kind::Syntax(format!(
+                                "`{}` is not a number",
+                                crate::shown::Shown(cell)
+                            )),
                         )
                         .at_line(n as u64, Some(column as u64 + 1))
                         .field(format!("{name}{}", ["X", "Y", "Z"][a]))

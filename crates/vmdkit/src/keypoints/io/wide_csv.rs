@@ -145,7 +145,8 @@ mod with_csv {
                     cell.parse().map_err(|_| ())
                 }
                 let bad = |()| {
-                    let kind = Kind::Syntax(format!("`{cell}` is not a number"));
+                    let kind =
+                        Kind::Syntax(format!("`{}` is not a number", crate::shown::Shown(cell)));
                     KeypointError::new(FORMAT, kind)
                         .at_line(line, Some(i as u64 + 1))
                         .field(&header[i])
