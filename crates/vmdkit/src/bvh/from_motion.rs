@@ -127,6 +127,9 @@ pub enum BvhExportError {
     /// The model has no bone to export.
     #[error("the model has no bones")]
     NoBones,
+    /// Only deforming bones were asked for, and every bone is an IK control or below one.
+    #[error("every bone of the model is an IK control or below one: none deforms the body")]
+    NoDeformingBones,
     /// The output would be larger than the limit; nothing was posed.
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
@@ -189,6 +192,9 @@ pub fn from_motion(
     let frames = frames.frames as usize;
     let binding = Binding::new(&skeleton, sampler);
     let kept = kept_bones(model, options.deform_only);
+    if !kept.contains(&true) {
+        return Err(BvhExportError::NoDeformingBones);
+    }
     let parent = exported_parents(&skeleton, &kept);
     let scale = match options.units {
         BvhUnits::Mmd => 1.0,
@@ -337,26 +343,38 @@ fn kept_bones(model: &Model, deform_only: bool) -> Vec<bool> {
     if !deform_only {
         return vec![true; n];
     }
-    // An IK control, or below one: resolved in index order with a pass per depth (a model's
-    // parents may come after their children), bounded by the bone count.
+    // An IK control, or below one. Each bone's answer is its own flag or its parent's, worked
+    // out once per bone by walking up to the first bone already known (a model's parents may
+    // come after their children, so index order is no help), which keeps this linear in the
+    // bone count however the parents are ordered; a parent that closes a cycle counts as none.
     let is_ik =
         |b: usize| model.bones[b].ik.is_some() || model.bones[b].flags.contains(BoneFlags::IK);
-    let mut control: Vec<bool> = (0..n).map(is_ik).collect();
-    for _ in 0..n {
-        let mut changed = false;
-        for b in 0..n {
-            if let Some(p) = model.bones[b].parent.filter(|&p| p < n && p != b) {
-                if control[p] && !control[b] {
-                    control[b] = true;
-                    changed = true;
-                }
+    let mut control: Vec<Option<bool>> = vec![None; n];
+    let mut on_path = vec![false; n];
+    let mut path = Vec::new();
+    for start in 0..n {
+        let mut b = start;
+        // Walk up while unknown; `inherited` is what the first known ancestor says.
+        let inherited = loop {
+            if let Some(known) = control[b] {
+                break known;
             }
+            on_path[b] = true;
+            path.push(b);
+            match model.bones[b].parent.filter(|&p| p < n && !on_path[p]) {
+                Some(p) => b = p,
+                None => break false,
+            }
+        };
+        let mut below_control = inherited;
+        for &b in path.iter().rev() {
+            below_control |= is_ik(b);
+            control[b] = Some(below_control);
+            on_path[b] = false;
         }
-        if !changed {
-            break;
-        }
+        path.clear();
     }
-    control.into_iter().map(|c| !c).collect()
+    control.into_iter().map(|c| c != Some(true)).collect()
 }
 
 /// Each kept bone's nearest kept ancestor (the skeleton's parents are already acyclic).
