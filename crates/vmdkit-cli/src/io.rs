@@ -198,8 +198,8 @@ impl LoadError {
         let Some(format) = err.format_error() else {
             return LoadError { message: err.to_string(), suggest_lenient: false };
         };
-        // The library's message says "try lenient reading"; our own hint names the flag.
-        let message = err.to_string().replace(" (try lenient reading)", "");
+        // The library says what is wrong; the hint naming the flag is ours.
+        let message = err.to_string();
         LoadError { message, suggest_lenient: !lenient && format.lenient_may_help() }
     }
 }

@@ -284,8 +284,15 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     drop(bytes);
     let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
-        let layout = Layout::detect(keypoints.names.as_deref(), keypoints.joint_count)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
+        let layout =
+            Layout::detect(keypoints.names.as_deref(), keypoints.joint_count).map_err(|e| {
+                let hint = if e.choosing_a_layout_may_help() {
+                    "; pass --layout to name one (a built-in name or a mapping file)"
+                } else {
+                    ""
+                };
+                anyhow::anyhow!("{}: {e}{hint}", args.input.display())
+            })?;
         let from = if keypoints.names.is_some() { "detected" } else { "by joint count" };
         (layout, from)
     } else {

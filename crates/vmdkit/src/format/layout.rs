@@ -245,7 +245,7 @@ fn describe_non_vmd(data: &[u8]) -> String {
     }
     if data.starts_with(SIGNATURE_STEM) {
         let sig = String::from_utf8_lossy(&head[..head.len().min(30)]);
-        return format!("unknown signature {:?} (try lenient reading)", sig.trim_end_matches('\0'));
+        return format!("unknown signature {:?}", sig.trim_end_matches('\0'));
     }
     // A file of a known kind is named as what it is, in the words every front end uses.
     let kind = crate::FileKind::detect(data);

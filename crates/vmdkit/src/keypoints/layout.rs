@@ -58,7 +58,7 @@ pub enum LayoutError {
     },
     /// A file without recognisable joint names has a joint count no layout has.
     #[error(
-        "{count} joints fit no built-in layout ({}); pass --layout with a mapping file",
+        "{count} joints fit no built-in layout ({})",
         counts.iter().map(|(n, c)| format!("{n}: {c}")).collect::<Vec<_>>().join(", ")
     )]
     JointCount {
@@ -68,7 +68,7 @@ pub enum LayoutError {
         counts: Vec<(&'static str, usize)>,
     },
     /// More than one built-in layout fits the file.
-    #[error("{what} fit several layouts ({}); pass --layout to choose", candidates.join(", "))]
+    #[error("{what} fit several layouts ({})", candidates.join(", "))]
     Ambiguous {
         /// What was matched: "17 joints", or "the joint names".
         what: String,
@@ -92,6 +92,14 @@ pub enum LayoutError {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl LayoutError {
+    /// Whether naming a layout (a built-in one or a mapping file) resolves this error: the
+    /// front ends add their own words for how (a flag, an argument).
+    pub fn choosing_a_layout_may_help(&self) -> bool {
+        matches!(self, LayoutError::JointCount { .. } | LayoutError::Ambiguous { .. })
+    }
 }
 
 impl Layout {
