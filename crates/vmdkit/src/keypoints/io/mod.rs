@@ -125,10 +125,23 @@ impl fmt::Display for KeypointFormat {
 
 impl Keypoints {
     /// Reads a keypoint file, in the format its bytes (or else its extension) say
-    /// ([`KeypointFormat::guess`]).
+    /// ([`KeypointFormat::guess`]). A file that is plainly something else (a motion, a model, a BVH, an image, a page) is
+    /// named as what it is rather than reported as the format guessed for it.
     pub fn read_file(path: &Path) -> Result<Keypoints, KeypointFileError> {
         crate::error::read_and_parse(path, |bytes| {
-            Keypoints::parse(bytes, KeypointFormat::guess(bytes, Some(path)))
+            let format = KeypointFormat::guess(bytes, Some(path));
+            match crate::FileKind::detect(bytes) {
+                crate::FileKind::Json
+                | crate::FileKind::Text
+                | crate::FileKind::Binary
+                | crate::FileKind::Empty => {}
+                kind if kind.keypoint_format().is_none() => {
+                    let what = format!("this is {kind}, not keypoints");
+                    return Err(KeypointError::new(format, KeypointErrorKind::WrongFormat(what)));
+                }
+                _ => {}
+            }
+            Keypoints::parse(bytes, format)
         })
     }
 

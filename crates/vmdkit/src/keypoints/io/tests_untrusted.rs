@@ -87,3 +87,22 @@ fn keypoints_declared_frame_rates_beyond_10000_are_refused_naming_the_field() {
     let csv = "frame,time,a_x,a_y,a_z\n0,0,0,0,0\n1,1e-12,0,0,0\n2,2e-12,0,0,0\n";
     assert_eq!(Keypoints::parse(csv.as_bytes(), KeypointFormat::Csv).unwrap().fps, None);
 }
+
+/// Issue 24: a file of another kind read as keypoints is named as what it is, not reported as
+/// the CSV it was guessed to be (a BVH said "CSV parse error").
+#[test]
+fn keypoints_read_file_names_a_file_of_another_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 3] = [
+        ("walk.bvh", b"HIERARCHY\nROOT Hips\n{\n", "BVH"),
+        ("dance.vmd", b"Vocaloid Motion Data 0002\0\0\0\0\0", "VMD"),
+        ("photo.csv", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "PNG"),
+    ];
+    for (name, bytes, kind) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let text = Keypoints::read_file(&path).unwrap_err().to_string();
+        assert!(text.contains(&format!("this is a {kind}")), "{name}: {text}");
+        assert!(!text.contains("CSV parse"), "{name}: {text}");
+    }
+}
