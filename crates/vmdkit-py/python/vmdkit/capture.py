@@ -21,6 +21,7 @@ from typing import (
 import numpy as np
 
 from ._files import not_a_file
+from ._quiet import native_stderr_held
 from ._vmdkit import Model, Motion, Pose, RetargetError, retarget
 
 #: MediaPipe Pose's 33 landmarks, in its order: the ``blazepose33`` layout's joint names.
@@ -364,6 +365,7 @@ def capture(
     ik: bool = True,
     dense: bool = False,
     progress: Optional[bool] = None,
+    verbose: bool = False,
 ) -> Capture:
     """Runs MediaPipe Pose on a photo or a video and retargets what it sees onto ``model``.
 
@@ -385,6 +387,8 @@ def capture(
     unseen in most frames. A frame without a person is a gap (short gaps are interpolated);
     no person in any frame raises `CaptureError`. ``ik`` keys leg IK; ``dense`` keeps one key
     per frame. ``progress`` shows a bar over frames (None: when stderr is a terminal).
+    ``verbose`` lets MediaPipe's and TensorFlow Lite's own C++ logs through to stderr; by
+    default they are held back (they say nothing about the capture).
     A source that is not a file (a folder, a FIFO) raises the OSError that says what it is,
     and a photo whose header claims more than `MAX_IMAGE_PIXELS` raises `CaptureError`
     before anything decodes it.
@@ -407,38 +411,41 @@ def capture(
     _need_mediapipe()
     if photo:
         _check_image_size(source)
-    mp = _mediapipe()
     started = time.perf_counter()
-    frames, count, fps = _frames(source, photo)
-    began = time.perf_counter()
-    if model_asset is not None:
-        estimator: Union[_Legacy, _Tasks] = _Tasks(mp, not photo, Path(model_asset))
-    else:
-        estimator = _Legacy(mp, not photo, complexity)
-    in_estimator = time.perf_counter() - began
-    detections: List[Detection] = []
-    times: List[float] = []
-    size = (0, 0)
-    in_decoder = 0.0
-    tick = _progress(count, progress)
-    try:
-        last_ms = -1
-        decoded = time.perf_counter()
-        for n, (rgb, t) in enumerate(frames, start=1):
-            in_decoder += time.perf_counter() - decoded
-            size = (rgb.shape[1], rgb.shape[0])
-            # The Tasks API wants strictly increasing whole milliseconds.
-            ms = max(int(round(t * 1000.0)), last_ms + 1)
-            last_ms = ms
-            began = time.perf_counter()
-            people = estimator(rgb, ms)
-            in_estimator += time.perf_counter() - began
-            detections.append(_pick(people, person))
-            times.append(t)
-            tick(n)
+    # MediaPipe's C++ logs (absl, TensorFlow Lite) go to descriptor 2 on import, graph creation
+    # and the first frames; they reach the user only with ``verbose``.
+    with native_stderr_held(not verbose):
+        mp = _mediapipe()
+        frames, count, fps = _frames(source, photo)
+        began = time.perf_counter()
+        if model_asset is not None:
+            estimator: Union[_Legacy, _Tasks] = _Tasks(mp, not photo, Path(model_asset))
+        else:
+            estimator = _Legacy(mp, not photo, complexity)
+        in_estimator = time.perf_counter() - began
+        detections: List[Detection] = []
+        times: List[float] = []
+        size = (0, 0)
+        in_decoder = 0.0
+        tick = _progress(count, progress)
+        try:
+            last_ms = -1
             decoded = time.perf_counter()
-    finally:
-        estimator.close()
+            for n, (rgb, t) in enumerate(frames, start=1):
+                in_decoder += time.perf_counter() - decoded
+                size = (rgb.shape[1], rgb.shape[0])
+                # The Tasks API wants strictly increasing whole milliseconds.
+                ms = max(int(round(t * 1000.0)), last_ms + 1)
+                last_ms = ms
+                began = time.perf_counter()
+                people = estimator(rgb, ms)
+                in_estimator += time.perf_counter() - began
+                detections.append(_pick(people, person))
+                times.append(t)
+                tick(n)
+                decoded = time.perf_counter()
+        finally:
+            estimator.close()
     if not detections:
         raise CaptureError(f"{source}: no frames could be decoded")
     detected = sum(d is not None for d in detections)
