@@ -97,3 +97,51 @@ pub fn require_extension(output: &Path, extensions: &[&str], what: &str) -> anyh
         named.join(" or ")
     )))
 }
+
+/// What an export wrote, for its one-line summary on stderr ([`print_export_summary`]).
+pub struct ExportSummary {
+    /// Samples written.
+    pub frames: usize,
+    /// Samples per second.
+    pub fps: f64,
+    /// Joints (BVH) or skinned bones (glTF).
+    pub joints: usize,
+    /// The output's size.
+    pub bytes: u64,
+}
+
+/// Prints `OUT: N frames at F fps (S s), J joints, SIZE` (`rest pose` for no frames) on stderr: what `convert` wrote to a
+/// `.bvh` or `.glb`, worded like `bake`'s and `retarget`'s summaries.
+pub fn print_export_summary(output: &Path, s: &ExportSummary) {
+    let size = vmdkit::limit::ByteSize(s.bytes);
+    let out = output.display();
+    if s.frames == 0 {
+        eprintln!("{out}: rest pose, {} joints, {size}", s.joints);
+        return;
+    }
+    let span = (s.frames - 1) as f64 / s.fps;
+    eprintln!(
+        "{out}: {} frames at {} fps ({span:.3} s), {} joints, {size}",
+        s.frames, s.fps, s.joints
+    );
+}
+
+/// A writer that counts the bytes through it, for a summary of output streamed to stdout.
+pub struct CountingWriter<'a> {
+    /// Where the bytes go.
+    pub inner: &'a mut dyn std::io::Write,
+    /// Bytes written so far.
+    pub count: u64,
+}
+
+impl std::io::Write for CountingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.count += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
