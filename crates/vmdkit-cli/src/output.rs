@@ -145,3 +145,22 @@ impl std::io::Write for CountingWriter<'_> {
         self.inner.flush()
     }
 }
+
+/// A number as the text outputs print it: the shortest digits that read back as the stored
+/// value (Rust's `Display`), with negative zero printed as 0. A sign on zero is noise to a
+/// reader (`rot (0, 0, -0, 1)`); the stored bits stay exact in the JSON outputs.
+#[derive(Clone, Copy)]
+pub struct Num<T>(pub T);
+
+impl std::fmt::Display for Num<f32> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // −0 + 0 is +0; every other value is unchanged.
+        std::fmt::Display::fmt(&(self.0 + 0.0), f)
+    }
+}
+
+impl std::fmt::Display for Num<f64> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&(self.0 + 0.0), f)
+    }
+}
