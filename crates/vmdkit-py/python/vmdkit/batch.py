@@ -17,7 +17,7 @@ a rerun skips every finished file (``status="skipped"``) and redoes one that was
 file that cannot be read or converted comes back as a row with ``status="error"`` and the
 exception's type, message and location, never as a failed job.
 
-Ray is optional: ``pip install "vmdkit[ray]"``. pyarrow is needed for ``kind="keys"``.
+Ray is optional: ``pip install "./crates/vmdkit-py[ray]"`` in a checkout. pyarrow is needed for ``kind="keys"``.
 """
 
 from __future__ import annotations

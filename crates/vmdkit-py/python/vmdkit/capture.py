@@ -1,10 +1,10 @@
 """vmdkit.capture: a photo or a video of a person to an MMD pose (VPD) or motion (VMD).
 
 MediaPipe Pose runs offline on the CPU frame by frame (the ``capture`` extra:
-``pip install "vmdkit[capture]"``); its world landmarks (metres, hip-centred, right-handed,
-y down) and their visibility go to `vmdkit.retarget` with the ``blazepose33`` layout. The
-path of the hips comes from the image landmarks, the metric size of the person and a pinhole
-camera (see `capture`). See docs/capture.md.
+``pip install "./crates/vmdkit-py[capture]"`` in a checkout); its world landmarks (metres,
+hip-centred, right-handed, y down) and their visibility go to `vmdkit.retarget` with the
+``blazepose33`` layout. The path of the hips comes from the image landmarks, the metric size
+of the person and a pinhole camera (see `capture`). See docs/capture.md.
 """
 
 from __future__ import annotations
@@ -121,11 +121,9 @@ class Capture:
             raise
 
 
-_NO_EXTRA = (
-    "vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: "
-    "pip install \"vmdkit[capture]\" (from a checkout: pip install "
-    "\"crates/vmdkit-py[capture]\")"
-)
+# vmdkit is not on a package index: the extra installs from a checkout of the repository.
+_INSTALL = 'pip install "./crates/vmdkit-py[capture]" in a vmdkit checkout'
+_NO_EXTRA = f"vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: {_INSTALL}"
 
 
 def _need_mediapipe() -> None:
@@ -151,7 +149,7 @@ def _cv2() -> Any:
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs OpenCV to decode frames, part of the \"capture\" extra: "
-            "pip install \"vmdkit[capture]\""
+            + _INSTALL
         ) from e
     return cv2
 
@@ -236,7 +234,7 @@ def _check_image_size(source: Path) -> None:
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs Pillow to read a photo's size, part of the \"capture\" "
-            "extra: pip install \"vmdkit[capture]\""
+            "extra: " + _INSTALL
         ) from e
     try:
         with warnings.catch_warnings():
