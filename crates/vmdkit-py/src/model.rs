@@ -262,19 +262,16 @@ impl Model {
         };
         let (motion, skeleton) = (library_motion(&motion), &self.skeleton);
         // The library's own bake and writer, so that the layout cannot drift from the CLI's.
-        let baked = detached(py, || -> Result<(usize, Vec<u8>), String> {
+        let bake = detached(py, || {
             let sampler = MotionSampler::new(motion);
             let binding = Binding::new(skeleton, &sampler);
-            let bake = bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
-                .map_err(|e| e.to_string())?;
-            let mut out = std::io::Cursor::new(Vec::new());
-            bake.write_npz(&mut out).map_err(|e| e.to_string())?;
-            Ok((bake.frames.len(), out.into_inner()))
-        })?;
-        let (count, bytes) = baked.map_err(VmdError::new_err)?;
-        detached(py, || vmdkit::io::write_atomic(&path, &bytes))?
+            bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
+        })?
+        .map_err(|e| VmdError::new_err(e.to_string()))?;
+        // Streamed into the temporary file: the arrays are not held twice.
+        detached(py, || vmdkit::io::write_atomic_with(&path, |w| bake.write_npz(w)))?
             .map_err(|e| os_error(py, &path.display().to_string(), e))?;
-        Ok(count)
+        Ok(bake.frames.len())
     }
 }
 

@@ -137,6 +137,8 @@ def test_every_world_npz_writer_has_the_clis_layout(tmp_path, corpus, vmdkit_cli
     vmdkit_cli("bake", dance, "--fps", 10, "--model", model, "-o", cli)
     python = tmp_path / "python.npz"
     samples = vmdkit.Model.read(model).save_world(vmdkit.read(dance), python, fps=10)
+    with pytest.raises(FileNotFoundError):
+        vmdkit.Model.read(model).save_world(vmdkit.read(dance), tmp_path / "no" / "x.npz")
     rows = batch.convert([dance], tmp_path / "batch", kind="world", model=model, fps=10,
                          use_ray=False)
     assert rows[0]["status"] == "ok", rows
