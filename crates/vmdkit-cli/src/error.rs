@@ -41,10 +41,10 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(usage) = err.downcast_ref::<UsageError>() {
-        eprintln!("error: {usage}\n\nFor more information, try '--help'.");
+        say!("error: {usage}\n\nFor more information, try '--help'.");
         return ExitCode::from(2);
     }
-    eprintln!("error: {err:#}");
+    say!("error: {err:#}");
     ExitCode::from(1)
 }
 

@@ -70,7 +70,7 @@ pub fn too_large(label: &str, err: &OutputTooLarge) -> anyhow::Error {
 /// Warns when keys were dropped because a later key has the same name and frame.
 pub fn warn_duplicates(label: &str, sampler: &MotionSampler) {
     if !sampler.duplicates().is_empty() {
-        eprintln!(
+        say!(
             "warning: {label}: {} keys share a name and frame with a later key; the later one is used",
             sampler.duplicates().len()
         );
@@ -118,7 +118,7 @@ pub fn read_model(path: &Path) -> anyhow::Result<Model> {
 pub fn bind(label: &str, skeleton: &Skeleton, sampler: &MotionSampler) -> Binding {
     let binding = Binding::new(skeleton, sampler);
     for message in vmdkit::report::binding_warnings(label, skeleton, &binding) {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
     binding
 }

@@ -2,8 +2,9 @@
 //! reading poses (motions are read by `crate::io`, models by `crate::eval_args::read_model`).
 //!
 //! The kind comes from the extension (`.pmx`, `.pmd`: a model; `.vpd`: a pose; `.vmd`,
-//! `.json`, `.csv`: a motion), else from the first bytes (`PMX `, `Pmd`, `Vocaloid Pose Data
-//! file`), else it is a motion. A pose is played as a motion with one key per bone and morph
+//! `.json`: a motion), else from the first bytes as `vmdkit::FileKind` tells them (a PMX, PMD
+//! or bone CSV is a model, a VPD a pose), else it is a motion, whose reader names any other
+//! kind. A pose is played as a motion with one key per bone and morph
 //! at frame 0 (`VpdPose::to_motion`). For `-`, commands that take several kinds read stdin
 //! into memory once ([`stdin_bytes`]) and tell the kind from its bytes; the motion readers
 //! then read that copy (`crate::io`), so a model, pose or motion can all come through a pipe.
@@ -13,6 +14,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 use vmdkit::model::VpdPose;
+use vmdkit::FileKind;
 
 /// What an input file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +39,8 @@ impl InputKind {
         match ext.as_deref() {
             Some("pmx" | "pmd") => return InputKind::Model,
             Some("vpd") => return InputKind::Pose,
-            Some("vmd" | "json" | "csv") => return InputKind::Motion,
+            // A CSV may be a model's bone table; its first bytes tell.
+            Some("vmd" | "json") => return InputKind::Motion,
             _ => {}
         }
         let mut head = [0u8; 32];
@@ -45,11 +48,12 @@ impl InputKind {
         InputKind::of_bytes(&head[..n.unwrap_or(0)])
     }
 
-    /// The kind the first bytes of a file say, as `crate::io::detect` tells them apart.
+    /// The kind the first bytes of a file say, as [`FileKind`] tells them apart; anything else
+    /// is left to the motion reader, which names what it is.
     pub fn of_bytes(head: &[u8]) -> InputKind {
-        match crate::io::detect(head) {
-            crate::io::InputKind::Pmx | crate::io::InputKind::Pmd => InputKind::Model,
-            crate::io::InputKind::Vpd => InputKind::Pose,
+        match FileKind::detect(head) {
+            kind if kind.is_model() => InputKind::Model,
+            FileKind::Vpd => InputKind::Pose,
             _ => InputKind::Motion,
         }
     }
@@ -111,9 +115,10 @@ pub fn pose_as_motion(path: &Path, pose: &VpdPose, frame: u32) -> Loaded {
     let label = path.display().to_string();
     let (motion, notes) = pose.to_motion(frame);
     for (kind, name) in notes.names {
-        eprintln!(
-            "warning: {label}: the {kind} name {name:?} does not fit a VMD's name field in \
-             Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks"
+        say!(
+            "warning: {label}: the {kind} name {:?} does not fit a VMD's name field in \
+             Shift-JIS; it is stored cut or with ? for what Shift-JIS lacks",
+            vmdkit::shown::shown(&name)
         );
     }
     let bytes = input_size(path);

@@ -1,7 +1,7 @@
 //! Reading inputs and writing outputs, shared by every command.
 //!
 //! Inputs: the format is `--from`'s, else the extension's, else the one the first bytes show
-//! ([`detect`]); a model or pose given for a motion, or a folder for a file, is told apart.
+//! (`vmdkit::FileKind`); a model or pose given for a motion, or a folder for a file, is told apart.
 //! VMD files are memory-mapped through `Motion::read_file_with`, so a 200 MB file is never held
 //! twice, and read only as far into their trailing bytes as the command needs; JSON and CSV are
 //! read as they stream in; `-` reads stdin; folders are searched for `*.vmd`. Errors keep the
@@ -24,6 +24,7 @@ use clap::ValueEnum;
 use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use vmdkit::Repair;
+use vmdkit::{Expected, FileKind, WrongKind, DETECT_BYTES};
 use vmdkit::{Motion, ReadError, ReadOptions};
 
 /// The label commands show for the built-in example motion.
@@ -114,69 +115,33 @@ pub fn refuse_binary_on_terminal(path: &Path, format: Format) -> anyhow::Result<
     Ok(())
 }
 
-/// What an input's first bytes say it is (see [`detect`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputKind {
-    /// A VMD motion: the signature `Vocaloid Motion Data`.
-    Vmd,
-    /// A VPD pose: `Vocaloid Pose Data file`.
-    Vpd,
-    /// A PMX model: `PMX `.
-    Pmx,
-    /// A PMD model: `Pmd`.
-    Pmd,
-    /// JSON: the first byte that is not white space (after a byte-order mark) is `{` or `[`.
-    Json,
-    /// Anything else is taken for CSV, whose reader says what is wrong with it.
-    Csv,
-}
-
-impl InputKind {
-    /// The motion format of this kind, if it is one.
-    pub fn motion_format(self) -> Option<Format> {
-        match self {
-            InputKind::Vmd => Some(Format::Vmd),
-            InputKind::Json => Some(Format::Json),
-            InputKind::Csv => Some(Format::Csv),
-            InputKind::Vpd | InputKind::Pmx | InputKind::Pmd => None,
-        }
-    }
-
-    /// What the input is, for messages: "a PMX model".
-    pub fn describe(self) -> &'static str {
-        match self {
-            InputKind::Vmd => "a VMD motion",
-            InputKind::Vpd => "a VPD pose",
-            InputKind::Pmx => "a PMX model",
-            InputKind::Pmd => "a PMD model",
-            InputKind::Json => "JSON text",
-            InputKind::Csv => "CSV text",
-        }
+/// The motion format of a file of `kind`, if it is a motion.
+pub fn motion_format(kind: FileKind) -> Option<Format> {
+    match kind {
+        FileKind::Vmd => Some(Format::Vmd),
+        // JSON whose first bytes do not tell: the motion reader says what is wrong with it.
+        FileKind::JsonMotion | FileKind::Json => Some(Format::Json),
+        FileKind::CsvMotion => Some(Format::Csv),
+        _ => None,
     }
 }
 
-/// How many of an input's first bytes [`detect`] needs at most.
-pub const DETECT_BYTES: usize = 4096;
-
-/// What an input is, from its first bytes (up to [`DETECT_BYTES`]): the one place formats are
-/// told apart by content, for `-` and files whose extension names no format.
-pub fn detect(start: &[u8]) -> InputKind {
-    // Text may start with a byte-order mark (VPDs saved by editors, JSON from Windows).
-    let text = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
-    if start.starts_with(b"Vocaloid Motion Data") {
-        InputKind::Vmd
-    } else if text.starts_with(b"Vocaloid Pose Data file") {
-        InputKind::Vpd
-    } else if start.starts_with(b"PMX ") {
-        InputKind::Pmx
-    } else if start.starts_with(b"Pmd") {
-        InputKind::Pmd
-    } else {
-        match text.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'{' | b'[') => InputKind::Json,
-            _ => InputKind::Csv,
-        }
+/// What the command line adds to the library's "this is X; Y are Z": where a file of `kind`
+/// does go, when some command takes it.
+pub fn kind_hint(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::Bvh => "; `vmdkit retarget` takes BVH",
+        kind if kind.is_model() => "; `vmdkit info` reads models, and --model takes one",
+        FileKind::Vpd => "; `vmdkit info`, `pose` and `render` take poses",
+        kind if kind.keypoint_format().is_some() => "; `vmdkit retarget` takes keypoints",
+        _ => "",
     }
+}
+
+/// The message of a file of `found` given where `expected` was: the library's words and the
+/// command line's hint.
+pub fn wrong_kind(label: &str, found: FileKind, expected: Expected) -> String {
+    format!("{label}: {}{}", WrongKind { found, expected }, kind_hint(found))
 }
 
 /// Up to `n` bytes from the start of `r`, fewer only at its end, however it splits them.
@@ -200,7 +165,7 @@ impl Loaded {
     /// Prints what lenient reading repaired, one warning each: the one place this line is made.
     pub fn warn_repairs(&self) {
         for repair in &self.repairs {
-            eprintln!("warning: {}: repaired by lenient reading: {repair}", self.label);
+            say!("warning: {}: repaired by lenient reading: {repair}", self.label);
         }
     }
 }
@@ -233,8 +198,8 @@ impl LoadError {
         let Some(format) = err.format_error() else {
             return LoadError { message: err.to_string(), suggest_lenient: false };
         };
-        // The library's message says "try lenient reading"; our own hint names the flag.
-        let message = err.to_string().replace(" (try lenient reading)", "");
+        // The library says what is wrong; the hint naming the flag is ours.
+        let message = err.to_string();
         LoadError { message, suggest_lenient: !lenient && format.lenient_may_help() }
     }
 }
@@ -298,20 +263,12 @@ pub fn refuse_folder(path: &Path, expected: &str) -> Result<(), LoadError> {
 
 /// The motion format of an input whose first bytes are `head`, or why it is not a motion.
 fn motion_format_of(label: &str, head: &[u8]) -> Result<Format, LoadError> {
-    if head.is_empty() {
-        return Err(LoadError::new(format!("{label}: is empty, not a motion")));
-    }
-    let kind = detect(head);
-    kind.motion_format().ok_or_else(|| {
-        LoadError::new(format!(
-            "{label}: is {}, not a motion (.vmd, or .json/.csv from `vmdkit convert`)",
-            kind.describe()
-        ))
-    })
+    let kind = FileKind::detect(head);
+    motion_format(kind).ok_or_else(|| LoadError::new(wrong_kind(label, kind, Expected::Motion)))
 }
 
 /// Reads a motion from a file or `-` (stdin), in `from`'s format if given (`--from`), else
-/// the one `path`'s extension names, else the one its first bytes show ([`detect`]); a model or
+/// the one `path`'s extension names, else the one its first bytes show (`vmdkit::FileKind`); a model or
 /// pose named like a motion is refused as what it is. A VMD keeps at most `max_trailing` of its
 /// trailing bytes; text documents hold what they hold.
 pub fn read_motion(
@@ -334,11 +291,13 @@ pub fn read_motion(
             let mut opened = std::fs::File::open(path).map_err(cannot_read)?;
             let head = read_head(&mut opened, DETECT_BYTES).map_err(cannot_read)?;
             file = Some(opened);
-            let kind = detect(&head);
+            let kind = FileKind::detect(&head);
+            let unknown = matches!(kind, FileKind::Text | FileKind::Binary | FileKind::Empty);
             match Format::from_path(path) {
-                // The extension wins over the bytes, so that a VMD with a damaged signature is
-                // read as one and its error says where, unless the bytes are no motion at all.
-                Some(format) if kind.motion_format().is_some() || head.is_empty() => format,
+                // The extension wins over bytes of no known kind, so that a VMD with a damaged
+                // signature is read as one and its error says where; bytes of a known kind
+                // other than a motion are named as what they are.
+                Some(format) if motion_format(kind).is_some() || unknown => format,
                 _ => motion_format_of(&label, &head)?,
             }
         }
@@ -413,7 +372,7 @@ fn finish_text(
     })?;
     // Edits the text formats cannot store exactly (a name too long for its field, ...).
     for note in notes {
-        eprintln!("warning: {label}: {note}");
+        say!("warning: {label}: {note}");
     }
     Ok(Loaded { label: label.to_string(), motion, repairs: Vec::new(), bytes })
 }
@@ -491,7 +450,7 @@ fn warn_cut_trailing(path: &Path, motion: &Motion, max_trailing: usize) {
     let all = motion.trailing.len() as u64 + motion.trailing_omitted;
     if kept < all {
         let label = output_label(path);
-        eprintln!(
+        say!(
             "warning: {label}: holds the first {kept} of the {all} bytes after the last section \
              (convert --keep-trailing keeps them all); a VMD made from it lacks the other {}",
             all - kept
@@ -595,31 +554,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn inputs_are_told_apart_by_their_first_bytes() {
-        let vmd = vmdkit::example::example_motion().to_bytes();
-        let json = vmdkit::convert::to_json_string(&vmdkit::example::example_motion(), true);
-        let csv = vmdkit::convert::to_csv_string(&vmdkit::example::example_motion());
-        let cases: [(&[u8], InputKind); 10] = [
-            (&vmd, InputKind::Vmd),
-            (b"Vocaloid Pose Data file\r\n", InputKind::Vpd),
-            (b"\xEF\xBB\xBFVocaloid Pose Data file\r\n", InputKind::Vpd),
-            (b"PMX \x00\x00\x00\x40", InputKind::Pmx),
-            (b"Pmd\x00\x00\x80\x3f", InputKind::Pmd),
-            (json.as_bytes(), InputKind::Json),
-            (b"\xEF\xBB\xBF \n\t[1]", InputKind::Json),
-            (csv.as_bytes(), InputKind::Csv),
-            (b"\xEF\xBB\xBFsection,name", InputKind::Csv),
-            (b"", InputKind::Csv),
-        ];
-        for (bytes, kind) in cases {
-            assert_eq!(
-                detect(bytes),
-                kind,
-                "{:?}",
-                String::from_utf8_lossy(&bytes[..8.min(bytes.len())])
-            );
-        }
-        assert_eq!(InputKind::Json.motion_format(), Some(Format::Json));
-        assert_eq!(InputKind::Pmx.motion_format(), None);
+    fn only_motions_have_a_motion_format() {
+        assert_eq!(motion_format(FileKind::JsonMotion), Some(Format::Json));
+        assert_eq!(motion_format(FileKind::Pmx), None);
+        let message = wrong_kind("a.bvh", FileKind::Bvh, Expected::Motion);
+        assert_eq!(
+            message,
+            "a.bvh: this is a BVH file; motions are VMD, JSON or CSV; `vmdkit retarget` takes BVH"
+        );
     }
 }

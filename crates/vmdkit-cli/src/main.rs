@@ -3,6 +3,23 @@
 //! This file only parses arguments and maps results to exit statuses (see [`error`]); each
 //! command lives in `cmd/<name>.rs`.
 
+/// `eprintln!` for a person: the line with its control characters escaped
+/// (`vmdkit::shown::escape_controls`), since names, paths and values from files may hold any
+/// (an escape sequence in a bone name would otherwise reach the terminal). Every line the
+/// command line prints on stderr goes through here.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", vmdkit::shown::escape_controls(&format!($($arg)*)))
+    };
+}
+
+/// `eprint!` for a person, as [`say!`] is `eprintln!`.
+macro_rules! say_part {
+    ($($arg:tt)*) => {
+        eprint!("{}", vmdkit::shown::escape_controls(&format!($($arg)*)))
+    };
+}
+
 mod batch;
 mod cmd;
 mod error;
@@ -11,6 +28,7 @@ mod inputs;
 mod io;
 mod output;
 mod signals;
+mod terminal;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::process::ExitCode;

@@ -12,7 +12,7 @@ pub fn remove_temporary_files_on_signals() {
         Ok(signals) => signals,
         Err(err) => {
             // The command still works; only an interrupted one leaves its temporary file.
-            eprintln!("warning: cannot handle SIGINT and SIGTERM: {err}");
+            say!("warning: cannot handle SIGINT and SIGTERM: {err}");
             return;
         }
     };
@@ -23,7 +23,7 @@ pub fn remove_temporary_files_on_signals() {
         }
     });
     if let Err(err) = spawned {
-        eprintln!("warning: cannot handle SIGINT and SIGTERM: {err}");
+        say!("warning: cannot handle SIGINT and SIGTERM: {err}");
     }
 }
 

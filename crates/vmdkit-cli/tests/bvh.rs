@@ -307,3 +307,142 @@ fn bvh_export_prints_a_summary_and_an_exact_frame_time() {
     assert!(run.output.status.success());
     assert_eq!(String::from_utf8_lossy(&run.output.stderr), "", "-q prints nothing");
 }
+
+/// A bone CSV row (PmxEditor's layout): `name` at height `y` under `parent` ("" for none).
+fn bone_row(name: &str, y: f32, parent: &str) -> String {
+    format!("Bone,{name},,0,0,0,{y},0,1,0,0,1,1,{parent},1,,0,0,0,0,0,0,1,,0,0,0,0,0,1,0,0,0,0,1,0,0,,0,57.29578\n")
+}
+
+/// The example motion cut to its keys at frame 0: one frame to pose.
+fn one_frame(dir: &std::path::Path) -> PathBuf {
+    let mut motion = vmdkit::example::example_motion();
+    motion.bones.retain(|k| k.frame == 0);
+    motion.morphs.retain(|k| k.frame == 0);
+    motion.cameras.clear();
+    motion.lights.clear();
+    motion.shadows.clear();
+    motion.properties.retain(|k| k.frame == 0);
+    let path = dir.join("one.vmd");
+    motion.write_file(&path).unwrap();
+    path
+}
+
+/// Issue 24: a bone whose parent comes later in the model (or closes a cycle) made the BVH
+/// export index with usize::MAX; it is written under its parent, and a cycle's bone as a root
+/// with the warning every command gives.
+#[test]
+fn bvh_export_with_a_later_parent_or_a_parent_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let motion = one_frame(d);
+    let rows = [
+        bone_row("a", 3.0, "c"),
+        bone_row("b", 1.0, ""),
+        bone_row("c", 2.0, "b"),
+        bone_row("d", 1.0, "e"),
+        bone_row("e", 2.0, "d"),
+    ];
+    common::write(d, "model.csv", format!(";Bone,x\n{}", rows.concat()).as_bytes());
+    let run =
+        common::run_bounded(d, &["convert", "one.vmd", "-o", "x.bvh", "--model", "model.csv"]);
+    let stderr = common::stderr(&run.output);
+    assert_eq!(run.output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("treated as a root"), "{stderr}");
+    let bvh = read(&d.join("x.bvh"));
+    let parent = |name: &str| {
+        let joint = &bvh.joints[bvh.joint_index(name).unwrap()];
+        joint.parent.map(|p| bvh.joints[p].name.as_str())
+    };
+    assert_eq!((parent("a"), parent("c")), (Some("c"), Some("b")));
+    assert_eq!(bvh.joints[bvh.joint_index("a").unwrap()].offset.y, 1.0);
+    // The corpus trace model with byte 854 set to 122, as the issue found it (a copy in the
+    // temporary folder only).
+    let Some(model) = trace_model("cli bvh later parent") else { return };
+    let mut bytes = std::fs::read(model).unwrap();
+    bytes[854] = 122;
+    common::write(d, "p.pmx", &bytes);
+    let run = common::run_bounded(d, &["convert", "one.vmd", "-o", "p.bvh", "--model", "p.pmx"]);
+    assert_eq!(run.output.status.code(), Some(0), "{}", common::stderr(&run.output));
+    assert_eq!(read(&d.join("p.bvh")).frame_count, 1);
+    let _ = motion;
+}
+
+/// A PMX 2.0 of `bones` bones, each a unit above the last and its child: nothing else in it
+/// (a bone CSV of that size costs its reader more than the export).
+fn chain_pmx(bones: i32) -> Vec<u8> {
+    let mut out = b"PMX ".to_vec();
+    out.extend_from_slice(&2.0f32.to_le_bytes());
+    // UTF-8; no extra UVs; index sizes: vertex, texture, material 1, bone 4, morph, rigid 1.
+    out.extend_from_slice(&[8, 1, 0, 1, 1, 1, 4, 1, 1]);
+    let text = |out: &mut Vec<u8>, s: &str| {
+        out.extend_from_slice(&(s.len() as i32).to_le_bytes());
+        out.extend_from_slice(s.as_bytes());
+    };
+    for _ in 0..4 {
+        text(&mut out, ""); // name, English name, comments
+    }
+    out.extend_from_slice(&[0; 16]); // no vertices, faces, textures or materials
+    out.extend_from_slice(&bones.to_le_bytes());
+    for b in 0..bones {
+        text(&mut out, &format!("b{b}"));
+        text(&mut out, "");
+        for v in [0.0, b as f32, 0.0] {
+            out.extend_from_slice(&f32::to_le_bytes(v));
+        }
+        out.extend_from_slice(&(b - 1).to_le_bytes()); // parent: the previous bone, or −1
+        out.extend_from_slice(&0i32.to_le_bytes()); // deform layer
+        out.extend_from_slice(&0x001Au16.to_le_bytes()); // rotatable, visible, operable
+        out.extend_from_slice(&[0; 12]); // tail offset
+    }
+    out.extend_from_slice(&[0; 16]); // no morphs, display frames, rigid bodies or joints
+    out
+}
+
+/// Issue 24: a tab per level of nesting made a deep chain's BVH grow with the square of its
+/// depth (a 100,000-bone chain: over 20 s); indentation stops deepening, the text is linear.
+#[test]
+fn bvh_export_of_a_100000_bone_chain_is_linear() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    one_frame(d);
+    common::write(d, "chain.pmx", &chain_pmx(100_000));
+    let run =
+        common::run_bounded(d, &["convert", "one.vmd", "-o", "x.bvh", "--model", "chain.pmx"]);
+    assert_eq!(run.output.status.code(), Some(0), "{}", common::stderr(&run.output));
+    let size = std::fs::metadata(d.join("x.bvh")).unwrap().len();
+    assert!(size < 40 << 20, "{size} bytes for 100,000 joints");
+}
+
+/// Issue 24: joint-name detection compared every table name with every joint, normalising
+/// both each time (300,000 joints: 13–16 s before "no joint map fits").
+#[test]
+fn retargeting_a_bvh_of_300000_joints_is_linear() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut text = String::from("HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 0\n");
+    for j in 0..300_000 {
+        text.push_str(&format!("JOINT j{j}\n{{\nOFFSET 0 1 0\n}}\n"));
+    }
+    text.push_str("}\nMOTION\nFrames: 0\nFrame Time: 0.0333333\n");
+    common::write(d, "many.bvh", text.as_bytes());
+    let run = common::run_bounded(d, &["retarget", "many.bvh", "-o", "x.vmd"]);
+    let stderr = common::stderr(&run.output);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no built-in joint map"), "{stderr}");
+}
+
+/// Issue 24: a Frame Time of 1e-12 (10^12 fps) was reported as bad usage (exit 2, no file
+/// named); it is the file's damage: exit 1, the file and the field named.
+#[test]
+fn a_bvh_frame_time_beyond_10000_fps_is_the_files_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text =
+        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\n}\n\
+                MOTION\nFrames: 1\nFrame Time: 1e-12\n0 0 0\n";
+    common::write(d, "fast.bvh", text.as_bytes());
+    let run = common::run_bounded(d, &["retarget", "fast.bvh", "-o", "x.vmd"]);
+    let stderr = common::stderr(&run.output);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fast.bvh") && stderr.contains("Frame Time: 1e-12"), "{stderr}");
+}

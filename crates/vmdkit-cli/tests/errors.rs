@@ -177,3 +177,95 @@ fn bad_usage_exits_2() {
     assert_eq!(code, Some(0));
     assert!(stdout.contains("Examples:"));
 }
+
+/// A zip's local header for a stored, empty member called `name`: what an NPZ starts with.
+fn zip_member(name: &str) -> Vec<u8> {
+    let mut bytes = b"PK\x03\x04\x14\0\0\0\0\0\0\0\0\0".to_vec();
+    bytes.extend([0; 12]); // crc, compressed and uncompressed sizes: empty
+    bytes.extend((name.len() as u16).to_le_bytes());
+    bytes.extend([0, 0]);
+    bytes.extend(name.as_bytes());
+    bytes
+}
+
+/// Files of every kind that is not a motion, made in code, with what `FileKind` calls them and
+/// whether `retarget` reads them (as capture) or names them too.
+fn wrong_kinds() -> Vec<(&'static str, Vec<u8>, &'static str, bool)> {
+    let bvh =
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Zposition\n \
+               End Site\n {\n  OFFSET 0 1 0\n }\n}\nMOTION\nFrames: 1\nFrame Time: 0.033\n0 0 0\n";
+    let pose = [&0.1f32.to_le_bytes()[..], &[0; 12]].concat();
+    vec![
+        ("a.bvh", bvh.as_bytes().to_vec(), "a BVH file", true),
+        ("a.npy", b"\x93NUMPY\x01\x00\x76\x00{'descr'".to_vec(), "an NPY array", true),
+        ("a.npz", zip_member("keypoints.npy"), "an NPZ archive", true),
+        ("a.pose", pose, "a .pose file", true),
+        ("a.trc", b"PathFileType\t4\t(X/Y/Z)\ta.trc\n".to_vec(), "a TRC file", true),
+        ("a.glb", b"glTF\x02\0\0\0\x0c\0\0\0".to_vec(), "a glTF binary (GLB)", false),
+        ("a.html", b"<!DOCTYPE html>\n<html><body>".to_vec(), "an HTML page", false),
+        ("a.jpg", b"\xFF\xD8\xFF\xE0\0\x10JFIF\0".to_vec(), "a JPEG image", false),
+        ("miku.pmx", b"PMX \0\0\0\x40\x08\0".to_vec(), "a PMX model", false),
+    ]
+}
+
+#[test]
+fn a_file_of_another_kind_is_named_for_what_it_is_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, bytes, kind, capture) in wrong_kinds() {
+        write(d, name, &bytes);
+        let motion_commands: [&[&str]; 3] =
+            [&["info", name], &["convert", name, "o.json"], &["render", name, "-o", "o.png"]];
+        for args in motion_commands {
+            // `info` reads models; every other wrong kind is refused as what it is.
+            if name.ends_with(".pmx") && args[0] == "info" {
+                continue;
+            }
+            let run = common::run_bounded(d, args);
+            let stderr = String::from_utf8_lossy(&run.output.stderr);
+            assert_eq!(run.output.status.code(), Some(1), "{args:?}: {stderr}");
+            let said = format!("{name}: this is {kind}; motions are VMD, JSON or CSV");
+            assert!(stderr.contains(&said), "{args:?}: {stderr}");
+            assert!(!stderr.contains("CSV line") && !stderr.contains("utf-8"), "{stderr}");
+        }
+        let run = common::run_bounded(d, &["retarget", name, "-o", "o.vmd"]);
+        let stderr = String::from_utf8_lossy(&run.output.stderr);
+        assert_eq!(run.output.status.code(), Some(1), "retarget {name}: {stderr}");
+        // Capture is read by its own reader, whose error (the crafted files are incomplete)
+        // names its format; anything else is named as what it is.
+        let refused = format!("{name}: this is {kind}; motion capture is BVH, or keypoints");
+        assert_eq!(stderr.contains(&refused), !capture, "retarget {name}: {stderr}");
+        assert!(!stderr.contains("CSV,") && !stderr.contains("CSV:"), "retarget {name}: {stderr}");
+    }
+    // The command line's hint says where such a file goes.
+    let run = common::run_bounded(d, &["info", "a.bvh"]);
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert!(stderr.contains("; `vmdkit retarget` takes BVH"), "{stderr}");
+}
+
+#[test]
+fn an_empty_bvh_and_a_text_vmd_are_named_for_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "empty.bvh", b"");
+    write(d, "text.vmd", b"hello\n");
+    let cases: [(&[&str], &str); 4] = [
+        (&["info", "empty.bvh"], "empty.bvh: this is an empty file; motions are VMD"),
+        (
+            &["retarget", "empty.bvh", "-o", "o.vmd"],
+            "empty.bvh: this is an empty file; motion capture",
+        ),
+        (&["retarget", "text.vmd", "-o", "o.vmd"], "text.vmd: this is text of no known kind"),
+        (
+            &["info", "text.vmd"],
+            "text.vmd: header, byte offset 0: not a VMD file: text starting \"hello\"",
+        ),
+    ];
+    for (args, said) in cases {
+        let run = common::run_bounded(d, args);
+        let stderr = String::from_utf8_lossy(&run.output.stderr);
+        assert_eq!(run.output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!stderr.contains("CSV,") && !stderr.contains("`hello`"), "{args:?}: {stderr}");
+    }
+}

@@ -467,7 +467,8 @@ fn options_that_do_not_apply_to_poses_are_usage_errors() {
     // A model where a motion is expected says so.
     let output = vmdkit().arg("dump").arg(&miku).output().unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("is a PMX model, not a motion"));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("this is a PMX model; motions are VMD, JSON or CSV"));
 }
 
 #[test]

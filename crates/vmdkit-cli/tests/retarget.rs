@@ -316,3 +316,165 @@ fn the_readmes_posfile_example_runs_without_warnings() {
         assert!(!stderr.contains("warning"), "{example}: {stderr}");
     }
 }
+
+/// A `.npy` image: `descr` elements of `shape`, then `data`.
+fn npy(descr: &str, shape: &str, data: &[u8]) -> Vec<u8> {
+    let dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}\n");
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// One zip member: its name, its method (0 stored, 8 deflated), its bytes as stored, and the
+/// CRC-32 and size of what they inflate to.
+struct Member {
+    name: &'static str,
+    method: u16,
+    stored: Vec<u8>,
+    crc: u32,
+    size: u32,
+}
+
+impl Member {
+    fn stored(name: &'static str, data: Vec<u8>) -> Member {
+        let mut crc = flate2::Crc::new();
+        crc.update(&data);
+        Member { name, method: 0, crc: crc.sum(), size: data.len() as u32, stored: data }
+    }
+}
+
+/// A zip archive of `members`, as numpy.savez writes one (no Zip64: every size fits 32 bits).
+fn zip(members: &[Member]) -> Vec<u8> {
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    for m in members {
+        let offset = out.len() as u32;
+        let fields = |out: &mut Vec<u8>| {
+            out.extend_from_slice(&20u16.to_le_bytes()); // version needed
+            out.extend_from_slice(&0u16.to_le_bytes()); // flags
+            out.extend_from_slice(&m.method.to_le_bytes());
+            out.extend_from_slice(&[0, 0, 0x21, 0]); // 1980-01-01 00:00
+            out.extend_from_slice(&m.crc.to_le_bytes());
+            out.extend_from_slice(&(m.stored.len() as u32).to_le_bytes());
+            out.extend_from_slice(&m.size.to_le_bytes());
+            out.extend_from_slice(&(m.name.len() as u16).to_le_bytes());
+            out.extend_from_slice(&0u16.to_le_bytes()); // extra field
+        };
+        out.extend_from_slice(b"PK\x03\x04");
+        fields(&mut out);
+        out.extend_from_slice(m.name.as_bytes());
+        out.extend_from_slice(&m.stored);
+        central.extend_from_slice(b"PK\x01\x02");
+        central.extend_from_slice(&20u16.to_le_bytes()); // version made by
+        fields(&mut central);
+        central.extend_from_slice(&[0; 10]); // comment, disk, attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(m.name.as_bytes());
+    }
+    let (start, size) = (out.len() as u32, central.len() as u32);
+    out.extend_from_slice(&central);
+    out.extend_from_slice(b"PK\x05\x06\0\0\0\0");
+    let count = members.len() as u16;
+    out.extend_from_slice(&[count.to_le_bytes(), count.to_le_bytes()].concat());
+    out.extend_from_slice(&[size.to_le_bytes(), start.to_le_bytes()].concat());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+/// `data` as raw deflate blocks ending in a full flush: not final, so that copies of it can
+/// follow one another in one stream.
+fn deflate_block(data: &[u8]) -> Vec<u8> {
+    let mut c = flate2::Compress::new(flate2::Compression::best(), false);
+    let mut out = Vec::with_capacity(data.len() + 1024);
+    c.compress_vec(data, &mut out, flate2::FlushCompress::Full).unwrap();
+    assert_eq!(c.total_in(), data.len() as u64);
+    out
+}
+
+/// Issue 24: files a few hundred kilobytes long that asked for gigabytes: 20,000 TRC markers
+/// over 20,000 empty rows (6 GB), 18,000 JSON frames each naming another joint (4.8 GB), an
+/// NPZ member inflating 1,000 times (1.46 MB to 1.5 GB, read whole). Each is refused within
+/// bounds, naming the file.
+#[test]
+fn keypoint_files_asking_for_gigabytes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut trc =
+        String::from("PathFileType\t4\t(X/Y/Z)\tmany.trc\nNumMarkers\n20000\nFrame#\tTime");
+    for m in 0..20_000 {
+        trc.push_str(&format!("\tm{m}\t\t"));
+    }
+    trc.push_str("\n\tX1\n");
+    for f in 0..20_000 {
+        trc.push_str(&format!("{f}\t\n"));
+    }
+    common::write(d, "many.trc", trc.as_bytes());
+    let frames: Vec<String> = (0..18_000).map(|f| format!("{{\"j{f}\": [0, 0, 0]}}")).collect();
+    common::write(d, "many.json", format!("[{}]", frames.join(",")).as_bytes());
+
+    // 131,072 frames of 1,000 joints of zeros: 1,000 copies of one block of 1.5 MiB deflated.
+    let chunk = vec![0u8; 1_572_864];
+    let head = npy("<f4", "(131072, 1000, 3)", &[]);
+    let mut crc = flate2::Crc::new();
+    crc.update(&head);
+    let mut chunk_crc = flate2::Crc::new();
+    chunk_crc.update(&chunk);
+    let block = deflate_block(&chunk);
+    let mut stored = deflate_block(&head);
+    for _ in 0..1000 {
+        stored.extend_from_slice(&block);
+        crc.combine(&chunk_crc);
+    }
+    stored.extend_from_slice(&[0x03, 0x00]); // the final, empty block
+    let size = (head.len() + 1000 * chunk.len()) as u32;
+    let bomb = Member { name: "keypoints.npy", method: 8, stored, crc: crc.sum(), size };
+    common::write(d, "bomb.npz", &zip(&[bomb]));
+
+    for (file, says) in [
+        ("many.trc", "points from"),
+        ("many.json", "points from"),
+        ("bomb.npz", "compressed member too large"),
+    ] {
+        let run = common::run_bounded(d, &["retarget", file, "-o", "x.vmd"]);
+        let stderr = common::stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(1), "{file}: {stderr}");
+        assert!(stderr.contains(file) && stderr.contains(says), "{file}: {stderr}");
+    }
+}
+
+/// Issue 24: finding a wide CSV's joints by scanning the names found so far made its header
+/// quadratic (100,000 columns: 4.7 s; 300,000: 55 s).
+#[test]
+fn a_wide_csv_of_100000_columns_is_read_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut header = vec!["frame".to_string()];
+    for j in 0..33_333 {
+        header.extend(["x", "y", "z"].map(|a| format!("j{j}_{a}")));
+    }
+    let row = vec!["0"; header.len()].join(",");
+    common::write(d, "wide.csv", format!("{}\n{row}\n", header.join(",")).as_bytes());
+    let run = common::run_bounded(d, &["retarget", "wide.csv", "-o", "x.vmd"]);
+    let stderr = common::stderr(&run.output);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("33333 joints fit no built-in layout"), "{stderr}");
+}
+
+/// Issue 24: a frame rate a file declares beyond any capture (`fps` 1e30 in an NPZ) was
+/// reported as bad usage (exit 2, no file named); it is the file's damage: exit 1, file and
+/// field named.
+#[test]
+fn a_frame_rate_the_file_gives_beyond_10000_is_its_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let npz = zip(&[
+        Member::stored("keypoints.npy", npy("<f4", "(2, 17, 3)", &[0; 408])),
+        Member::stored("fps.npy", npy("<f8", "()", &1e30f64.to_le_bytes())),
+    ]);
+    common::write(d, "fast.npz", &npz);
+    let run = common::run_bounded(d, &["retarget", "fast.npz", "-o", "x.vmd", "--layout", "h36m"]);
+    let stderr = common::stderr(&run.output);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fast.npz") && stderr.contains("field `fps`"), "{stderr}");
+}

@@ -164,9 +164,9 @@ fn dash_reads_stdin_in_any_format_told_by_its_bytes() {
     }
     // Empty stdin, a model, a pose, where only a motion will do: each said for what it is.
     let cases: [(&[u8], &str); 3] = [
-        (b"", "-: is empty, not a motion"),
-        (b"PMX \x00\x00\x00\x40rest", "-: is a PMX model, not a motion"),
-        (b"Vocaloid Pose Data file\r\n", "-: is a VPD pose, not a motion"),
+        (b"", "-: this is an empty file; motions are VMD, JSON or CSV"),
+        (b"PMX \x00\x00\x00\x40rest", "-: this is a PMX model; motions are VMD, JSON or CSV"),
+        (b"Vocaloid Pose Data file\r\n", "-: this is a VPD pose; motions are VMD, JSON or CSV"),
     ];
     for (bytes, said) in cases {
         let output = vmdkit().args(["mirror", "-", "-o", "-"]).write_stdin(bytes).output();
@@ -177,7 +177,7 @@ fn dash_reads_stdin_in_any_format_told_by_its_bytes() {
     // A model named like a motion is told apart by its bytes too.
     write(&d, "model.vmd", b"PMX \x00\x00\x00\x40rest");
     let output = run_in(&d, &["dump", "model.vmd"]);
-    assert!(stderr(&output).contains("model.vmd: is a PMX model, not a motion"), "{output:?}");
+    assert!(stderr(&output).contains("model.vmd: this is a PMX model; motions are"), "{output:?}");
     // stdin can be read once.
     let output = run_in(&d, &["info", "-", "-"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));

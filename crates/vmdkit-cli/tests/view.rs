@@ -117,6 +117,28 @@ fn the_readmes_html_size_per_bone_and_frame_is_measured() {
     );
 }
 
+/// Issue 24: a file whose one far key needs more than 54,000 frames was reported as bad usage
+/// (exit 2, no file named); the last key is the file's: exit 1, file and frame named. Asked for
+/// with --to, the same span stays a usage error.
+#[test]
+fn a_last_key_beyond_54000_frames_is_the_files_fact() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut motion = vmdkit::example::example_motion();
+    motion.bones.push(vmdkit::BoneKey { frame: 60_000, ..motion.bones[0] });
+    motion.write_file(d.join("far.vmd")).unwrap();
+    for command in ["view", "render"] {
+        let out = if command == "view" { "x.html" } else { "x.gif" };
+        let run = common::run_bounded(d, &[command, "far.vmd", "-o", out]);
+        let stderr = common::stderr(&run.output);
+        assert_eq!(run.output.status.code(), Some(1), "{command}: {stderr}");
+        assert!(stderr.contains("far.vmd: its last key is at frame 60000"), "{stderr}");
+        assert!(!stderr.contains("--help"), "{stderr}");
+    }
+    let asked = common::run_in(d, &["view", "far.vmd", "--to", "59000", "-o", "x.html"]);
+    assert_eq!(asked.status.code(), Some(2), "{}", common::stderr(&asked));
+}
+
 fn chromium() -> Option<&'static str> {
     let found =
         Command::new("chromium").arg("--version").output().is_ok_and(|o| o.status.success());
@@ -205,4 +227,49 @@ fn the_player_makes_no_request_while_it_plays() {
     assert_eq!(doc["errors"], serde_json::json!([]), "{doc}");
     assert_eq!(doc["advanced"], true, "the frame counter advances: {doc}");
     assert!(output.status.success(), "{doc}");
+}
+
+/// Issue 27: the player draws what `render` draws: hidden helpers (センター先) left out and
+/// their children joined to the nearest drawn bone, unless `--bones all`.
+#[test]
+fn the_player_leaves_out_the_bones_render_leaves_out() {
+    let Some(manifest) = test_corpus::corpus_or_skip("the_player_leaves_out_hidden_bones") else {
+        return;
+    };
+    let model = manifest.entries.iter().find(|e| e.local_path.ends_with("初音ミク.pmx")).unwrap();
+    let (dir, motion) = example_dir();
+    let data = |set: &str| -> serde_json::Value {
+        let html =
+            view(dir.path(), &motion, &["--model", model.path.to_str().unwrap(), "--bones", set]);
+        let start = html.find("id=\"vmdkit-data\">").unwrap() + "id=\"vmdkit-data\">".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        serde_json::from_str(&html[start..end].replace("<\\/", "</")).unwrap()
+    };
+    for (set, tip_style) in [("body", 0), ("visible", 0), ("all", 1)] {
+        let d = data(set);
+        let names: Vec<&str> =
+            d["bones"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+        let style: Vec<i64> =
+            d["style"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        let lines: Vec<i64> =
+            d["lines"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).collect();
+        let tip = names.iter().position(|&n| n == "センター先").unwrap();
+        assert_eq!(style[tip], tip_style, "{set}");
+        let hair = names.iter().position(|&n| n == "左髪３").unwrap();
+        assert_eq!(
+            style[hair],
+            [0, 2, 2][["body", "visible", "all"].iter().position(|s| *s == set).unwrap()],
+            "{set}"
+        );
+        for (b, &p) in lines.iter().enumerate() {
+            if p >= 0 {
+                assert!(
+                    style[b] != 0 && style[p as usize] != 0,
+                    "{set}: {} to {}",
+                    names[b],
+                    names[p as usize]
+                );
+            }
+        }
+    }
 }

@@ -1,8 +1,39 @@
-//! Numbers drawn as seven-segment digits, so that the frame counter and the plots' tick labels
-//! need no font at all.
+//! Numbers: the plots' tick labels and the frame counter, in the picture's font when there is
+//! one (one font throughout the picture), else as seven-segment digits that need no font.
 
 use crate::canvas::Canvas;
+use crate::font::Font;
 use crate::style::Rgb;
+
+/// Numbers `size` pixels tall (the text size of the picture) in `font`, or seven-segment
+/// digits without one.
+pub struct Numbers<'a> {
+    /// The picture's font.
+    pub font: Option<&'a Font>,
+    /// Text size in pixels.
+    pub size: f32,
+}
+
+impl Numbers<'_> {
+    /// The width of `text` drawn.
+    pub fn width(&self, text: &str) -> f32 {
+        match self.font {
+            Some(font) => font.width(text, self.size),
+            None => width(text, self.size * 0.8),
+        }
+    }
+
+    /// Draws `text` from `x`, centred vertically on `centre_y`.
+    pub fn draw(&self, canvas: &mut Canvas, text: &str, x: f32, centre_y: f32, colour: Rgb) {
+        match self.font {
+            Some(font) => {
+                let top = centre_y - font.line_height(self.size) / 2.0;
+                font.draw(canvas, text, x, top, self.size, colour);
+            }
+            None => draw(canvas, text, x, centre_y - self.size * 0.4, self.size * 0.8, colour),
+        }
+    }
+}
 
 /// Segments a–g (top, top right, bottom right, bottom, bottom left, top left, middle) lit for
 /// each digit.

@@ -1,10 +1,12 @@
 //! The stick figure: a model's bones posed by a motion, drawn head to parent head.
 
+use crate::bones::{bone_styles, drawn_parents, visible_flags, BoneSet, BoneStyle};
 use crate::canvas::{Canvas, Size};
 use crate::digits;
 use crate::font::Font;
+use crate::labels::{place, Label, Wanted};
 use crate::projection::{Projection, View};
-use crate::style::{Rgb, CENTRE, GRID, IK, INK, LEFT, RIGHT};
+use crate::style::{Rgb, BACKGROUND, CENTRE, GRID, IK, INK, LEFT, RIGHT};
 use glam::Vec3;
 use std::sync::Arc;
 use vmdkit::eval::MotionSampler;
@@ -74,11 +76,21 @@ pub struct FigureRenderer {
     ik_goal: Vec<bool>,
     /// Floor-level roots: drawn as a dot, without lines to their children.
     floor_root: Vec<bool>,
+    /// Each bone's visible flag in the model.
+    visible: Vec<bool>,
+    /// How each bone is drawn under the chosen [`BoneSet`].
+    styles: Vec<BoneStyle>,
+    /// The bone each drawn bone's line goes to.
+    drawn_parent: Vec<Option<usize>>,
+    /// Each bone's English name in the model (for labels when the font lacks kanji).
+    english: Vec<String>,
     canvas: Canvas,
     font: Option<Font>,
     grid_half: f32,
     /// Bones whose names are drawn beside their joints (needs a font).
     labelled: Vec<usize>,
+    /// The labels of the last frame drawn.
+    placed: Vec<Label>,
 }
 
 impl FigureRenderer {
@@ -104,6 +116,12 @@ impl FigureRenderer {
             ik_goal[skeleton.ik_bone(k)] = true;
         }
         let pose = Pose::new(&skeleton);
+        let visible = visible_flags(model, &skeleton);
+        let styles = bone_styles(&skeleton, &visible, BoneSet::default());
+        let drawn_parent = drawn_parents(&skeleton, &styles, &ik_goal, &floor_root);
+        let english = (0..n)
+            .map(|b| model.bones.get(b).map_or(String::new(), |bone| bone.name_en.clone()))
+            .collect();
         FigureRenderer {
             poser: SharedPoser::with_options(skeleton, sampler, Arc::clone(&binding), options),
             binding,
@@ -111,11 +129,40 @@ impl FigureRenderer {
             sides,
             ik_goal,
             floor_root,
+            visible,
+            styles,
+            drawn_parent,
+            english,
             canvas: Canvas::new(size),
             font: None,
             grid_half: 20.0,
             labelled: Vec::new(),
+            placed: Vec::new(),
         }
+    }
+
+    /// Chooses which bones are drawn ([`BoneSet::Body`] unless set); see [`BoneStyle`].
+    pub fn set_bones(&mut self, set: BoneSet) {
+        let skeleton = self.poser.skeleton();
+        self.styles = bone_styles(skeleton, &self.visible, set);
+        self.drawn_parent = drawn_parents(skeleton, &self.styles, &self.ik_goal, &self.floor_root);
+    }
+
+    /// How bone `bone` is drawn under the chosen [`BoneSet`].
+    pub fn bone_style(&self, bone: usize) -> BoneStyle {
+        self.styles[bone]
+    }
+
+    /// The bone that `bone`'s line goes to (its nearest drawn ancestor), or `None` when no
+    /// line is drawn for it.
+    pub fn drawn_parent(&self, bone: usize) -> Option<usize> {
+        self.drawn_parent[bone]
+    }
+
+    /// The labels of the last frame [`FigureRenderer::draw`] drew: text and box, pairwise
+    /// disjoint.
+    pub fn labels(&self) -> &[Label] {
+        &self.placed
     }
 
     /// Draws the frame counter with `font` rather than seven-segment digits.
@@ -123,14 +170,19 @@ impl FigureRenderer {
         self.font = font;
     }
 
-    /// Names the head, elbows, wrists, knees and IK goals beside their joints, in the
-    /// script the font can draw ([`Font::display_name`]); nothing without a font.
+    /// Names the head, elbows, wrists, knees and IK goals that are drawn beside their
+    /// joints, in the script the font can draw ([`Font::bone_label`]); nothing without a
+    /// font. Labels that would overlap are moved, or left out when there is no room.
     pub fn set_labels(&mut self, on: bool) {
         let skeleton = self.poser.skeleton();
         self.labelled = if on {
-            (0..skeleton.bone_count())
-                .filter(|&b| self.ik_goal[b] || LABELLED.contains(&skeleton.bone_name(b)))
-                .collect()
+            // The named joints first, in LABELLED's order, then the IK goals: the first win
+            // contested places.
+            let named = LABELLED
+                .iter()
+                .filter_map(|name| skeleton.bone_names().iter().position(|b| b == name));
+            let goals = (0..skeleton.bone_count()).filter(|&b| self.ik_goal[b]);
+            named.chain(goals).filter(|&b| self.styles[b] != BoneStyle::Hidden).collect()
         } else {
             Vec::new()
         };
@@ -172,13 +224,17 @@ impl FigureRenderer {
         self.pose.positions()
     }
 
-    /// An orthographic projection of `view` fitted to the figure over `frames` (at most 1024
-    /// of them are posed, evenly spread); the floor grid is sized to the same poses.
+    /// An orthographic projection of `view` fitted to the drawn bones over `frames` (at most
+    /// 1024 of them are posed, evenly spread); the floor grid is sized to the same poses. Call
+    /// [`FigureRenderer::set_bones`] first.
     pub fn fit(&mut self, view: View, frames: &[f64]) -> Projection {
         let step = frames.len().div_ceil(MAX_FIT_FRAMES).max(1);
         let mut points = Vec::new();
         for &t in frames.iter().step_by(step).chain(frames.last()) {
-            points.extend_from_slice(self.positions_at(t));
+            self.poser.pose_at(t, &mut self.pose);
+            // Only what is drawn: a hidden helper below the floor must not shrink the figure.
+            let drawn = self.pose.positions().iter().zip(&self.styles);
+            points.extend(drawn.filter(|(_, &s)| s != BoneStyle::Hidden).map(|(p, _)| *p));
         }
         let reach = points
             .iter()
@@ -205,10 +261,8 @@ impl FigureRenderer {
         let skeleton = self.poser.skeleton();
         let positions = self.pose.positions();
         let mut bones: Vec<(f32, usize, usize)> = (0..skeleton.bone_count())
-            .filter(|&b| !self.ik_goal[b])
             .filter_map(|b| {
-                let parent =
-                    skeleton.parent(b).filter(|&p| !self.ik_goal[p] && !self.floor_root[p])?;
+                let parent = self.drawn_parent[b]?;
                 let depth = projection.project((positions[b] + positions[parent]) / 2.0)?.2;
                 Some((depth, b, parent))
             })
@@ -217,29 +271,46 @@ impl FigureRenderer {
         bones.sort_by(|a, b| b.0.total_cmp(&a.0));
         for &(_, b, parent) in &bones {
             if let Some((pa, pb)) = projection.segment(positions[b], positions[parent]) {
-                self.canvas.line(pa, pb, line, self.sides[b].colour(), &[]);
+                let (width, colour) = self.stroke(b, line);
+                self.canvas.line(pa, pb, width, colour, &[]);
             }
         }
         for (b, &p) in positions.iter().enumerate() {
+            if self.styles[b] == BoneStyle::Hidden {
+                continue;
+            }
             let Some((x, y, _)) = projection.project(p) else { continue };
             if self.ik_goal[b] {
                 self.canvas.square((x, y), line * 2.2, line * 0.8, IK);
             } else {
-                self.canvas.dot((x, y), line * 1.15, self.sides[b].colour());
+                let (width, colour) = self.stroke(b, line);
+                self.canvas.dot((x, y), width * 1.15, colour);
             }
         }
+        self.placed.clear();
         if let Some(font) = &self.font {
             let height = (size.height() as f32 / 40.0).clamp(8.0, 24.0);
-            for &b in &self.labelled {
-                if let Some((x, y, _)) = projection.project(positions[b]) {
-                    let name = skeleton.bone_name(b);
-                    // The model's right side is the image's left: its names go left of the joint.
-                    let left = match self.sides[b] {
-                        Side::Right => x - line * 3.0 - font.width(name, height),
-                        _ => x + line * 3.0,
-                    };
-                    font.draw(&mut self.canvas, name, left, y - height / 2.0, height, INK);
-                }
+            let wanted = self
+                .labelled
+                .iter()
+                .filter_map(|&b| {
+                    let (x, y, _) = projection.project(positions[b])?;
+                    let text = font.bone_label(skeleton.bone_name(b), &self.english[b], b);
+                    Some(Wanted {
+                        bone: b,
+                        width: font.width(&text, height),
+                        height: font.line_height(height),
+                        text,
+                        joint: (x, y),
+                        // The model's right side is the image's left: its names go left.
+                        left: self.sides[b] == Side::Right,
+                    })
+                })
+                .collect();
+            let (w, h) = (size.width() as f32, size.height() as f32);
+            self.placed = place(wanted, line * 3.0, w, h);
+            for label in &self.placed {
+                font.draw(&mut self.canvas, &label.text, label.x, label.y, height, INK);
             }
         }
         if let Some(text) = counter {
@@ -257,6 +328,16 @@ impl FigureRenderer {
     pub fn render_ortho(&mut self, view: View, fit_frames: &[f64], t: f64) -> &Canvas {
         let projection = self.fit(view, fit_frames);
         self.draw(&projection, t, None)
+    }
+
+    /// The width and colour of bone `b`'s line, `line` pixels for the body: physics chains
+    /// are half as wide and half-way to the background, so that they read as hair and cloth.
+    fn stroke(&self, b: usize, line: f32) -> (f32, Rgb) {
+        let colour = self.sides[b].colour();
+        match self.styles[b] {
+            BoneStyle::Physics => (line * 0.5, colour.towards(BACKGROUND, 0.5)),
+            _ => (line, colour),
+        }
     }
 
     fn draw_grid(&mut self, projection: &Projection, width: f32) {

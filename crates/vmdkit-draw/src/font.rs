@@ -1,12 +1,11 @@
-//! Text: a system font found through fontconfig's `fc-list`/`fc-match` commands (no font file
-//! ships with vmdkit), and the choice between Japanese bone names and English ones.
+//! Text: a system font found with `fontdb` (no font file ships with vmdkit), and the names
+//! drawn with it: Japanese when the font has the glyphs, else English, never `?`.
 
 use crate::canvas::Canvas;
 use crate::error::DrawError;
 use crate::style::Rgb;
-use ab_glyph::{point, Font as _, FontVec, PxScale, ScaleFont};
+use ab_glyph::{point, Font as _, FontRef, FontVec, PxScale, ScaleFont};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use vmdkit::edit::{to_english, EnglishStyle};
 
 /// Which script bone names are drawn in.
@@ -15,7 +14,8 @@ use vmdkit::edit::{to_english, EnglishStyle};
 pub enum NameScript {
     /// As the model spells them: the font has Japanese glyphs.
     Japanese,
-    /// The standard dictionary's English names (`arm_L`): the font lacks Japanese glyphs.
+    /// English names (the model's own, else the standard dictionary's `arm_L`): the font lacks
+    /// Japanese glyphs.
     English,
 }
 
@@ -26,30 +26,70 @@ pub struct Font {
     script: NameScript,
 }
 
+/// How a system face ranks, smaller first: lacks Japanese, not sans-serif, not normal width,
+/// distance from weight 400.
+type Rank = (bool, bool, bool, u16);
+
+/// 腕 (arm) stands for the kanji of bone names.
+const KANJI_PROBE: char = '腕';
+
 impl Font {
-    /// Reads a TrueType/OpenType font file.
+    /// Reads a TrueType/OpenType font file (the first font of a collection).
     pub fn from_file(path: &Path) -> Result<Font, DrawError> {
+        Font::from_collection(path, 0)
+    }
+
+    /// Reads font `index` of a TrueType/OpenType file or collection (.ttc).
+    pub fn from_collection(path: &Path, index: u32) -> Result<Font, DrawError> {
         let err = |reason: String| DrawError::Font { path: path.to_path_buf(), reason };
         let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
-        let font = FontVec::try_from_vec(bytes).map_err(|e| err(e.to_string()))?;
-        // 腕 (arm) stands for the kanji of bone names.
-        let script =
-            if font.glyph_id('腕').0 != 0 { NameScript::Japanese } else { NameScript::English };
+        let font = FontVec::try_from_vec_and_index(bytes, index).map_err(|e| err(e.to_string()))?;
+        let script = if font.glyph_id(KANJI_PROBE).0 != 0 {
+            NameScript::Japanese
+        } else {
+            NameScript::English
+        };
         Ok(Font { font, path: path.to_path_buf(), script })
     }
 
-    /// A system font: one with Japanese glyphs when fontconfig lists any, else its default
-    /// sans-serif; `None` when fontconfig is not installed or finds no usable font.
+    /// A system font, found with `fontdb` in the folders fontconfig's configuration names: a
+    /// regular sans-serif face with Japanese glyphs when there is one (Debian's
+    /// `fonts-noto-cjk`, `fonts-ipafont-gothic`...), else a regular sans-serif Latin face;
+    /// `None` when the system has no usable font. The choice does not depend on the order
+    /// the folders are read in.
     pub fn find_system() -> Option<Font> {
-        let japanese = run(&["fc-list", ":lang=ja", "file"]);
-        let mut candidates: Vec<String> = japanese
-            .lines()
-            .map(|l| l.trim().trim_end_matches(':').to_string())
-            .filter(|l| !l.is_empty())
+        let mut db = fontdb::Database::new();
+        db.load_system_fonts();
+        let mut ranked: Vec<(Rank, PathBuf, u32)> = db
+            .faces()
+            .filter(|face| face.style == fontdb::Style::Normal)
+            .filter_map(|face| {
+                let path = match &face.source {
+                    fontdb::Source::File(p) | fontdb::Source::SharedFile(p, _) => p.clone(),
+                    fontdb::Source::Binary(_) => return None,
+                };
+                let (latin, japanese) = db
+                    .with_face_data(face.id, |data, index| {
+                        let f = FontRef::try_from_slice_and_index(data, index).ok()?;
+                        let has = |c: char| f.glyph_id(c).0 != 0;
+                        Some((has('a') && has('0'), has(KANJI_PROBE)))
+                    })
+                    .flatten()?;
+                let family = face.families.first().map_or(String::new(), |f| f.0.to_lowercase());
+                let sans = (family.contains("sans") || family.contains("gothic"))
+                    && !family.contains("mono");
+                // Smaller is better: Japanese, sans-serif, normal width, weight nearest 400.
+                let key = (
+                    !japanese,
+                    !sans,
+                    face.stretch != fontdb::Stretch::Normal,
+                    face.weight.0.abs_diff(400),
+                );
+                latin.then_some((key, path, face.index))
+            })
             .collect();
-        candidates.sort(); // fc-list's order varies between runs
-        candidates.push(run(&["fc-match", "-f", "%{file}", "sans-serif"]));
-        candidates.iter().filter(|c| !c.is_empty()).find_map(|c| Font::from_file(Path::new(c)).ok())
+        ranked.sort();
+        ranked.iter().find_map(|(_, path, index)| Font::from_collection(path, *index).ok())
     }
 
     /// The font file.
@@ -62,17 +102,43 @@ impl Font {
         self.script
     }
 
+    /// Whether the font has a glyph for every character of `text` but spaces.
+    pub fn can_draw(&self, text: &str) -> bool {
+        text.chars().all(|c| c.is_whitespace() || self.font.glyph_id(c).0 != 0)
+    }
+
     /// A bone or morph name as it will be drawn: itself when the font has every glyph, else
-    /// the standard English name, else the name with the missing characters as `?`.
+    /// the standard dictionary's English name, else the name with each character the font
+    /// lacks written as its code point (`U+9AEA`): readable, and never a `?`.
     pub fn display_name(&self, name: &str) -> String {
-        if name.chars().all(|c| self.font.glyph_id(c).0 != 0 || c.is_whitespace()) {
+        if self.can_draw(name) {
             return name.to_string();
         }
-        match to_english(name, EnglishStyle::Mmd) {
-            Some(english) => english.to_string(),
-            None => {
-                name.chars().map(|c| if self.font.glyph_id(c).0 != 0 { c } else { '?' }).collect()
+        if let Some(english) = to_english(name, EnglishStyle::Mmd) {
+            return english.to_string();
+        }
+        let mut out = String::new();
+        for c in name.chars() {
+            if self.font.glyph_id(c).0 != 0 {
+                out.push(c);
+            } else {
+                out.push_str(&format!("U+{:04X}", u32::from(c)));
             }
+        }
+        out
+    }
+
+    /// The label of a model's bone: its name when the font can draw it, else the model's own
+    /// English name, else the dictionary's, else `bone N` (its index in the model).
+    pub fn bone_label(&self, name: &str, english: &str, index: usize) -> String {
+        if self.can_draw(name) {
+            name.to_string()
+        } else if !english.trim().is_empty() && self.can_draw(english) {
+            english.trim().to_string()
+        } else if let Some(english) = to_english(name, EnglishStyle::Mmd) {
+            english.to_string()
+        } else {
+            format!("bone {index}")
         }
     }
 
@@ -87,6 +153,12 @@ impl Font {
         let text = self.display_text(text);
         let scaled = self.font.as_scaled(PxScale::from(size));
         text.chars().map(|c| scaled.h_advance(self.font.glyph_id(c))).sum()
+    }
+
+    /// The height of a line of text at `size` pixels, ascent to descent.
+    pub fn line_height(&self, size: f32) -> f32 {
+        let scaled = self.font.as_scaled(PxScale::from(size));
+        scaled.ascent() - scaled.descent()
     }
 
     /// Draws `text` with its top-left corner at (x, y), `size` pixels tall; words the font
@@ -114,15 +186,4 @@ impl Font {
             }
         }
     }
-}
-
-/// A command's stdout, or nothing when it cannot run.
-fn run(argv: &[&str]) -> String {
-    Command::new(argv[0])
-        .args(&argv[1..])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default()
 }

@@ -20,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+mod bones;
 mod canvas;
 mod digits;
 mod error;
@@ -27,19 +28,22 @@ mod figure;
 mod font;
 mod gif_out;
 mod keycurve;
+mod labels;
 mod plot;
 mod projection;
 mod series;
 mod style;
 mod viewer;
 
+pub use bones::{BoneSet, BoneStyle};
 pub use canvas::{encode_png, Canvas, Size};
 pub use error::DrawError;
 pub use figure::{FigureRenderer, Side};
 pub use font::{Font, NameScript};
 pub use gif_out::GifWriter;
 pub use keycurve::{draw_key_curves, KeyCurves};
-pub use plot::{draw_chart, Chart, ChartLayout, Marker, Panel, Series};
+pub use labels::Label;
+pub use plot::{draw_chart, Chart, ChartLayout, Marker, Panel, Series, TickLabel};
 pub use projection::{Projection, View};
 pub use series::{bone_panels, camera_panels, morph_panels, SampleRange};
 pub use style::Rgb;

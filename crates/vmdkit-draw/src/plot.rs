@@ -64,6 +64,22 @@ pub struct Marker {
 pub struct ChartLayout {
     /// Every key marker drawn.
     pub markers: Vec<Marker>,
+    /// Every tick number drawn.
+    pub ticks: Vec<TickLabel>,
+}
+
+/// A tick number as drawn: in the chart's font when it has one (the same font as its titles),
+/// else as seven-segment digits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TickLabel {
+    /// The number as written.
+    pub text: String,
+    /// Its left edge, pixels.
+    pub x: f32,
+    /// Its vertical centre, pixels.
+    pub centre_y: f32,
+    /// The text size, pixels.
+    pub size: f32,
 }
 
 /// Marker radius in pixels.
@@ -72,7 +88,7 @@ pub const MARKER_RADIUS: f32 = 3.5;
 const LINE_ALPHA: f32 = 0.7;
 
 /// Draws `chart`; text (titles, legend labels) only when `font` is given, tick labels always
-/// (they are seven-segment digits).
+/// (in the same font, or as seven-segment digits without one).
 pub fn draw_chart(chart: &Chart, size: Size, font: Option<&Font>) -> (Canvas, ChartLayout) {
     let mut canvas = Canvas::new(size);
     let (w, h) = (size.width() as f32, size.height() as f32);
@@ -90,6 +106,7 @@ pub fn draw_chart(chart: &Chart, size: Size, font: Option<&Font>) -> (Canvas, Ch
     let all =
         chart.panels.iter().flat_map(|p| &p.series).flat_map(|s| s.points.iter().chain(&s.keys));
     let (x_lo, x_hi) = padded_range(all.map(|p| p.0), 0.0);
+    let numbers = digits::Numbers { font, size: text * 0.9 };
     let mut layout = ChartLayout::default();
     let mut markers = Vec::new();
     for (pi, panel) in chart.panels.iter().enumerate() {
@@ -102,30 +119,18 @@ pub fn draw_chart(chart: &Chart, size: Size, font: Option<&Font>) -> (Canvas, Ch
             let y = py(tick);
             canvas.line((left, y), (w - right, y), 1.0, GRID, &[]);
             let label = tick_label(tick, y_hi - y_lo);
-            let dw = digits::width(&label, text * 0.8);
-            digits::draw(
-                &mut canvas,
-                &label,
-                left - dw - text * 0.4,
-                y - text * 0.4,
-                text * 0.8,
-                INK,
-            );
+            let x = left - numbers.width(&label) - text * 0.4;
+            numbers.draw(&mut canvas, &label, x, y, INK);
+            layout.ticks.push(TickLabel { text: label, x, centre_y: y, size: numbers.size });
         }
         for tick in ticks(x_lo, x_hi) {
             let x = px(tick);
             canvas.line((x, y0), (x, y0 + panel_h), 1.0, GRID, &[]);
             if pi + 1 == chart.panels.len() {
                 let label = tick_label(tick, x_hi - x_lo);
-                let dw = digits::width(&label, text * 0.8);
-                digits::draw(
-                    &mut canvas,
-                    &label,
-                    x - dw / 2.0,
-                    y0 + panel_h + text * 0.5,
-                    text * 0.8,
-                    INK,
-                );
+                let (x, y) = (x - numbers.width(&label) / 2.0, y0 + panel_h + text * 0.9);
+                numbers.draw(&mut canvas, &label, x, y, INK);
+                layout.ticks.push(TickLabel { text: label, x, centre_y: y, size: numbers.size });
             }
         }
         canvas.polyline(

@@ -10,6 +10,13 @@ impl Rgb {
         tiny_skia::Color::from_rgba8(self.0, self.1, self.2, (a.clamp(0.0, 1.0) * 255.0) as u8)
     }
 
+    /// This colour moved `amount` (0–1) of the way to `other`.
+    pub(crate) fn towards(self, other: Rgb, amount: f32) -> Rgb {
+        let mix =
+            |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * amount).round() as u8;
+        Rgb(mix(self.0, other.0), mix(self.1, other.1), mix(self.2, other.2))
+    }
+
     /// As an opaque tiny-skia colour.
     pub(crate) fn color(self) -> tiny_skia::Color {
         self.with_alpha(1.0)

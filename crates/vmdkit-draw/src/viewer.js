@@ -25,6 +25,9 @@
   scrub.max = F - 1;
   let frame = 0, playing = true, yaw = 0, pitch = 0.15, zoom = 1, selected = D.bones.indexOf(D.select);
   const colours = { L: "#1f77b4", R: "#d62728", C: "#464850" };
+  // D.style: 0 not drawn (hidden helpers, or outside the chosen bone set), 1 body, 2 a physics
+  // chain (thinner, lighter); D.lines: the drawn ancestor each bone's line goes to, or -1.
+  const shown = (b) => D.style[b] !== 0;
   const centre = D.centre, radius = D.radius;
   function project(p, f) {
     const w = cv.width, h = cv.height;
@@ -58,19 +61,22 @@
     }
     screen = [];
     for (let b = 0; b < B; b++) screen.push(project(at(frame, b), frame));
-    ctx.lineWidth = 3; ctx.lineCap = "round";
+    ctx.lineCap = "round";
     for (let b = 0; b < B; b++) {
-      const p = D.parents[b];
-      if (p < 0 || D.ik[b] || D.ik[p] || D.floor[p] || !screen[b] || !screen[p]) continue;
-      ctx.strokeStyle = colours[D.sides[b]];
+      const p = D.lines[b];
+      if (p < 0 || !screen[b] || !screen[p]) continue;
+      ctx.strokeStyle = colours[D.sides[b]]; ctx.lineWidth = D.style[b] === 2 ? 1.5 : 3; ctx.globalAlpha = D.style[b] === 2 ? 0.5 : 1;
       ctx.beginPath(); ctx.moveTo(screen[b][0], screen[b][1]); ctx.lineTo(screen[p][0], screen[p][1]); ctx.stroke();
     }
+    ctx.globalAlpha = 1;
     for (let b = 0; b < B; b++) {
-      const s = screen[b]; if (!s) continue;
-      if (D.ik[b]) { ctx.strokeStyle = "#f09600"; ctx.lineWidth = 1.5; ctx.strokeRect(s[0] - 5, s[1] - 5, 10, 10); continue; }
+      const s = screen[b]; if (!s || !shown(b)) continue;
+      if (D.ik[b]) { ctx.globalAlpha = 1; ctx.strokeStyle = "#f09600"; ctx.lineWidth = 1.5; ctx.strokeRect(s[0] - 5, s[1] - 5, 10, 10); continue; }
       ctx.fillStyle = b === selected ? "#000" : colours[D.sides[b]];
-      ctx.beginPath(); ctx.arc(s[0], s[1], b === selected ? 5 : 3, 0, 7); ctx.fill();
+      ctx.globalAlpha = D.style[b] === 2 && b !== selected ? 0.5 : 1;
+      ctx.beginPath(); ctx.arc(s[0], s[1], b === selected ? 5 : D.style[b] === 2 ? 2 : 3, 0, 7); ctx.fill();
     }
+    ctx.globalAlpha = 1;
     label.textContent = "frame " + (frame * 30 / D.fps).toFixed(D.fps === 30 ? 0 : 1);
     scrub.value = frame;
     drawCurve();
@@ -97,7 +103,7 @@
   function nearest(ev) {
     const r = cv.getBoundingClientRect(), mx = ev.clientX - r.left, my = ev.clientY - r.top;
     let best = -1, bd = 64;
-    screen.forEach((s, b) => { if (s) { const d = (s[0] - mx) ** 2 + (s[1] - my) ** 2; if (d < bd) { bd = d; best = b; } } });
+    screen.forEach((s, b) => { if (s && shown(b)) { const d = (s[0] - mx) ** 2 + (s[1] - my) ** 2; if (d < bd) { bd = d; best = b; } } });
     return best;
   }
   let drag = null;

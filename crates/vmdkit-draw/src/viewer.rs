@@ -2,6 +2,7 @@
 //! the joint positions of every frame baked in (quantised to 16 bits, delta-coded along time,
 //! deflated, base64) and a small hand-written canvas player. It fetches nothing.
 
+use crate::bones::BoneStyle;
 use crate::error::DrawError;
 use crate::figure::{FigureRenderer, Side};
 use base64::Engine as _;
@@ -20,6 +21,8 @@ const LEVELS: f32 = 1023.0;
 
 /// Writes the player of `renderer`'s figure at motion times `times` (`fps` of them a second),
 /// through `camera`'s MMD camera when given (a toggle in the page), the joint `select`ed first.
+/// The player draws the bones the renderer draws ([`FigureRenderer::set_bones`]); every bone
+/// is baked, so that hovering and the data stay in the model's order.
 pub fn write_viewer(
     renderer: &mut FigureRenderer,
     times: &[f64],
@@ -97,6 +100,12 @@ pub fn write_viewer(
         "sides": (0..bones).map(side).collect::<Vec<_>>(),
         "ik": (0..bones).map(|b| u8::from(renderer.is_ik_goal(b))).collect::<Vec<_>>(),
         "floor": (0..bones).map(|b| u8::from(renderer.is_floor_root(b))).collect::<Vec<_>>(),
+        "style": (0..bones).map(|b| match renderer.bone_style(b) {
+            BoneStyle::Hidden => 0,
+            BoneStyle::Body => 1,
+            BoneStyle::Physics => 2,
+        }).collect::<Vec<_>>(),
+        "lines": (0..bones).map(|b| renderer.drawn_parent(b).map_or(-1, |p| p as i64)).collect::<Vec<_>>(),
         "frames": frames,
         "fps": fps,
         "origin": [mid.x, mid.y, mid.z],

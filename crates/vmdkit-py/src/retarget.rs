@@ -59,9 +59,13 @@ enum SmoothArg {
 /// The keypoints' joint order: "auto" (from `names`, else the joint count), a built-in layout's
 /// name, or a mapping file's path.
 fn layout(spec: &LayoutArg, names: Option<&[String]>, joints: Option<usize>) -> PyResult<Layout> {
-    // The library's messages name the CLI's flag; here the choice is an argument.
     let failed = |e: vmdkit::keypoints::LayoutError| {
-        RetargetError::new_err(e.to_string().replace("pass --layout", "pass layout="))
+        let hint = if e.choosing_a_layout_may_help() {
+            "; pass layout= to name one (a built-in name or a mapping file)"
+        } else {
+            ""
+        };
+        RetargetError::new_err(format!("{e}{hint}"))
     };
     let path = match spec {
         LayoutArg::Name(text) if text.eq_ignore_ascii_case("auto") => {

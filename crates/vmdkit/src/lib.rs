@@ -60,6 +60,7 @@
 //! | [`report`] | the JSON shapes the `vmdkit` command prints |
 //! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
 //! | [`io`], [`example`] | atomic file output; a built-in motion and model |
+//! | [`FileKind`], [`shown`] | what a file is by its content; values from files as messages show them |
 //!
 //! Names say which stage they belong to: a `*Key` is a stored keyframe, a `*Ref` a record read
 //! in place, a `*Track` one channel ready to sample, a `*Sample` its value at a time, a `*Report`
@@ -82,6 +83,7 @@
 
 pub(crate) mod curve;
 pub(crate) mod error;
+mod file_kind;
 pub(crate) mod format;
 pub(crate) mod text;
 
@@ -101,10 +103,12 @@ pub mod math;
 pub mod model;
 pub mod report;
 pub mod retarget;
+pub mod shown;
 pub mod skeleton;
 
 pub use curve::Curve;
 pub use error::{Categorize, Category, Error, ErrorKind, FileError, ReadError};
+pub use file_kind::{Expected, FileKind, WrongKind, DETECT_BYTES};
 pub use format::{
     bone_refs, scan_layout, BoneCurve, BoneInterpolation, BoneKey, BoneRef, CameraCurve,
     CameraInterpolation, CameraKey, CameraRef, Header, IkState, Keyframe, Layout, LightKey,

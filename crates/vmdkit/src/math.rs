@@ -9,6 +9,11 @@ use glam::{Quat, Vec4};
 /// MMD's frame rate: VMD frame numbers count at 30 fps (reference §6.1).
 pub const FPS: f64 = 30.0;
 
+/// The highest frame rate vmdkit samples, reads from a file or writes: 10,000 frames a second.
+/// Capture runs at 1,000 at most; a file giving more (a `Frame Time` of 1e-12, an `fps` of 1e30)
+/// is damaged, and sampling it would ask for a frame per microsecond of motion.
+pub const MAX_FPS: f64 = 10_000.0;
+
 /// The frame (at 30 fps) for a time in seconds.
 pub fn frame_at_seconds(seconds: f64) -> f64 {
     seconds * FPS

@@ -296,3 +296,61 @@ fn capture_onto(file: &str, model_path: &str, label: &str, feet_on_floor: bool) 
         il[2]
     );
 }
+
+/// A model whose bone positions are not finite (NaN, infinity, or so far apart that their
+/// differences overflow) cannot be exported: a BVH holding `NaN` reads nowhere, vmdkit's own
+/// reader included. Found by the `bvh_export` fuzz target.
+#[test]
+fn a_model_with_a_position_that_is_not_finite_is_refused_by_the_bvh_export() {
+    let motion = vmdkit::example::example_motion();
+    let sampler = MotionSampler::new(&motion);
+    for bad in [f32::NAN, f32::INFINITY] {
+        let mut model = vmdkit::example::standard_model();
+        let head = model.bones.iter().position(|b| b.name == "頭").unwrap();
+        model.bones[head].position.x = bad;
+        let err = from_motion(&model, &sampler, &BvhExportOptions::default()).unwrap_err();
+        assert_eq!(err.to_string(), "joint 頭: its rest offset is not a finite number");
+    }
+    // Finite positions whose pose overflows: a value, named with its frame.
+    let mut model = vmdkit::example::standard_model();
+    let center = model.bones.iter().position(|b| b.name == "センター").unwrap();
+    model.bones[center].position.y = f32::MAX;
+    match from_motion(&model, &sampler, &BvhExportOptions::default()) {
+        Ok(bvh) => assert!(bvh.motion.iter().all(|v| v.is_finite())),
+        Err(err) => assert!(err.to_string().contains("is not a finite number"), "{err}"),
+    }
+}
+
+/// Deforming bones only: a model whose every bone is an IK control, or below one, has nothing
+/// to export (a BVH of no joints reads nowhere); and telling them apart stays linear in the
+/// bone count when every parent is listed after its child (it was a pass per chain level,
+/// quadratic in a reversed chain). Found by the `bvh_export` fuzz target.
+#[test]
+fn deforming_bones_only_of_a_model_without_any_is_refused_and_a_reversed_chain_is_linear() {
+    use vmdkit::model::{Bone, BoneFlags};
+    let motion = vmdkit::example::example_motion();
+    let sampler = MotionSampler::new(&motion);
+    let options = BvhExportOptions { deform_only: true, fps: 1.0, ..BvhExportOptions::default() };
+    let mut model = vmdkit::example::standard_model();
+    for bone in &mut model.bones {
+        bone.flags = BoneFlags(bone.flags.0 | BoneFlags::IK.0);
+    }
+    let err = from_motion(&model, &sampler, &options).unwrap_err();
+    assert!(err.to_string().contains("none deforms the body"), "{err}");
+
+    // Bone i hangs from bone i + 1; the last, an IK control, is the root: nothing deforms.
+    let n = 50_000;
+    let mut chain = vmdkit::example::standard_model();
+    chain.bones = (0..n)
+        .map(|i| {
+            let parent = (i + 1 < n).then_some(i + 1);
+            Bone::new(&format!("b{i}"), Vec3::new(0.0, (n - i) as f32 * 0.01, 0.0), parent)
+        })
+        .collect();
+    chain.bones[n - 1].flags = BoneFlags(BoneFlags::IK.0);
+    assert!(from_motion(&chain, &sampler, &options).is_err());
+    // Without the IK root, every bone deforms and is exported, parents first.
+    chain.bones[n - 1].flags = BoneFlags::default();
+    let bvh = from_motion(&chain, &sampler, &options).unwrap();
+    assert_eq!(bvh.joints.iter().filter(|j| j.channels.len() >= 3).count(), n);
+}

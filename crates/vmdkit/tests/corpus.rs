@@ -141,3 +141,60 @@ fn a_non_vmd_in_the_corpus_is_a_clear_error() {
     assert!(matches!(err.kind, ErrorKind::NotVmd { .. }), "{err}");
     assert!(err.to_string().contains("unknown signature"), "{err}");
 }
+
+/// Every file of the shared corpus and pose folders is named by `FileKind` for what it is, read
+/// in place (only the first `DETECT_BYTES` of each).
+#[test]
+fn file_kinds_of_real_files() {
+    use std::io::Read;
+    use vmdkit::{FileKind, DETECT_BYTES};
+    let head = |path: &std::path::Path| {
+        let mut bytes = Vec::new();
+        let file = std::fs::File::open(path).unwrap();
+        file.take(DETECT_BYTES as u64).read_to_end(&mut bytes).unwrap();
+        FileKind::detect(&bytes)
+    };
+    let Some(manifest) = corpus_or_skip("file_kinds_of_real_files") else { return };
+    for entry in &manifest.entries {
+        let expected = match entry.kind() {
+            "vmd" => FileKind::Vmd,
+            "pmx" => FileKind::Pmx,
+            "pmd" => FileKind::Pmd,
+            "vpd" => FileKind::Vpd,
+            _ => continue,
+        };
+        // Damaged files keep their kind unless their signature is what is damaged.
+        let kind = head(&entry.path);
+        if entry.parse_ok() {
+            assert_eq!(kind, expected, "{}", entry.local_path);
+        }
+    }
+    let pose = test_corpus::pose_dir();
+    let Ok(listing) = std::fs::read_to_string(pose.join("MANIFEST.tsv")) else { return };
+    // What each file is, by its name; files whose name says nothing are only detected.
+    let expected = |name: &str| match name.rsplit('.').next()? {
+        "bvh" => Some(FileKind::Bvh),
+        "png" => Some(FileKind::Png),
+        "jpg" | "jpeg" => Some(FileKind::Jpeg),
+        "trc" => Some(FileKind::Trc),
+        "pose" => Some(FileKind::Pose),
+        "vmd" => Some(FileKind::Vmd),
+        "mp4" => Some(FileKind::Binary),
+        "md" => Some(FileKind::Text),
+        _ if name.ends_with("_landmarks.json") => Some(FileKind::KeypointJson),
+        _ if name.ends_with("born.csv") => Some(FileKind::BoneCsv),
+        _ if name.ends_with("landmarks.csv") || name.ends_with("posfile.csv") => {
+            Some(FileKind::KeypointCsv)
+        }
+        _ => None,
+    };
+    let mut checked = 0;
+    for name in listing.lines().skip(1).filter_map(|l| l.split('\t').next()) {
+        let kind = head(&pose.join(name));
+        if let Some(expected) = expected(name) {
+            assert_eq!(kind, expected, "{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} pose files checked");
+}

@@ -195,6 +195,6 @@ fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
         + baked.lights.len()
         + baked.shadows.len();
     let rate = args.fps.unwrap_or(fps);
-    eprintln!("{}: {keys} keys; frame numbers count at {rate} fps", args.output.display());
+    say!("{}: {keys} keys; frame numbers count at {rate} fps", args.output.display());
     Ok(())
 }

@@ -56,15 +56,15 @@ pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> 
     if !report.unkeyable_bones.is_empty() {
         let names: Vec<&str> =
             report.unkeyable_bones.iter().map(|&b| skeleton.bone_name(b)).collect();
-        eprintln!(
+        say!(
             "warning: {} bones IK moves share their 15-byte key name with an earlier bone, so \
              no key can reach them; they keep their keys: {}",
             names.len(),
             list(&names, 8)
         );
     }
-    eprintln!("{}: {}", args.output.display(), counts(&out));
-    eprintln!(
+    say!("{}: {}", args.output.display(), counts(&out));
+    say!(
         "IK baked into {} bones ({}) over {} frames{}; {} IK chains switched off; with IK off \
          every bone is within {:.1e} units and {:.1e}° of the original's IK pose",
         names.len(),
@@ -79,7 +79,7 @@ pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> 
         report.max_rotation_error_degrees,
     );
     if let Some(reduced) = &report.reduce {
-        eprintln!(
+        say!(
             "reduced {} bone keys to {}; largest error at any frame: {}",
             reduced.before.bones,
             reduced.after.bones,

@@ -150,7 +150,7 @@ pub fn run(
         Output::Csv => io::write_output(out, |w| bake.write_csv(w))?,
         Output::Json => io::write_output(out, |w| bake.write_json(w))?,
     }
-    eprintln!(
+    say!(
         "{}: {} samples × {} bones at {} fps, {}, {}",
         out.display(),
         bake.frame_count(),

@@ -111,7 +111,8 @@ fn check_one(path: &std::path::Path, lenient: bool) -> Result<Vec<Warning>, Load
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let denied = denied_kinds(&args)?;
     let files = expand_inputs(&args.files)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Warnings name bones and morphs as the file does: escaped for the terminal.
+    let mut out = crate::terminal::Escaping::new(std::io::stdout().lock());
     let (mut ok, mut failed, mut warned, mut refused) = (0usize, 0usize, 0usize, 0usize);
     for_each_ordered(
         &files,

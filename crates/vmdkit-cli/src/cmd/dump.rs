@@ -113,10 +113,17 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     let listing = Listing { loaded: &loaded, sections: &sections, options: &options };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let shown = if args.json { listing.json(&mut out)? } else { listing.text(&mut out)? };
+    let shown = if args.json {
+        listing.json(&mut out)?
+    } else {
+        let mut text = crate::terminal::Escaping::new(&mut out);
+        let shown = listing.text(&mut text)?;
+        text.flush()?;
+        shown
+    };
     out.flush()?;
     if let (Some(name), 0) = (&args.name, shown) {
-        eprintln!("note: no bone or morph keys named {name:?} in {}", loaded.label);
+        say!("note: no bone or morph keys named {name:?} in {}", loaded.label);
     }
     Ok(Outcome::Success)
 }

@@ -176,7 +176,7 @@ pub fn run(
             GltfNote::TextureTooLarge { .. } => " (--max-texture-size)",
             _ => "",
         };
-        eprintln!("warning: {about}: {note}{hint}");
+        say!("warning: {about}: {note}{hint}");
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
     if !quiet {

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use vmdkit::lint::{analyse, NameSummary, Warning, TRAILING_PREVIEW};
 use vmdkit::model::{Model, VpdPose};
 use vmdkit::report::{ModelDoc, PoseFileDoc};
+use vmdkit::shown::{escape_controls, shown};
 use vmdkit::Section;
 use vmdkit::TextEncoding;
 
@@ -245,13 +246,19 @@ fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> a
             if !first {
                 writeln!(out)?;
             }
+            // Written whole, then with every control character a file's names may hold
+            // escaped, so that none reaches the terminal.
+            let mut text = Vec::new();
             match summary {
-                Summary::Motion(info) => write_text(out, info)?,
-                Summary::Model { path, model } => write_model(out, &ModelDoc::new(path, model))?,
+                Summary::Motion(info) => write_text(&mut text, info)?,
+                Summary::Model { path, model } => {
+                    write_model(&mut text, &ModelDoc::new(path, model))?
+                }
                 Summary::Pose { path, bytes, pose } => {
-                    write_pose(out, &PoseFileDoc::new(path, *bytes, pose))?
+                    write_pose(&mut text, &PoseFileDoc::new(path, *bytes, pose))?
                 }
             }
+            out.write_all(escape_controls(&String::from_utf8_lossy(&text)).as_bytes())?;
         }
         (Err((path, err)), json) => {
             if json {
@@ -262,7 +269,7 @@ fn emit(out: &mut impl Write, result: &FileResult, json: bool, first: bool) -> a
                 });
                 writeln!(out, "{line}")?;
             }
-            eprintln!("error: {err}");
+            say!("error: {err}");
         }
     }
     Ok(())
@@ -298,7 +305,7 @@ fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
     writeln!(out, "{}", info.path)?;
     writeln!(out, "  version   {} ({} bytes)", info.version, info.bytes)?;
     let camera = if info.camera_motion { ", a camera/light motion" } else { "" };
-    writeln!(out, "  model     {:?} ({}{camera})", info.model_name, info.encoding)?;
+    writeln!(out, "  model     {:?} ({}{camera})", shown(&info.model_name), info.encoding)?;
     writeln!(out, "  keys      {}", keys_line(info))?;
     match (info.frame_range, info.duration_seconds) {
         (Some([first, last]), Some(secs)) => {
@@ -319,7 +326,7 @@ fn write_text(out: &mut impl Write, info: &Info) -> std::io::Result<()> {
             // Names last: their display width varies (CJK), the numbers line up before them.
             let keys = format!("{} key{}", t.keys, if t.keys == 1 { "" } else { "s" });
             let frames = format!("{}..{}", t.frames[0], t.frames[1]);
-            writeln!(out, "    {keys:>14}  {frames:<12}  {}", t.name)?;
+            writeln!(out, "    {keys:>14}  {frames:<12}  {}", shown(&t.name))?;
         }
     }
     if info.warnings.is_empty() {

@@ -4,6 +4,7 @@
 use crate::output::Num;
 use std::io::{self, Write};
 use vmdkit::report::{panel_name, ModelBone, ModelDoc, PoseFileDoc};
+use vmdkit::shown::shown;
 
 /// Short flag letters for the bone table, in `BONE_FLAG_NAMES` order but only those worth a
 /// column: R rotatable, T translatable, V visible, C controllable, I IK, A append, F fixed
@@ -30,9 +31,9 @@ fn flag_letters(bone: &ModelBone) -> String {
 /// "名前 (English)" or just the name when there is no English one (or it is the same).
 fn names(name: &str, en: &str) -> String {
     if en.is_empty() || en == name {
-        name.to_string()
+        shown(name).to_string()
     } else {
-        format!("{name} ({en})")
+        format!("{} ({})", shown(name), shown(en))
     }
 }
 
@@ -52,7 +53,7 @@ pub fn write_model(out: &mut impl Write, doc: &ModelDoc) -> io::Result<()> {
     writeln!(out, "{}", doc.path)?;
     let version = doc.version.map_or(String::new(), |v| format!(" {v:.1}"));
     writeln!(out, "  format    {}{version} ({})", doc.format.to_uppercase(), doc.encoding)?;
-    writeln!(out, "  model     {:?}{}", doc.name, english(doc.name_en))?;
+    writeln!(out, "  model     {:?}{}", shown(doc.name), english(doc.name_en))?;
     lines(out, "comment", doc.comment)?;
     lines(out, "english", doc.comment_en)?;
     let c = &doc.counts;
@@ -88,7 +89,9 @@ pub fn write_model(out: &mut impl Write, doc: &ModelDoc) -> io::Result<()> {
             writeln!(
                 out,
                 "          append {what} of {} {} × {}{local}",
-                a.source, a.source_name, a.ratio
+                a.source,
+                shown(a.source_name),
+                a.ratio
             )?;
         }
         if let Some(ik) = &b.ik {
@@ -96,7 +99,7 @@ pub fn write_model(out: &mut impl Write, doc: &ModelDoc) -> io::Result<()> {
                 out,
                 "          IK target {} {}, {} loops, limit {:.1}° per step, {} links:",
                 ik.target,
-                ik.target_name,
+                shown(ik.target_name),
                 ik.loop_count,
                 ik.limit_angle_deg,
                 ik.links.len()
@@ -106,7 +109,7 @@ pub fn write_model(out: &mut impl Write, doc: &ModelDoc) -> io::Result<()> {
                     let axis = |i: usize| format!("{:.1}..{:.1}", l.min_deg[i], l.max_deg[i]);
                     format!("  limits x {}, y {}, z {} (°)", axis(0), axis(1), axis(2))
                 });
-                writeln!(out, "            {} {}{limits}", link.bone, link.name)?;
+                writeln!(out, "            {} {}{limits}", link.bone, shown(link.name))?;
             }
         }
     }
@@ -129,7 +132,7 @@ fn english(en: &str) -> String {
     if en.is_empty() {
         String::new()
     } else {
-        format!(" / {en:?}")
+        format!(" / {:?}", shown(en))
     }
 }
 
@@ -137,17 +140,17 @@ fn english(en: &str) -> String {
 pub fn write_pose(out: &mut impl Write, doc: &PoseFileDoc) -> io::Result<()> {
     writeln!(out, "{}", doc.path)?;
     writeln!(out, "  format    VPD pose ({} bytes)", doc.bytes)?;
-    writeln!(out, "  model     {:?} (file {:?})", doc.model_name, doc.model_file)?;
+    writeln!(out, "  model     {:?} (file {:?})", shown(doc.model_name), shown(doc.model_file))?;
     writeln!(out, "  bones     {}", doc.bones.len())?;
     for b in &doc.bones {
         let [x, y, z] = b.translation.map(Num);
         let [qx, qy, qz, qw] = b.rotation.map(Num);
-        writeln!(out, "    pos ({x}, {y}, {z}) rot ({qx}, {qy}, {qz}, {qw})  {}", b.name)?;
+        writeln!(out, "    pos ({x}, {y}, {z}) rot ({qx}, {qy}, {qz}, {qw})  {}", shown(b.name))?;
     }
     if !doc.morphs.is_empty() {
         writeln!(out, "  morphs    {}", doc.morphs.len())?;
         for m in &doc.morphs {
-            writeln!(out, "    {:>10}  {}", Num(m.weight), m.name)?;
+            writeln!(out, "    {:>10}  {}", Num(m.weight), shown(m.name))?;
         }
     }
     Ok(())

@@ -143,7 +143,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         _ => keypoints.write_json(w),
     })?;
     let placed = layout.joints.iter().filter(|j| j.role.is_some()).count();
-    eprintln!(
+    say!(
         "{}: {} frames × {} joints ({}, {placed} placed) of {} on {model_label} at {} fps, {}",
         io::output_label(&args.output),
         keypoints.frame_count,

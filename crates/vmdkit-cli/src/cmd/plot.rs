@@ -17,8 +17,10 @@ of view, all over time with each key marked by a dot. Several motions share the 
 first solid, the next dashed, dotted... With --key FRAME, the bone's key at that frame is drawn
 as MMD's curve editor shows it: its X, Y, Z and rotation curves in the 0-127 box.
 
-Text uses a font found through fontconfig: Japanese names when it has Japanese glyphs, else the
-standard dictionary's English names (arm_R); stderr says which. Tick numbers need no font.
+All text, tick numbers included, is in one system font (searched in the folders fontconfig's
+configuration names): Japanese names when it has Japanese glyphs (Debian's fonts-noto-cjk or
+fonts-ipafont give them), else the standard dictionary's English names (arm_R); stderr says
+which. Without any font, tick numbers are drawn as seven-segment digits and names are left out.
 
 Examples:
   vmdkit plot dance.vmd --bone 右腕 -o arm.png
@@ -137,13 +139,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn say_script(font: Option<&Font>) {
     match font {
         Some(f) if f.script() == NameScript::Japanese => {
-            eprintln!("note: names in Japanese ({})", f.path().display())
+            say!("note: names in Japanese ({})", f.path().display())
         }
-        Some(f) => eprintln!(
-            "note: names in English from the standard dictionary: fontconfig found no Japanese font ({} has no kanji)",
+        Some(f) => say!(
+            "note: names in English: no font with Japanese glyphs found ({} has no kanji; Debian's fonts-noto-cjk has them)",
             f.path().display()
         ),
-        None => eprintln!("note: no font found through fontconfig: tick numbers only, no names"),
+        None => say!("note: no font found: tick numbers only, no names"),
     }
 }
 

@@ -16,7 +16,8 @@ Positions are model space in MMD units (1 unit is about 8 cm), rotations quatern
 (x, y, z, w) from the bind pose, all in MMD's left-handed axes (Y up, the model faces -Z).
 Bones are evaluated as MMD does: morphs, then deform order with append (付与), fixed axes and
 CCD IK, IK switched by the motion's property keys. Physics is not simulated: bones that rigid
-bodies would move follow their keys or rest.
+bodies would move follow their keys or rest. A frame outside the motion's keys (before 0,
+after the last key) is posed as MMD does, holding the first or last key; stderr says so.
 
 FILE may be a VPD pose (.vpd): its bones and morphs are applied as keys at one frame, so
 --frame is not given. --json prints {\"frame\", \"bones\": [{\"name\", \"parent\", \"position\",
@@ -75,6 +76,9 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     } else {
         io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?
     };
+    if !is_pose {
+        super::render::note_outside(&loaded.label, &loaded.motion, frame, frame);
+    }
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);
@@ -87,7 +91,9 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     if args.json {
         io::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
     } else {
-        write_table(&mut out, frame, &loaded.label, &skeleton, &pose)?;
+        let mut text = crate::terminal::Escaping::new(&mut out);
+        write_table(&mut text, frame, &loaded.label, &skeleton, &pose)?;
+        text.flush()?;
     }
     out.flush()?;
     Ok(())

@@ -7,7 +7,7 @@ use crate::inputs::{load_motion_or_pose, InputKind};
 use crate::io;
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
-use vmdkit_draw::{FigureRenderer, Font, GifWriter, Projection, Size, View};
+use vmdkit_draw::{BoneSet, FigureRenderer, Font, GifWriter, Projection, Size, View};
 
 /// Most frames one command draws: 30 minutes at 30 fps. A damaged last frame number must not
 /// start billions of frames.
@@ -16,7 +16,11 @@ const MAX_FRAMES: usize = 54_000;
 const AFTER_HELP: &str = "\
 The figure: bones as lines from each bone's head to its parent's, joints as dots, the model's
 left side blue and right side red (by 左/右 or _L/_R in the names), IK goals as orange squares,
-on MMD's 5-unit floor grid. Orthographic views are fitted to the figure (over the whole range
+on MMD's 5-unit floor grid. As MMD, bones whose visible flag is off (センター先, toe-IK tips)
+are not drawn (their children are); --bones body (the default) draws the standard and
+semi-standard bones, fingers included, --bones visible adds hair, skirt and other visible
+extras (physics chains thinner and lighter), --bones all draws every bone, hidden ones too.
+A frame outside the motion's keys is drawn as MMD does (the last key held); stderr says so. Orthographic views are fitted to the figure (over the whole range
 for an animation) and centred; --view front looks at the model's face (models face -Z), side
 from the model's left, top from above, a number orbits by that many degrees as MMD's camera Y
 angle does. --camera draws through MMD's camera at each frame instead (perspective, its field
@@ -68,9 +72,13 @@ pub struct Args {
     #[arg(long, value_name = "CAMERA")]
     pub camera: Option<PathBuf>,
     /// Name the head, elbows, wrists, knees and IK goals (Japanese with a Japanese
-    /// font, else English; stderr says which)
+    /// font, else the model's English names; stderr says which); labels never overlap
     #[arg(long)]
     pub labels: bool,
+    /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
+    /// MMD shows), all (hidden helpers too)
+    #[arg(long, value_name = "SET", default_value = "body", value_parser = parse_bones)]
+    pub bones: BoneSet,
     /// IK solver
     #[arg(long, value_enum, value_name = "MODE", default_value_t)]
     pub ik: IkMode,
@@ -83,6 +91,31 @@ pub struct Args {
 pub fn parse_view(text: &str) -> Result<View, String> {
     View::parse(text)
         .ok_or_else(|| format!("{text:?} is not front, side, top or an angle in degrees"))
+}
+
+/// `--bones`: body, visible or all.
+pub fn parse_bones(text: &str) -> Result<BoneSet, String> {
+    BoneSet::parse(text).ok_or_else(|| format!("{text:?} is not body, visible or all"))
+}
+
+/// Says once on stderr when the times `from`..=`to` reach outside the motion's keys (before
+/// frame 0 or after its last key): allowed, MMD holds the first and last keys, but a mistyped
+/// frame should not pass unnoticed. Nothing for a motion without keys or a VPD pose.
+pub fn note_outside(label: &str, motion: &vmdkit::Motion, from: f64, to: f64) {
+    let Some(last) = MotionSampler::new(motion).last_frame() else { return };
+    let last_f = f64::from(last);
+    let what = if from == to {
+        format!("frame {from} is")
+    } else {
+        format!("frames {from} to {to} reach")
+    };
+    if to > last_f {
+        say!(
+            "note: {what} past the last key of {label} (frame {last}): posed as MMD does, holding that key"
+        );
+    } else if from < 0.0 {
+        say!("note: {what} before frame 0 of {label}: posed as MMD does, with its first keys");
+    }
 }
 
 /// `--size`: WIDTHxHEIGHT, each 1 to 16384.
@@ -129,7 +162,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
-    let times = frame_times(args, frame, &kind, &loaded.motion)?;
+    let times = frame_times(args, frame, &kind, &loaded.motion, &loaded.label)?;
+    if !is_pose {
+        note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
+    }
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,
@@ -139,8 +175,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for message in
         vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
+    renderer.set_bones(args.bones);
     let font = Font::find_system();
     if args.labels {
         super::plot::say_script(font.as_ref());
@@ -202,6 +239,7 @@ fn frame_times(
     frame: Option<f64>,
     kind: &Output,
     motion: &vmdkit::Motion,
+    label: &str,
 ) -> anyhow::Result<Vec<f64>> {
     if let Output::Png = kind {
         let frame = frame.ok_or_else(|| crate::error::usage("a .png output needs --frame F"))?;
@@ -212,17 +250,20 @@ fn frame_times(
         check_frame(frame)?;
         return Ok(vec![frame]);
     }
-    range_times(args.from, args.to, args.fps, motion)
+    range_times(args.from, args.to, args.fps, motion, label)
 }
 
 /// Motion times from `from` (default 0) to `to` (default the last key) at `fps`, refusing
-/// more than 54,000.
+/// more than 54,000. Too many frames up to `--to` is a usage error; up to the last key of
+/// `motion` (read from `label`), a fact of the file: exit 1, naming it and the key.
 pub fn range_times(
     from: Option<f64>,
     to: Option<f64>,
     fps: f64,
     motion: &vmdkit::Motion,
+    label: &str,
 ) -> anyhow::Result<Vec<f64>> {
+    let to_given = to.is_some();
     let from = from.unwrap_or(0.0);
     let last = MotionSampler::new(motion).last_frame().unwrap_or(0);
     let to = to.unwrap_or(f64::from(last));
@@ -234,9 +275,16 @@ pub fn range_times(
     let step = 30.0 / fps;
     let count = ((to - from) / step + 1e-9).floor() + 1.0;
     if count > MAX_FRAMES as f64 {
-        return Err(crate::error::usage(format!(
-            "{from} to {to} at {fps} fps is {count} frames, more than the {MAX_FRAMES} one command draws"
-        )));
+        let span = format!("{from} to {to} at {fps} fps is {count} frames");
+        if to_given {
+            return Err(crate::error::usage(format!(
+                "{span}, more than the {MAX_FRAMES} one command draws"
+            )));
+        }
+        anyhow::bail!(
+            "{label}: its last key is at frame {last}: {span}, more than the {MAX_FRAMES} one \
+             command draws; pass --to (or --from) to draw part of it"
+        );
     }
     Ok((0..count as usize).map(|i| from + i as f64 * step).collect())
 }

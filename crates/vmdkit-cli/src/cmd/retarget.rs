@@ -16,6 +16,7 @@ use vmdkit::retarget::{
     RetargetOptions, RetargetReport, ScaleMode,
 };
 use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
+use vmdkit::{Expected, FileKind};
 
 const AFTER_HELP: &str = "\
 INPUT is a keypoint file (.npy, .npz, wide .csv, .json, OpenSim .trc or pose-format .pose,
@@ -210,7 +211,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut lock = stdout.lock();
         io::write_json_line(&mut lock, &out.report)?;
     } else {
-        eprint!("{}", summary(args, &input, &model_label, &options, &out.report));
+        say_part!("{}", summary(args, &input, &model_label, &options, &out.report));
     }
     Ok(())
 }
@@ -254,23 +255,44 @@ pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
 
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     let bytes = read_input(&args.input)?;
-    if io::detect(&bytes) == io::InputKind::Vmd {
+    let kind = FileKind::detect(&bytes);
+    if kind.is_motion() {
         return Err(crate::error::usage(format!(
-            "{} is a VMD motion: pass --source-model MODEL, the model it was made for, to \
+            "{} is {kind}: pass --source-model MODEL, the model it was made for, to \
              retarget it",
             args.input.display()
         )));
     }
-    if vmdkit::bvh::Bvh::sniff(&bytes) {
+    if kind == FileKind::Bvh {
         return from_bvh(args, &bytes);
+    }
+    // Bytes of no known kind are left to the reader the extension names (CSV has no
+    // signature); anything else that is no capture is named as what it is.
+    let unknown = matches!(kind, FileKind::Text | FileKind::Binary | FileKind::Json);
+    let named = io::is_stdio(&args.input)
+        || args
+            .input
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| KeypointFormat::from_name(e).is_some());
+    if !(Expected::Capture.accepts(kind) || unknown && named) {
+        let label = args.input.display().to_string();
+        return Err(anyhow::anyhow!(io::wrong_kind(&label, kind, Expected::Capture)));
     }
     let format = KeypointFormat::guess(&bytes, Some(&args.input));
     let keypoints = Keypoints::parse(&bytes, format)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     drop(bytes);
     let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
-        let layout = Layout::detect(keypoints.names.as_deref(), keypoints.joint_count)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
+        let layout =
+            Layout::detect(keypoints.names.as_deref(), keypoints.joint_count).map_err(|e| {
+                let hint = if e.choosing_a_layout_may_help() {
+                    "; pass --layout to name one (a built-in name or a mapping file)"
+                } else {
+                    ""
+                };
+                anyhow::anyhow!("{}: {e}{hint}", args.input.display())
+            })?;
         let from = if keypoints.names.is_some() { "detected" } else { "by joint count" };
         (layout, from)
     } else {

@@ -50,7 +50,12 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Text names bones and morphs as the file does: escaped for the terminal.
+    let mut out: Box<dyn Write> = if args.json {
+        Box::new(stdout.lock())
+    } else {
+        Box::new(crate::terminal::Escaping::new(stdout.lock()))
+    };
     let encoding = loaded.motion.detect_encoding();
     let request = Request {
         label: &loaded.label,

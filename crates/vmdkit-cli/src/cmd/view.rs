@@ -1,18 +1,19 @@
 //! `vmdkit view`: one offline HTML file that plays the motion as a stick figure (see
 //! `vmdkit_draw::write_viewer`).
 
-use super::render::{camera_sampler, range_times};
+use super::render::{camera_sampler, note_outside, parse_bones, range_times};
 use crate::eval_args::{check_fps, read_model, IkMode};
 use crate::io;
 use std::path::PathBuf;
-use vmdkit_draw::{write_viewer, FigureRenderer, Size, View};
+use vmdkit_draw::{write_viewer, BoneSet, FigureRenderer, Size, View};
 
 const AFTER_HELP: &str = "\
 The file holds everything: every joint's position at every frame (16-bit, delta-coded and
 deflated), and a small player that opens offline in any browser: play and pause, a scrubber,
 the frame number, drag to orbit, the wheel to zoom, a joint's bone name on hover, and a click
 plots that joint's position over time. With --camera a checkbox switches to MMD's camera.
-Without --model the built-in standard skeleton is posed.
+Without --model the built-in standard skeleton is posed. --bones chooses the bones drawn as
+`vmdkit render` does (body by default; hidden helpers such as センター先 never unless all).
 
 Examples:
   vmdkit view dance.vmd --model miku.pmx -o dance.html
@@ -42,6 +43,10 @@ pub struct Args {
     /// Last frame (default: the motion's last key)
     #[arg(long, value_name = "B", allow_negative_numbers = true)]
     pub to: Option<f64>,
+    /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
+    /// MMD shows), all (hidden helpers too)
+    #[arg(long, value_name = "SET", default_value = "body", value_parser = parse_bones)]
+    pub bones: BoneSet,
     /// IK solver
     #[arg(long, value_enum, value_name = "MODE", default_value_t)]
     pub ik: IkMode,
@@ -58,7 +63,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
-    let times = range_times(args.from, args.to, args.fps, &loaded.motion)?;
+    let times = range_times(args.from, args.to, args.fps, &loaded.motion, &loaded.label)?;
+    if crate::inputs::InputKind::of(&args.motion) != crate::inputs::InputKind::Pose {
+        note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
+    }
     let camera = match &args.camera {
         Some(path) => Some(camera_sampler(path, args.lenient)?),
         None => None,
@@ -69,8 +77,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for message in
         vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
-        eprintln!("warning: {message}");
+        say!("warning: {message}");
     }
+    renderer.set_bones(args.bones);
     renderer.fit(View::Front, &times); // sizes the floor grid
     let title =
         args.motion.file_name().map_or(loaded.label.clone(), |n| n.to_string_lossy().into_owned());

@@ -56,7 +56,9 @@ pub fn stderr(output: &std::process::Output) -> String {
 pub struct Bounded {
     /// The finished process's status, stdout and stderr.
     pub output: std::process::Output,
-    /// The child's peak resident set, in MiB, as the kernel counted it (`ru_maxrss`).
+    /// The child's peak resident set, in MiB, as the kernel counted it (`ru_maxrss`). An upper
+    /// bound: Linux carries the spawning process's high-water mark into a child that it
+    /// spawns with vfork, so a test that holds a large input when it spawns sees that too.
     pub peak_mib: f64,
     /// Wall time from spawn to exit.
     pub elapsed: std::time::Duration,

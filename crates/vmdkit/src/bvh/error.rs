@@ -21,7 +21,7 @@ pub struct BvhError {
 #[non_exhaustive]
 pub enum BvhErrorKind {
     /// A keyword, brace or value other than the one the grammar needs.
-    #[error("expected {expected}, found `{found}`")]
+    #[error("expected {expected}, found `{}`", crate::shown::Shown(.found))]
     Expected {
         /// What the grammar needs here.
         expected: &'static str,
@@ -35,13 +35,13 @@ pub enum BvhErrorKind {
         expected: &'static str,
     },
     /// A number that does not parse, or is not finite.
-    #[error("`{0}` is not a finite number")]
+    #[error("`{}` is not a finite number", crate::shown::Shown(.0))]
     BadNumber(String),
     /// A channel name other than the six BVH defines.
-    #[error("unknown channel `{0}` (BVH has Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)")]
+    #[error("unknown channel `{}` (BVH has Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)", crate::shown::Shown(.0))]
     UnknownChannel(String),
     /// A channel listed twice for one joint.
-    #[error("channel {0} is listed twice for this joint")]
+    #[error("channel {} is listed twice for this joint", crate::shown::Shown(.0))]
     RepeatedChannel(String),
     /// A `CHANNELS` count above six.
     #[error("CHANNELS {0}: a joint has at most 6 channels")]
@@ -50,16 +50,20 @@ pub enum BvhErrorKind {
     #[error("a second {0} line for one joint")]
     Repeated(&'static str),
     /// A joint without its `OFFSET`.
-    #[error("joint `{0}` has no OFFSET")]
+    #[error("joint `{}` has no OFFSET", crate::shown::Shown(.0))]
     MissingOffset(String),
     /// A `JOINT` or `ROOT` with no name.
     #[error("a joint without a name")]
     MissingName,
     /// `Frames:` that is not a whole number.
-    #[error("`Frames: {0}` is not a whole number of frames")]
+    #[error("`Frames: {}` is not a whole number of frames", crate::shown::Shown(.0))]
     BadFrameCount(String),
-    /// `Frame Time:` that is not a positive finite number of seconds.
-    #[error("`Frame Time: {0}` is not a positive number of seconds")]
+    /// `Frame Time:` that is not a finite number of seconds of at least 1/10,000
+    /// ([`MAX_FPS`](crate::math::MAX_FPS) frames a second).
+    #[error(
+        "`Frame Time: {}` is not a number of seconds of at least 0.0001 (10000 fps)",
+        crate::shown::Shown(.0)
+    )]
     BadFrameTime(String),
     /// The declared frames need more values than the bytes left could hold (each value takes
     /// at least two bytes: a digit and a separator), so nothing is allocated for them.

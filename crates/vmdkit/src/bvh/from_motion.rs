@@ -127,9 +127,25 @@ pub enum BvhExportError {
     /// The model has no bone to export.
     #[error("the model has no bones")]
     NoBones,
+    /// Only deforming bones were asked for, and every bone is an IK control or below one.
+    #[error("every bone of the model is an IK control or below one: none deforms the body")]
+    NoDeformingBones,
     /// The output would be larger than the limit; nothing was posed.
     #[error(transparent)]
     TooLarge(#[from] OutputTooLarge),
+    /// A joint's offset (`frame` is `None`) or a value of its pose at `frame` is not a finite
+    /// number: the model's bone positions are (NaN or infinite in the file, or so far apart that
+    /// their differences overflow), and a BVH cannot hold it.
+    #[error("joint {joint}: its {} is not a finite number", match frame {
+        Some(frame) => format!("pose at frame {frame}"),
+        None => "rest offset".to_string(),
+    })]
+    NotFinite {
+        /// The joint's name as written.
+        joint: String,
+        /// The output frame, or `None` for the rest offset.
+        frame: Option<usize>,
+    },
 }
 
 /// The size of [`from_motion`]'s motion array, worked out before posing: samples × the
@@ -139,7 +155,7 @@ pub fn from_motion_size(
     sampler: &MotionSampler,
     fps: f64,
 ) -> Result<DenseSize, BvhExportError> {
-    if !(fps.is_finite() && fps > 0.0 && fps <= 10_000.0) {
+    if !(fps.is_finite() && fps > 0.0 && fps <= crate::math::MAX_FPS) {
         return Err(BvhExportError::BadFrameRate(fps));
     }
     // Six channels of about eight characters per joint.
@@ -176,6 +192,9 @@ pub fn from_motion(
     let frames = frames.frames as usize;
     let binding = Binding::new(&skeleton, sampler);
     let kept = kept_bones(model, options.deform_only);
+    if !kept.contains(&true) {
+        return Err(BvhExportError::NoDeformingBones);
+    }
     let parent = exported_parents(&skeleton, &kept);
     let scale = match options.units {
         BvhUnits::Mmd => 1.0,
@@ -185,7 +204,7 @@ pub fn from_motion(
     let rest: Vec<DVec3> = (0..skeleton.bone_count())
         .map(|b| axes.position(skeleton.rest_position(b)).as_dvec3() * scale)
         .collect();
-    let order: Vec<usize> = (0..skeleton.bone_count()).filter(|&b| kept[b]).collect();
+    let order = parents_first(&parent, &kept);
     let mut poser = Poser::with_options(&skeleton, sampler, &binding, options.pose);
     let mut pose = Pose::new(&skeleton);
     let time = |k: usize| k as f64 * crate::math::FPS / options.fps;
@@ -296,7 +315,26 @@ pub fn from_motion(
             motion.extend_from_slice(&[a.to_degrees(), c.to_degrees(), d.to_degrees()]);
         }
     }
-    Ok(Bvh { joints, frame_count: frames, frame_time: 1.0 / options.fps, channel_count, motion })
+    let bvh =
+        Bvh { joints, frame_count: frames, frame_time: 1.0 / options.fps, channel_count, motion };
+    check_finite(&bvh)?;
+    Ok(bvh)
+}
+
+/// Every offset and value finite, or the first joint (and frame) that is not: a BVH written
+/// with `NaN` or `inf` would not read again, here or in any other reader.
+fn check_finite(bvh: &Bvh) -> Result<(), BvhExportError> {
+    if let Some(joint) = bvh.joints.iter().find(|j| !j.offset.is_finite()) {
+        return Err(BvhExportError::NotFinite { joint: joint.name.clone(), frame: None });
+    }
+    let Some(at) = bvh.motion.iter().position(|v| !v.is_finite()) else { return Ok(()) };
+    let channel = at % bvh.channel_count;
+    let joint = bvh
+        .joints
+        .iter()
+        .find(|j| (j.first_channel..j.first_channel + j.channels.len()).contains(&channel))
+        .map_or_else(String::new, |j| j.name.clone());
+    Err(BvhExportError::NotFinite { joint, frame: Some(at / bvh.channel_count) })
 }
 
 /// Per bone, whether it becomes a joint.
@@ -305,26 +343,38 @@ fn kept_bones(model: &Model, deform_only: bool) -> Vec<bool> {
     if !deform_only {
         return vec![true; n];
     }
-    // An IK control, or below one: resolved in index order with a pass per depth (a model's
-    // parents may come after their children), bounded by the bone count.
+    // An IK control, or below one. Each bone's answer is its own flag or its parent's, worked
+    // out once per bone by walking up to the first bone already known (a model's parents may
+    // come after their children, so index order is no help), which keeps this linear in the
+    // bone count however the parents are ordered; a parent that closes a cycle counts as none.
     let is_ik =
         |b: usize| model.bones[b].ik.is_some() || model.bones[b].flags.contains(BoneFlags::IK);
-    let mut control: Vec<bool> = (0..n).map(is_ik).collect();
-    for _ in 0..n {
-        let mut changed = false;
-        for b in 0..n {
-            if let Some(p) = model.bones[b].parent.filter(|&p| p < n && p != b) {
-                if control[p] && !control[b] {
-                    control[b] = true;
-                    changed = true;
-                }
+    let mut control: Vec<Option<bool>> = vec![None; n];
+    let mut on_path = vec![false; n];
+    let mut path = Vec::new();
+    for start in 0..n {
+        let mut b = start;
+        // Walk up while unknown; `inherited` is what the first known ancestor says.
+        let inherited = loop {
+            if let Some(known) = control[b] {
+                break known;
             }
+            on_path[b] = true;
+            path.push(b);
+            match model.bones[b].parent.filter(|&p| p < n && !on_path[p]) {
+                Some(p) => b = p,
+                None => break false,
+            }
+        };
+        let mut below_control = inherited;
+        for &b in path.iter().rev() {
+            below_control |= is_ik(b);
+            control[b] = Some(below_control);
+            on_path[b] = false;
         }
-        if !changed {
-            break;
-        }
+        path.clear();
     }
-    control.into_iter().map(|c| !c).collect()
+    control.into_iter().map(|c| c != Some(true)).collect()
 }
 
 /// Each kept bone's nearest kept ancestor (the skeleton's parents are already acyclic).
@@ -343,6 +393,28 @@ fn exported_parents(skeleton: &Skeleton, kept: &[bool]) -> Vec<Option<usize>> {
             p.filter(|&q| kept[q])
         })
         .collect()
+}
+
+/// The kept bones, each after its exported parent: a model may name a later bone as a parent,
+/// and a joint's parent must be written (and indexed) before it. Bone order otherwise, depth
+/// first from each root, without recursion (a chain may be as deep as the model has bones).
+fn parents_first(parent: &[Option<usize>], kept: &[bool]) -> Vec<usize> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); parent.len()];
+    for b in (0..parent.len()).filter(|&b| kept[b]) {
+        if let Some(p) = parent[b] {
+            children[p].push(b);
+        }
+    }
+    let mut order = Vec::with_capacity(parent.len());
+    let mut stack = Vec::new();
+    for root in (0..parent.len()).filter(|&b| kept[b] && parent[b].is_none()) {
+        stack.push(root);
+        while let Some(b) = stack.pop() {
+            order.push(b);
+            stack.extend(children[b].iter().rev());
+        }
+    }
+    order
 }
 
 /// Joint names: the model's (or English) bone names with white space as `_`; an empty name

@@ -24,6 +24,7 @@
 use super::{Bvh, FkOptions};
 use crate::keypoints::{normalize, Keypoints, Layout, LayoutJoint, Role, UpAxis};
 use glam::Vec3;
+use std::collections::HashMap;
 use Role::*;
 
 /// One built-in name table: central joints, and left-side joints with their right-side names.
@@ -155,13 +156,17 @@ pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
     let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
     let mut best: Option<(usize, Layout, &Table)> = None;
     for table in TABLES {
+        // Each table's names compared once, not once per joint: a file may hold hundreds of
+        // thousands of joints. The first entry of a name is the one that counts.
+        let mut roles: HashMap<String, Role> = HashMap::new();
+        for (name, role) in entries(table) {
+            roles.entry(key(name)).or_insert(role);
+        }
         let mut joints = Vec::with_capacity(keys.len());
         let mut used = Vec::new();
         for (joint, k) in bvh.joints.iter().zip(&keys) {
-            let role = entries(table)
-                .find(|(name, _)| key(name) == *k)
-                .map(|(_, role)| role)
-                .filter(|role| !used.contains(role));
+            // `used` holds at most one of each of the table's roles.
+            let role = roles.get(k).copied().filter(|role| !used.contains(role));
             used.extend(role);
             joints.push(LayoutJoint { name: joint.name.clone(), role });
         }
@@ -203,12 +208,19 @@ pub fn to_keypoints(
     layout: &Layout,
     fk: FkOptions,
 ) -> Result<Keypoints, BvhLayoutError> {
-    let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
+    // The first joint of each name and of each compared name, found by hashing: a layout names
+    // as many joints as the file may hold.
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(bvh.joints.len());
+    let mut by_key: HashMap<String, usize> = HashMap::with_capacity(bvh.joints.len());
+    for (i, j) in bvh.joints.iter().enumerate().rev() {
+        by_name.insert(&j.name, i);
+        by_key.insert(key(&j.name), i);
+    }
     let mut index = Vec::with_capacity(layout.joints.len());
     let mut missing = Vec::new();
     for joint in &layout.joints {
-        let exact = bvh.joints.iter().position(|j| j.name == joint.name);
-        match exact.or_else(|| keys.iter().position(|k| *k == key(&joint.name))) {
+        let exact = by_name.get(joint.name.as_str()).copied();
+        match exact.or_else(|| by_key.get(&key(&joint.name)).copied()) {
             Some(i) => index.push(i),
             None if joint.role.is_none() => index.push(usize::MAX),
             None => missing.push(joint.name.clone()),

@@ -14,7 +14,10 @@ use glam::DVec3;
 const QUOTE_LIMIT: usize = 40;
 
 pub(super) fn parse(data: &[u8]) -> Result<Bvh, BvhError> {
-    let mut p = Parser { data, pos: 0 };
+    // A UTF-8 byte-order mark (editors on Windows write one) is skipped, not a word; offsets
+    // stay those of the whole input.
+    let start = if data.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut p = Parser { data, pos: start };
     p.keyword("HIERARCHY", "`HIERARCHY`")?;
     let mut joints: Vec<Joint> = Vec::new();
     let mut channel_count = 0usize;
@@ -259,7 +262,9 @@ impl<'a> Parser<'a> {
         })?;
         self.label(&["Frame", "Time"], "`Frame Time:`")?;
         let (at, word) = self.word("the frame time")?;
-        let time = parse_number(word).filter(|t| *t > 0.0).ok_or_else(|| {
+        // Above MAX_FPS frames a second is no rate anything samples: a damaged time.
+        let shortest = 1.0 / crate::math::MAX_FPS;
+        let time = parse_number(word).filter(|t| *t >= shortest).ok_or_else(|| {
             self.error(at, BvhErrorKind::BadFrameTime(String::from_utf8_lossy(word).into()))
         })?;
         Ok((frames, time))

@@ -178,12 +178,18 @@ fn written_files_read_back_the_same() {
     assert_eq!(again.motion, bvh.motion);
     assert!((again.frame_time - bvh.frame_time).abs() < 1e-7);
     // A frame time seven decimals would round to zero (found by fuzzing) keeps its value.
-    for frame_time in [1e-9, 4.5e-4, 2.5e7] {
+    for frame_time in [1e-4, 4.5e-4, 2.5e7] {
         let tiny = Bvh { frame_time, ..bvh.clone() };
         let mut text = Vec::new();
         tiny.write_to(&mut text).unwrap();
         assert_eq!(Bvh::parse(&text).unwrap().frame_time, frame_time);
     }
+    // Shorter than 10,000 frames a second is written as it is, and read as the damage it is.
+    let tiny = Bvh { frame_time: 1e-9, ..bvh.clone() };
+    let mut text = Vec::new();
+    tiny.write_to(&mut text).unwrap();
+    let e = Bvh::parse(&text).unwrap_err();
+    assert_eq!(e.kind, BvhErrorKind::BadFrameTime("1e-9".into()), "{e}");
 }
 
 #[test]
@@ -269,4 +275,15 @@ fn joint_maps_are_found_by_name() {
     // A skeleton without legs fits no table, and the error names what it looked for.
     let err = detect_layout(&skeleton(&[("Hips", None), ("Spine", Some(0))])).unwrap_err();
     assert!(err.to_string().contains("left_knee (LeftLeg)"), "{err}");
+}
+
+#[test]
+fn a_utf8_byte_order_mark_is_skipped() {
+    let plain = Bvh::parse(TWO_JOINTS.as_bytes()).unwrap();
+    let marked = Bvh::parse(format!("\u{feff}{TWO_JOINTS}").as_bytes()).unwrap();
+    assert_eq!((marked.joints, marked.motion), (plain.joints, plain.motion));
+    // Offsets still count the mark: the bad number is three bytes further on.
+    let bad = TWO_JOINTS.replace("1 100 0 90", "1 100 x 90");
+    let (e, marked) = (parse_error(&bad), parse_error(&format!("\u{feff}{bad}")));
+    assert_eq!(marked.offset, e.offset + 3);
 }

@@ -1,5 +1,6 @@
 //! Writing a [`Bvh`] as text: the hierarchy depth first, tab-indented, then one line of values
-//! per frame in the hierarchy's channel order.
+//! per frame in the hierarchy's channel order. Indentation stops deepening at
+//! `MAX_INDENT` tabs, so the text stays linear in the number of joints.
 
 use super::{Bvh, JointKind};
 use std::io::{self, Write};
@@ -94,6 +95,10 @@ impl Bvh {
     }
 }
 
+/// The deepest indentation written: readers go by the braces, and a tab per level of a chain
+/// thousands of bones deep would make the hierarchy grow with the square of its depth.
+const MAX_INDENT: usize = 32;
+
 fn indent(depth: usize) -> String {
-    "\t".repeat(depth)
+    "\t".repeat(depth.min(MAX_INDENT))
 }

@@ -152,6 +152,8 @@ impl NamesIn {
         by_text.insert(text.to_string(), name.0.to_vec());
         let label = self.encoding.label();
         let written = name.decode(self.encoding).text;
+        // The text may be a whole 20 MB cell: messages show it cut.
+        let (text, written) = (crate::shown::shown(text), crate::shown::shown(&written));
         match status {
             EncodeStatus::Ok => {}
             EncodeStatus::Shortened => self.warnings.push(format!(

@@ -132,7 +132,7 @@ fn in_field(path: Option<&str>) -> String {
 }
 
 fn in_column(column: Option<&str>) -> String {
-    column.map(|c| format!(", column `{c}`")).unwrap_or_default()
+    column.map(|c| format!(", column `{}`", crate::shown::Shown(c))).unwrap_or_default()
 }
 
 /// UTF-8's byte-order mark, which editors on Windows put before JSON and CSV text.

@@ -90,7 +90,8 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, String> {
             }
         }
         return Err(format!(
-            "{text:?} is not a 32-bit float bit pattern (0x followed by 8 hex digits)"
+            "{:?} is not a 32-bit float bit pattern (0x followed by 8 hex digits)",
+            crate::shown::Shown(text)
         ));
     }
     match text.parse::<f32>() {
@@ -98,7 +99,7 @@ pub(crate) fn parse_f32(text: &str) -> Result<f32, String> {
             Err(format!("{text} is out of the 32-bit float range"))
         }
         Ok(v) => Ok(v),
-        Err(_) => Err(format!("{text:?} is not a number")),
+        Err(_) => Err(format!("{:?} is not a number", crate::shown::Shown(text))),
     }
 }
 
@@ -145,7 +146,10 @@ pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     if complete && parts.next().is_none() {
         Ok(curve_from_array(numbers))
     } else {
-        Err(format!("{text:?} is not a curve: expected four integers 0-255 \"x1 y1 x2 y2\""))
+        Err(format!(
+            "{:?} is not a curve: expected four integers 0-255 \"x1 y1 x2 y2\"",
+            crate::shown::Shown(text)
+        ))
     }
 }
 
@@ -169,9 +173,15 @@ pub(crate) fn parse_physics(text: &str) -> Result<PhysicsToggle, String> {
         [w] if w.eq_ignore_ascii_case("off") => Ok(PhysicsToggle::Off),
         [w, a, b] if w.eq_ignore_ascii_case("unknown") => match (a.parse(), b.parse()) {
             (Ok(a), Ok(b)) => Ok(PhysicsToggle::Unknown(a, b)),
-            _ => Err(format!("{text:?}: the two bytes after `unknown` must be 0-255")),
+            _ => Err(format!(
+                "{:?}: the two bytes after `unknown` must be 0-255",
+                crate::shown::Shown(text)
+            )),
         },
-        _ => Err(format!("{text:?} is not a physics toggle: expected on, off or \"unknown A B\"")),
+        _ => Err(format!(
+            "{:?} is not a physics toggle: expected on, off or \"unknown A B\"",
+            crate::shown::Shown(text)
+        )),
     }
 }
 
@@ -180,7 +190,7 @@ pub(crate) fn parse_bool(text: &str) -> Result<bool, String> {
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        _ => Err(format!("{text:?} is not true or false")),
+        _ => Err(format!("{:?} is not true or false", crate::shown::Shown(text))),
     }
 }
 
@@ -189,7 +199,10 @@ pub(crate) fn parse_encoding(text: &str) -> Result<TextEncoding, String> {
         "shift_jis" | "sjis" | "cp932" => Ok(TextEncoding::ShiftJis),
         "gbk" | "gb18030" => Ok(TextEncoding::Gbk),
         "utf_8" | "utf8" => Ok(TextEncoding::Utf8),
-        _ => Err(format!("unknown encoding {text:?}: expected shift_jis, gbk or utf-8")),
+        _ => Err(format!(
+            "unknown encoding {:?}: expected shift_jis, gbk or utf-8",
+            crate::shown::Shown(text)
+        )),
     }
 }
 

@@ -245,16 +245,14 @@ fn describe_non_vmd(data: &[u8]) -> String {
     }
     if data.starts_with(SIGNATURE_STEM) {
         let sig = String::from_utf8_lossy(&head[..head.len().min(30)]);
-        return format!("unknown signature {:?} (try lenient reading)", sig.trim_end_matches('\0'));
+        return format!("unknown signature {:?}", sig.trim_end_matches('\0'));
     }
-    for (magic, what) in [
-        (&b"PMX "[..], "a PMX model"),
-        (b"Pmd", "a PMD model"),
-        (b"Vocaloid Pose Data", "a VPD pose"),
-    ] {
-        if data.starts_with(magic) {
-            return format!("{what}, not a motion");
-        }
+    // A file of a known kind is named as what it is, in the words every front end uses.
+    let kind = crate::FileKind::detect(data);
+    match kind {
+        crate::FileKind::Text | crate::FileKind::Binary | crate::FileKind::Json => {}
+        kind if kind.is_motion() => return format!("this is {kind}, not a VMD"),
+        found => return crate::WrongKind { found, expected: crate::Expected::Motion }.to_string(),
     }
     // Text, ASCII or UTF-8 (an HTML page or README often has non-ASCII text near its start);
     // the 64-byte window may end inside a character.

@@ -50,6 +50,7 @@ pub use textures::Textures;
 
 use crate::limit::{ByteSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::model::{Mesh, Model, WeightKind};
+use crate::shown::Shown;
 use crate::skeleton::PoseOptions;
 use crate::Motion;
 use std::path::PathBuf;
@@ -195,17 +196,19 @@ impl std::fmt::Display for GltfNote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GltfNote::TextureSkipped { path, reason } => {
-                write!(f, "texture {path} left out: {reason}")
+                write!(f, "texture {} left out: {reason}", Shown(path))
             }
             GltfNote::TextureOutside { path, resolved } => write!(
                 f,
-                "texture {path} left out: it resolves to {}, outside the model's folder (a \
+                "texture {} left out: it resolves to {}, outside the model's folder (a \
                  model's texture paths are not trusted to leave it)",
-                resolved.display()
+                Shown(path),
+                Shown(&resolved.display().to_string())
             ),
             GltfNote::TextureTooLarge { path, bytes, limit } => write!(
                 f,
-                "texture {path} left out: {} is over the limit of {} for an embedded texture",
+                "texture {} left out: {} is over the limit of {} for an embedded texture",
+                Shown(path),
                 ByteSize(*bytes),
                 ByteSize(*limit)
             ),
@@ -233,8 +236,9 @@ impl std::fmt::Display for GltfNote {
             }
             GltfNote::PmdBaseMorphTrack { name } => write!(
                 f,
-                "the motion keys the PMD's base morph {name}, which is not animatable (it holds \
-                 the rest shape the other morphs are relative to); those keys move nothing"
+                "the motion keys the PMD's base morph {}, which is not animatable (it holds the \
+                 rest shape the other morphs are relative to); those keys move nothing",
+                Shown(name)
             ),
         }
     }

@@ -10,6 +10,7 @@
 //! * when its whole content is read (embedding), it is at most [`TextureAccess::max_bytes`],
 //!   by its size and by reading at most one byte more (a file that grows is caught too).
 
+use crate::shown::Shown;
 use std::fs::{File, FileType};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,9 @@ pub(super) fn read(
     whole: bool,
 ) -> Result<Vec<u8>, Refused> {
     let file = path_of(model_dir, name);
-    let io = |e: std::io::Error| Refused::Other(format!("{}: {e}", file.display()));
+    // Paths come from the model: messages show them cut and escaped.
+    let shown = file.display().to_string();
+    let io = |e: std::io::Error| Refused::Other(format!("{}: {e}", Shown(&shown)));
     let resolved = std::fs::canonicalize(&file).map_err(io)?;
     if !access.allow_outside {
         // An empty folder (a model named without one) is the current folder.
@@ -103,7 +106,8 @@ fn refuse_special(path: &Path, kind: FileType) -> Result<(), Refused> {
     if kind.is_file() {
         return Ok(());
     }
-    Err(Refused::Other(format!("{}: is {}, not a regular file", path.display(), describe(kind))))
+    let shown = path.display().to_string();
+    Err(Refused::Other(format!("{}: is {}, not a regular file", Shown(&shown), describe(kind))))
 }
 
 fn describe(kind: FileType) -> &'static str {

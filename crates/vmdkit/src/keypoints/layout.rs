@@ -11,6 +11,7 @@ mod tests;
 
 use super::layouts::{Builtin, BUILTINS, BUILTIN_NAMES};
 use super::Role;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// One joint of a layout.
@@ -57,7 +58,7 @@ pub enum LayoutError {
     },
     /// A file without recognisable joint names has a joint count no layout has.
     #[error(
-        "{count} joints fit no built-in layout ({}); pass --layout with a mapping file",
+        "{count} joints fit no built-in layout ({})",
         counts.iter().map(|(n, c)| format!("{n}: {c}")).collect::<Vec<_>>().join(", ")
     )]
     JointCount {
@@ -67,7 +68,7 @@ pub enum LayoutError {
         counts: Vec<(&'static str, usize)>,
     },
     /// More than one built-in layout fits the file.
-    #[error("{what} fit several layouts ({}); pass --layout to choose", candidates.join(", "))]
+    #[error("{what} fit several layouts ({})", candidates.join(", "))]
     Ambiguous {
         /// What was matched: "17 joints", or "the joint names".
         what: String,
@@ -91,6 +92,14 @@ pub enum LayoutError {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl LayoutError {
+    /// Whether naming a layout (a built-in one or a mapping file) resolves this error: the
+    /// front ends add their own words for how (a flag, an argument).
+    pub fn choosing_a_layout_may_help(&self) -> bool {
+        matches!(self, LayoutError::JointCount { .. } | LayoutError::Ambiguous { .. })
+    }
 }
 
 impl Layout {
@@ -224,15 +233,22 @@ impl NameMatch {
 }
 
 fn match_names(table: &'static Builtin, keys: &[String]) -> NameMatch {
-    let find = |key: &str| table.joints.iter().position(|(n, _)| normalize(n) == key);
+    // The table's names normalised once, not once per key: a file may name a hundred thousand
+    // joints. The first joint or alias of a name is the one that counts.
+    let mut joints: HashMap<String, usize> = HashMap::with_capacity(table.joints.len());
+    for (i, (name, _)) in table.joints.iter().enumerate() {
+        joints.entry(normalize(name)).or_insert(i);
+    }
+    let mut aliases: HashMap<String, String> = HashMap::with_capacity(table.aliases.len());
+    for (alias, name) in table.aliases {
+        aliases.entry(normalize(alias)).or_insert_with(|| normalize(name));
+    }
+    let find = |key: &str| joints.get(key).copied();
     let mut used = vec![false; table.joints.len()];
     let mut found = NameMatch { table, roles: Vec::new(), recognised: 0, renamed: 0 };
     for key in keys {
         let direct = find(key);
-        let index = direct.or_else(|| {
-            let alias = table.aliases.iter().find(|(a, _)| normalize(a) == *key)?;
-            find(&normalize(alias.1))
-        });
+        let index = direct.or_else(|| find(aliases.get(key)?));
         // A second name for a joint already matched is left without a role.
         let index = index.filter(|&i| !std::mem::replace(&mut used[i], true));
         found.roles.push(index.and_then(|i| table.joints[i].1));

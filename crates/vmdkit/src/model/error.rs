@@ -176,25 +176,25 @@ pub enum ModelErrorKind {
 #[non_exhaustive]
 pub enum CsvProblem {
     /// A number field that does not parse.
-    #[error("{value:?} is not a number")]
+    #[error("{:?} is not a number", crate::shown::Shown(.value))]
     NotANumber {
         /// The field as written.
         value: String,
     },
     /// A 0/1 field with another value.
-    #[error("{value:?} is not 0 or 1")]
+    #[error("{:?} is not 0 or 1", crate::shown::Shown(.value))]
     NotAFlag {
         /// The field as written.
         value: String,
     },
     /// A bone name that no `Bone` row has.
-    #[error("no bone is named {name:?}")]
+    #[error("no bone is named {:?}", crate::shown::Shown(.name))]
     UnknownBone {
         /// The name as written.
         name: String,
     },
     /// An `IKLink` row's IK bone is a bone whose IK column is 0.
-    #[error("bone {name:?} is not an IK bone")]
+    #[error("bone {:?} is not an IK bone", crate::shown::Shown(.name))]
     NotAnIkBone {
         /// The name as written.
         name: String,

@@ -26,7 +26,7 @@
 //! assert_eq!(vmdkit::model::VpdPose::parse(&pose.to_bytes()).unwrap(), pose);
 //! ```
 
-mod bone_csv;
+pub(crate) mod bone_csv;
 mod error;
 mod mesh;
 mod pmd;
@@ -63,12 +63,13 @@ impl Model {
             bone_csv::parse_bytes(data)
         } else {
             let start = &data[..data.len().min(8)];
-            let what = if data.starts_with(b"Vocaloid Motion Data") {
-                "a VMD motion file".to_string()
-            } else if data.starts_with(b"Vocaloid Pose Data") {
-                "a VPD pose file".to_string()
-            } else {
-                format!("it starts with {:?}", String::from_utf8_lossy(start))
+            let what = match crate::FileKind::detect(data) {
+                crate::FileKind::Vmd => "a VMD motion file".to_string(),
+                crate::FileKind::Vpd => "a VPD pose file".to_string(),
+                crate::FileKind::Text | crate::FileKind::Binary | crate::FileKind::Json => {
+                    format!("it starts with {:?}", String::from_utf8_lossy(start))
+                }
+                kind => format!("this is {kind}"),
             };
             Err(ModelError {
                 kind: ModelErrorKind::NotAModel { what },

@@ -63,13 +63,13 @@ pub enum VpdErrorKind {
         what: &'static str,
     },
     /// The bone count is not a whole number.
-    #[error("bone count {text:?} is not a number")]
+    #[error("bone count {:?} is not a number", crate::shown::Shown(.text))]
     BadCount {
         /// The count's text.
         text: String,
     },
     /// A value is not a number, or is infinite or NaN.
-    #[error("{text:?} is not a finite number")]
+    #[error("{:?} is not a finite number", crate::shown::Shown(.text))]
     BadNumber {
         /// The value's text.
         text: String,
@@ -85,13 +85,13 @@ pub enum VpdErrorKind {
         found: usize,
     },
     /// An entry's `}` is missing: the text ends, or the next entry starts, first.
-    #[error("entry {name:?} is not closed with '}}'")]
+    #[error("entry {:?} is not closed with '}}'", crate::shown::Shown(.name))]
     UnclosedEntry {
         /// The entry's bone or morph name.
         name: String,
     },
     /// A line that is neither an entry header nor inside an entry.
-    #[error("unexpected text {text:?}")]
+    #[error("unexpected text {:?}", crate::shown::Shown(.text))]
     UnexpectedLine {
         /// The line, without comment and surrounding space.
         text: String,

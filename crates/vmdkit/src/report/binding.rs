@@ -6,9 +6,6 @@
 use crate::skeleton::{Binding, Skeleton};
 use crate::text::RawName;
 
-/// Names shown in a message before the rest are only counted.
-const SHOWN_NAMES: usize = 8;
-
 /// One message per problem: the skeleton's notes (`"model: ..."`), then the bone tracks and IK
 /// switches that name nothing in the model and the bone tracks another track shadows
 /// (`"LABEL: ..."`, `label` naming the motion). Without the "warning: " a printer adds.
@@ -18,7 +15,8 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
     let report = binding.report();
     let mut unbound = |names: Vec<String>, what: &str| {
         if !names.is_empty() {
-            messages.push(format!("{label}: {} {what}: {}", names.len(), name_list(&names)));
+            let list = crate::shown::shown_list(&names);
+            messages.push(format!("{label}: {} {what}: {list}", names.len()));
         }
     };
     unbound(lossy(&report.unbound_bone_tracks), "bone tracks name no bone of the model");
@@ -35,25 +33,4 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
 /// Raw names decoded as CP932, as [`BindingReport`](crate::skeleton::BindingReport) advises.
 fn lossy<const N: usize>(names: &[RawName<N>]) -> Vec<String> {
     names.iter().map(|n| n.to_string_lossy()).collect()
-}
-
-/// The first few names, then "and N more".
-fn name_list(names: &[String]) -> String {
-    let shown = names[..names.len().min(SHOWN_NAMES)].join(", ");
-    match names.len().saturating_sub(SHOWN_NAMES) {
-        0 => shown,
-        more => format!("{shown} and {more} more"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::name_list;
-
-    #[test]
-    fn long_name_lists_are_cut() {
-        let names: Vec<String> = (0..10).map(|i| i.to_string()).collect();
-        assert_eq!(name_list(&names[..2]), "0, 1");
-        assert_eq!(name_list(&names), "0, 1, 2, 3, 4, 5, 6, 7 and 2 more");
-    }
 }

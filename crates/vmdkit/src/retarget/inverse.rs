@@ -75,7 +75,7 @@ pub fn keypoints_from_motion_with_progress(
     options: &KeypointOptions,
     progress: crate::edit::Progress,
 ) -> Result<Keypoints, RetargetError> {
-    if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= 10_000.0) {
+    if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= crate::math::MAX_FPS) {
         return Err(RetargetError::Option(format!("bad frame rate {}", options.fps)));
     }
     let rig = Rig::new(skeleton)

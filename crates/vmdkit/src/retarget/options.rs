@@ -95,7 +95,7 @@ impl Default for RetargetOptions {
 
 impl RetargetOptions {
     pub(crate) fn validate(&self) -> Result<(), RetargetError> {
-        if !(self.fps.is_finite() && self.fps > 0.0 && self.fps <= 10_000.0) {
+        if !(self.fps.is_finite() && self.fps > 0.0 && self.fps <= crate::math::MAX_FPS) {
             return Err(RetargetError::Option(format!(
                 "the input frame rate must be above 0 and at most 10000, not {}",
                 self.fps

@@ -59,10 +59,76 @@ fn member<'a, T: Serialize + ?Sized + 'a, W: Write + Seek>(
     writer.finish()
 }
 
+/// Passes writes and seeks through until the first error, then swallows them. The zip writer,
+/// dropped on an error, finishes the archive in its `Drop` and prints its debug text when that
+/// fails too (`ZipWriter drop failed: Io(Os {…})` on a full disk, before the real error is
+/// reported); after a failure nothing more is worth writing, so its last attempt goes nowhere.
+/// Positions are kept after the failure as if the writes had happened, since the zip writer
+/// subtracts them.
+struct Fuse<W> {
+    inner: W,
+    blown: bool,
+    position: u64,
+    end: u64,
+}
+
+impl<W> Fuse<W> {
+    fn new(inner: W) -> Fuse<W> {
+        Fuse { inner, blown: false, position: 0, end: 0 }
+    }
+
+    fn watch<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if result.as_ref().is_err_and(|e| e.kind() != io::ErrorKind::Interrupted) {
+            self.blown = true;
+        }
+        result
+    }
+
+    fn advance(&mut self, n: usize) {
+        self.position = self.position.saturating_add(n as u64);
+        self.end = self.end.max(self.position);
+    }
+}
+
+impl<W: Write> Write for Fuse<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let result = if self.blown { Ok(buf.len()) } else { self.inner.write(buf) };
+        let n = self.watch(result)?;
+        self.advance(n);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.blown {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.watch(result)
+    }
+}
+
+impl<W: Seek> Seek for Fuse<W> {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        let result = if self.blown {
+            Ok(match to {
+                io::SeekFrom::Start(p) => p,
+                io::SeekFrom::End(d) => self.end.saturating_add_signed(d),
+                io::SeekFrom::Current(d) => self.position.saturating_add_signed(d),
+            })
+        } else {
+            self.inner.seek(to)
+        };
+        self.position = self.watch(result)?;
+        self.end = self.end.max(self.position);
+        Ok(self.position)
+    }
+}
+
 /// Writes `arrays` as an `.npz` archive. The zip format seeks back to fill each member's sizes
-/// and checksum in, hence `Seek`.
+/// and checksum in, hence `Seek`. On an error, that error is returned and nothing more is
+/// written to `out` ([`Fuse`]).
 pub(crate) fn write_npz<W: Write + Seek>(arrays: &[Array<'_>], out: W) -> io::Result<()> {
-    let mut npz = npyz::npz::NpzWriter::new(out);
+    let mut npz = npyz::npz::NpzWriter::new(Fuse::new(out));
     for array in arrays {
         match &array.data {
             Data::F32(v) => member(&mut npz, array, "<f4", v.iter())?,
@@ -70,7 +136,7 @@ pub(crate) fn write_npz<W: Write + Seek>(arrays: &[Array<'_>], out: W) -> io::Re
             Data::I32(v) => member(&mut npz, array, "<i4", v.iter())?,
             Data::Str(v) => {
                 let width = v.iter().map(|s| s.chars().count()).max().unwrap_or(0).max(1);
-                member::<str, W>(
+                member::<str, Fuse<W>>(
                     &mut npz,
                     array,
                     &format!("<U{width}"),
@@ -167,6 +233,46 @@ mod tests {
         assert_eq!(units.into_vec::<String>().unwrap(), ["mmd_units"]);
         let parents = npz.by_name("parents").unwrap().unwrap().into_vec::<i32>().unwrap();
         assert_eq!(parents, bake.parents);
+    }
+
+    /// A writer that fails from its `fails_at`th byte on, counting the calls made after that.
+    struct Failing {
+        written: u64,
+        fails_at: u64,
+        calls_after: usize,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.written >= self.fails_at {
+                self.calls_after += 1;
+                return Err(io::Error::new(io::ErrorKind::StorageFull, "full"));
+            }
+            let n = buf.len().min((self.fails_at - self.written) as usize);
+            self.written += n as u64;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seek for Failing {
+        fn seek(&mut self, _: io::SeekFrom) -> io::Result<u64> {
+            Ok(self.written)
+        }
+    }
+
+    /// A full disk: the first error is returned, and the zip writer's drop (which would print
+    /// `ZipWriter drop failed: …` when finishing the archive fails again) writes nothing more.
+    #[test]
+    fn skeleton_npz_on_a_full_disk_stops_at_the_first_error() {
+        for fails_at in [0, 10, 100, 300] {
+            let mut out = Failing { written: 0, fails_at, calls_after: 0 };
+            let e = bake().write_npz(&mut out).expect_err("the disk is full");
+            assert!(e.to_string().contains("full"), "{e}");
+            assert_eq!(out.calls_after, 1, "failing at byte {fails_at}: written on after it");
+        }
     }
 
     /// A member past 4 GiB is written, not refused, with the options every member gets. The

@@ -45,11 +45,11 @@ pub fn run(args: &AppendArgs) -> anyhow::Result<()> {
     let motions = load_all(&args.inputs, args.lenient, &args.output)?;
     let (joined, report) = vmdkit::edit::append(&motions, args.gap)?;
     save(&args.output, &joined)?;
-    eprintln!("{}: {}", args.output.display(), counts(&joined));
+    say!("{}: {}", args.output.display(), counts(&joined));
     for (path, start) in args.inputs.iter().zip(&report.starts) {
-        eprintln!("{}: frame 0 at frame {start}", path.display());
+        say!("{}: frame 0 at frame {start}", path.display());
     }
-    eprintln!("{} keys added at the seams, {} camera cuts", report.inserted, report.camera_cuts);
+    say!("{} keys added at the seams, {} camera cuts", report.inserted, report.camera_cuts);
     warn_model_names(&report.model_name, &report.other_model_names);
     Ok(())
 }

@@ -34,12 +34,12 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<()> {
     };
     let (out, report) = vmdkit::edit::filter(&motion, mode, names);
     args.io.write(&out)?;
-    eprintln!("{}; {} keys dropped", args.io.summary(&out), report.dropped_keys);
+    say!("{}; {} keys dropped", args.io.summary(&out), report.dropped_keys);
     if !report.dropped_names.is_empty() {
-        eprintln!("dropped: {}", list(&report.dropped_names, 10));
+        say!("dropped: {}", list(&report.dropped_names, 10));
     }
     for pattern in &report.unmatched {
-        eprintln!("warning: {pattern} matched no bone or morph");
+        say!("warning: {pattern} matched no bone or morph");
     }
     Ok(())
 }

@@ -35,18 +35,15 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     let motions = load_all(&args.inputs, args.lenient, &args.output)?;
     let (merged, report) = vmdkit::edit::merge(&motions);
     save(&args.output, &merged)?;
-    eprintln!("{}: {}", args.output.display(), counts(&merged));
+    say!("{}: {}", args.output.display(), counts(&merged));
     for (i, path) in args.inputs.iter().enumerate() {
         let dropped = per_section(&report.duplicates[i]);
         if !dropped.is_empty() {
-            eprintln!(
-                "{}: {dropped} keys dropped: identical to keys of earlier files",
-                path.display()
-            );
+            say!("{}: {dropped} keys dropped: identical to keys of earlier files", path.display());
         }
         let overrode = per_section(&report.collisions[i]);
         if !overrode.is_empty() {
-            eprintln!(
+            say!(
                 "{}: {overrode} keys overrode different keys of earlier files at the same name \
                  and frame",
                 path.display()

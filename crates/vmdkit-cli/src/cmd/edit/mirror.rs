@@ -27,16 +27,16 @@ pub fn run(args: &MirrorArgs) -> anyhow::Result<()> {
     let (mirrored, report) = vmdkit::edit::mirror(&motion);
     args.io.write(&mirrored)?;
     let pairs: Vec<String> = report.swapped.iter().map(|(a, b)| format!("{a} -> {b}")).collect();
-    eprintln!("{}: swapped {} names ({})", args.io.out_label(), pairs.len(), list(&pairs, 6));
+    say!("{}: swapped {} names ({})", args.io.out_label(), pairs.len(), list(&pairs, 6));
     if !report.unsided.is_empty() {
-        eprintln!(
+        say!(
             "{} names have no left/right counterpart and keep their names, mirrored in place: {}",
             report.unsided.len(),
             list(&report.unsided, 8)
         );
     }
     for (name, why) in &report.not_swapped {
-        eprintln!("warning: {name} keeps its name: {why}");
+        say!("warning: {name} keeps its name: {why}");
     }
     Ok(())
 }

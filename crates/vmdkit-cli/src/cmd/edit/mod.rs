@@ -138,9 +138,10 @@ impl InOut {
 /// Warns when the motions a command joined name other models than the one the output keeps.
 pub fn warn_model_names(kept: &str, others: &[String]) {
     if !others.is_empty() {
-        eprintln!(
-            "warning: the inputs name different models; the output keeps {kept:?} (also seen: {})",
-            others.join(", ")
+        say!(
+            "warning: the inputs name different models; the output keeps {:?} (also seen: {})",
+            vmdkit::shown::shown(kept),
+            vmdkit::shown::shown_list(others)
         );
     }
 }
@@ -178,13 +179,10 @@ pub fn counts(m: &Motion) -> String {
     format!("{} keys", parts.join(", "))
 }
 
-/// A short list for messages: the first `max` items, then "and N more".
+/// A short list for messages: the first `max` items (each cut and escaped, as names from files
+/// are), then "and N more".
 pub fn list<T: AsRef<str>>(items: &[T], max: usize) -> String {
-    let shown: Vec<&str> = items.iter().take(max).map(|s| s.as_ref()).collect();
-    match items.len().saturating_sub(max) {
-        0 => shown.join(", "),
-        more => format!("{}, and {more} more", shown.join(", ")),
-    }
+    vmdkit::shown::shown_list(items).at_most(max).to_string()
 }
 
 /// Tolerance flags shared by `reduce` and `retime`.

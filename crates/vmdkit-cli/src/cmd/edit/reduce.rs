@@ -64,15 +64,10 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
     });
     bar.finish_and_clear();
     args.io.write(&out)?;
-    eprintln!(
-        "{}: {} -> {}",
-        args.io.out_label(),
-        describe(&report.before),
-        describe(&report.after)
-    );
-    eprintln!("largest error at any frame: {}", errors(&report.errors));
+    say!("{}: {} -> {}", args.io.out_label(), describe(&report.before), describe(&report.after));
+    say!("largest error at any frame: {}", errors(&report.errors));
     if !report.kept_original.is_empty() {
-        eprintln!(
+        say!(
             "{} tracks kept their keys (no reduction within the bound could be verified): {}",
             report.kept_original.len(),
             list(&report.kept_original, 6)
@@ -85,7 +80,7 @@ pub fn run(args: &ReduceArgs) -> anyhow::Result<()> {
             &ReduceOptions { method: ReduceMethod::Baseline, ..options },
         );
         bar.finish_and_clear();
-        eprintln!(
+        say!(
             "baseline (recursive split, linear curves): {}; largest error {}",
             describe(&base.after),
             errors(&base.errors)

@@ -83,17 +83,23 @@ pub fn run(args: &RenameArgs) -> anyhow::Result<()> {
     args.io.write(&out)?;
     let done: Vec<String> =
         report.renamed.iter().map(|r| format!("{} -> {}", r.old, r.new)).collect();
-    eprintln!("{}: renamed {} names ({})", args.io.out_label(), done.len(), list(&done, 6));
+    say!("{}: renamed {} names ({})", args.io.out_label(), done.len(), list(&done, 6));
     for r in report.renamed.iter().filter(|r| r.shortened.is_some()) {
         let (bytes, stored) = r.shortened.as_ref().unwrap();
         let field = if r.kind == "IK" { 20 } else { 15 };
-        eprintln!("warning: {} name {} needs {bytes} bytes but the field holds {field}; stored as {stored}", r.kind, r.new);
+        // The map is a file: its names are shown cut, as values from files are.
+        let (new, stored) = (vmdkit::shown::shown(&r.new), vmdkit::shown::shown(stored));
+        say!(
+            "warning: {} name {new} needs {bytes} bytes but the field holds {field}; stored as \
+             {stored}",
+            r.kind
+        );
     }
     let unused: Vec<String> =
         report.unused.iter().map(|(kind, old)| format!("{kind} {old}")).collect();
     // The dictionary maps only names present, so only given entries can be unused.
     if !unused.is_empty() {
-        eprintln!("warning: not in the motion: {}", list(&unused, 8));
+        say!("warning: not in the motion: {}", list(&unused, 8));
     }
     Ok(())
 }

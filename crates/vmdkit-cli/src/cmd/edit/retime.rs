@@ -56,15 +56,15 @@ pub fn run(args: &RetimeArgs) -> anyhow::Result<()> {
     args.io.write(&out)?;
     let shown = format!("{factor:.6}");
     let shown = shown.trim_end_matches('0').trim_end_matches('.');
-    eprintln!("{}: frames × {shown}; {}", args.io.out_label(), counts(&out));
-    eprintln!(
+    say!("{}: frames × {shown}; {}", args.io.out_label(), counts(&out));
+    say!(
         "{} segments kept their curves exactly, {} were refitted around rounded keys; largest error against the ideal motion at any frame: {}",
         report.segments_kept,
         report.segments_refitted,
         errors(&report.errors)
     );
     if !report.dense_tracks.is_empty() {
-        eprintln!(
+        say!(
             "{} tracks got a key at every frame (no fit could be verified): {}",
             report.dense_tracks.len(),
             list(&report.dense_tracks, 6)

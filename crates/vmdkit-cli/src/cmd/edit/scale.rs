@@ -37,6 +37,6 @@ pub fn run(args: &ScaleArgs) -> anyhow::Result<()> {
     let motion = args.io.load()?;
     let out = vmdkit::edit::scale(&motion, args.translation, !args.no_camera);
     args.io.write(&out)?;
-    eprintln!("{}; translations × {}", args.io.summary(&out), args.translation);
+    say!("{}; translations × {}", args.io.summary(&out), args.translation);
     Ok(())
 }

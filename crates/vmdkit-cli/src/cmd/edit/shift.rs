@@ -115,7 +115,7 @@ pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
             }
         ));
         if report.approximated_segments > 0 {
-            eprintln!(
+            say!(
                 "warning: {} segments turn translation axes with different curves into one \
                  another; each new axis keeps the curve of the axis that moves it most",
                 report.approximated_segments
@@ -123,7 +123,7 @@ pub fn run(args: &ShiftArgs) -> anyhow::Result<()> {
         }
     }
     args.io.write(&motion)?;
-    eprintln!("{} {}", args.io.summary(&motion), said.join("; "));
+    say!("{} {}", args.io.summary(&motion), said.join("; "));
     Ok(())
 }
 
@@ -183,7 +183,7 @@ fn roots(
     let keyed = |name: &str| motion.bones.iter().any(|k| k.name.bytes() == key(name).bytes());
     if keyed(ALL_PARENT) || !keyed(CENTER) {
         if !keyed(ALL_PARENT) {
-            eprintln!(
+            say!(
                 "note: the motion keys neither {ALL_PARENT} nor {CENTER}: a {ALL_PARENT} key is \
                  added (for a model without {ALL_PARENT}, give --model)"
             );

@@ -41,14 +41,14 @@ pub fn run(args: &TrimArgs) -> anyhow::Result<()> {
         out = vmdkit::edit::shift(&out, -i64::from(args.from))?;
     }
     args.io.write(&out)?;
-    eprintln!(
+    say!(
         "{}; {} keys inserted at the cuts, {} dropped",
         args.io.summary(&out),
         report.inserted,
         report.dropped
     );
     if report.split_curves > 0 {
-        eprintln!(
+        say!(
             "{} curves split; each stored piece is within {:.5} of the exact piece (fraction of its segment){}",
             report.split_curves,
             report.max_curve_bound,

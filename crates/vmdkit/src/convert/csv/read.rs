@@ -77,7 +77,8 @@ impl Row<'_> {
     }
 
     fn int<T: FromStr>(text: &str) -> std::result::Result<T, String> {
-        text.parse().map_err(|_| format!("{text:?} is not a whole number in range"))
+        text.parse()
+            .map_err(|_| format!("{:?} is not a whole number in range", crate::shown::Shown(text)))
     }
 
     fn frame(&self) -> Result<u32> {
@@ -134,11 +135,19 @@ fn column_positions(header: &csv::StringRecord) -> Result<[Option<usize>; COLUMN
             if name.is_empty() {
                 continue;
             }
-            let reason = format!("unknown column {name:?}; the columns are {}", COLUMNS.join(","));
+            let reason = format!(
+                "unknown column {:?}; the columns are {}",
+                crate::shown::Shown(name),
+                COLUMNS.join(",")
+            );
             return Err(csv_error(1, None, reason));
         };
         if positions[c].replace(p).is_some() {
-            return Err(csv_error(1, None, format!("column {name:?} appears twice")));
+            return Err(csv_error(
+                1,
+                None,
+                format!("column {:?} appears twice", crate::shown::Shown(name)),
+            ));
         }
     }
     if positions[col::SECTION].is_none() {

@@ -156,7 +156,7 @@ struct InField<'a>(&'a Option<String>);
 impl fmt::Display for InField<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(field) => write!(f, ", field `{field}`"),
+            Some(field) => write!(f, ", field `{}`", crate::shown::Shown(field)),
             None => Ok(()),
         }
     }

@@ -28,6 +28,7 @@ mod with_json {
     use crate::keypoints::{Units, UpAxis};
     use glam::Vec3;
     use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::collections::HashMap;
     use std::fmt;
     use std::io::{self, Write};
 
@@ -114,7 +115,7 @@ mod with_json {
         match &root {
             Json::Object(_) => parse_object(&root),
             Json::Array(frames) => match frames.first() {
-                Some(Json::Object(_)) => parse_named_frames(frames),
+                Some(Json::Object(_)) => parse_named_frames(frames, bytes.len()),
                 Some(Json::Number(_)) | Some(Json::Null) => {
                     Err(invalid("a flat list of numbers is not frames of points", "[0]"))
                 }
@@ -271,8 +272,8 @@ mod with_json {
         let mut keypoints = k.finish(names)?;
         keypoints.fps = match root.get("fps") {
             None | Some(Json::Null) => None,
-            Some(Json::Number(fps)) if fps.is_finite() && *fps > 0.0 => Some(*fps),
-            Some(_) => return Err(invalid("not a positive number", "fps")),
+            Some(Json::Number(fps)) if super::super::usable_fps(*fps) => Some(*fps),
+            Some(_) => return Err(invalid(super::super::BAD_FPS, "fps")),
         };
         if let Some(Json::String(units)) = root.get("units") {
             keypoints.units =
@@ -285,8 +286,9 @@ mod with_json {
     }
 
     /// One object per frame, keyed by joint name; a joint absent from a frame is missing there.
-    fn parse_named_frames(frames: &[Json]) -> Result<Keypoints, KeypointError> {
+    fn parse_named_frames(frames: &[Json], input_len: usize) -> Result<Keypoints, KeypointError> {
         let mut names: Vec<String> = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
         let mut rows: Vec<Vec<(usize, Vec3, Option<f32>)>> = Vec::with_capacity(frames.len());
         for (f, frame) in frames.iter().enumerate() {
             let Json::Object(entries) = frame else {
@@ -299,27 +301,25 @@ mod with_json {
                     continue;
                 }
                 let (p, c) = point_of(value, &format!("[{f}].{name}"))?;
-                let j = match names.iter().position(|n| n == name) {
-                    Some(j) => j,
-                    None => {
-                        names.push(name.clone());
-                        names.len() - 1
-                    }
-                };
+                let j = *index.entry(name).or_insert_with(|| {
+                    names.push(name.clone());
+                    names.len() - 1
+                });
                 row.push((j, p, c));
             }
             rows.push(row);
         }
         let joints = names.len();
+        // A joint left out of a frame costs the file nothing and the result a point.
+        super::super::check_points(FORMAT, rows.len(), joints, input_len)?;
         let mut positions = vec![Vec3::NAN; rows.len() * joints];
-        let mut confidence = vec![1.0; positions.len()];
-        let mut any_confidence = false;
+        let any_confidence = rows.iter().flatten().any(|(_, _, c)| c.is_some());
+        let mut confidence = if any_confidence { vec![1.0; positions.len()] } else { Vec::new() };
         for (f, row) in rows.into_iter().enumerate() {
             for (j, p, c) in row {
                 positions[f * joints + j] = p;
                 if let Some(c) = c {
                     confidence[f * joints + j] = c;
-                    any_confidence = true;
                 }
             }
         }

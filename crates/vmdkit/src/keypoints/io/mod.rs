@@ -16,6 +16,8 @@ mod wide_csv;
 mod real_files;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_untrusted;
 
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
 
@@ -123,10 +125,23 @@ impl fmt::Display for KeypointFormat {
 
 impl Keypoints {
     /// Reads a keypoint file, in the format its bytes (or else its extension) say
-    /// ([`KeypointFormat::guess`]).
+    /// ([`KeypointFormat::guess`]). A file that is plainly something else (a motion, a model, a BVH, an image, a page) is
+    /// named as what it is rather than reported as the format guessed for it.
     pub fn read_file(path: &Path) -> Result<Keypoints, KeypointFileError> {
         crate::error::read_and_parse(path, |bytes| {
-            Keypoints::parse(bytes, KeypointFormat::guess(bytes, Some(path)))
+            let format = KeypointFormat::guess(bytes, Some(path));
+            match crate::FileKind::detect(bytes) {
+                crate::FileKind::Json
+                | crate::FileKind::Text
+                | crate::FileKind::Binary
+                | crate::FileKind::Empty => {}
+                kind if kind.keypoint_format().is_none() => {
+                    let what = format!("this is {kind}, not keypoints");
+                    return Err(KeypointError::new(format, KeypointErrorKind::WrongFormat(what)));
+                }
+                _ => {}
+            }
+            Keypoints::parse(bytes, format)
         })
     }
 
@@ -212,6 +227,44 @@ fn validate(k: Keypoints, format: KeypointFormat) -> Result<Keypoints, KeypointE
     Ok(k)
 }
 
+/// The most points (frames × joints) the text readers build per byte of input, beyond
+/// [`MIN_POINT_CAP`]. Each point is present or missing in every frame, but a missing point
+/// costs a text file nothing (a row cut short, a joint left out of a frame's object): without a
+/// bound a few hundred kilobytes could ask for gigabytes.
+const MAX_POINTS_PER_BYTE: u64 = 16;
+
+/// The points every text input may hold whatever its size (12 MiB of positions).
+const MIN_POINT_CAP: u64 = 1 << 20;
+
+/// Refuses `frames` × `joints` points from `input_len` bytes beyond [`MAX_POINTS_PER_BYTE`]
+/// (or [`MIN_POINT_CAP`]), before they are allocated.
+fn check_points(
+    format: KeypointFormat,
+    frames: usize,
+    joints: usize,
+    input_len: usize,
+) -> Result<(), KeypointError> {
+    let points = (frames as u64).saturating_mul(joints as u64);
+    let cap = (input_len as u64).saturating_mul(MAX_POINTS_PER_BYTE).max(MIN_POINT_CAP);
+    if points <= cap {
+        return Ok(());
+    }
+    let message = format!(
+        "{frames} frames × {joints} joints is {points} points from {input_len} bytes: more than \
+         {MAX_POINTS_PER_BYTE} a byte, so most of them cannot be in the file"
+    );
+    Err(KeypointError::new(format, KeypointErrorKind::Invalid(message)))
+}
+
+/// Whether a frame rate a file declares can be used: above 0 and at most
+/// [`MAX_FPS`](crate::math::MAX_FPS).
+fn usable_fps(fps: f64) -> bool {
+    fps.is_finite() && fps > 0.0 && fps <= crate::math::MAX_FPS
+}
+
+/// What is wrong with a frame rate [`usable_fps`] refuses.
+const BAD_FPS: &str = "a frame rate is a number above 0 and at most 10000";
+
 /// Frames per second from sample times, when they are regular (within 0.1 % of one step);
 /// rates within 0.01 % of a whole number are snapped to it, undoing the rounding of printed
 /// times.
@@ -226,6 +279,10 @@ fn fps_from_times(times: &[f64]) -> Option<f64> {
         return None;
     }
     let fps = 1.0 / step;
+    // Times microseconds apart give no rate anything samples at: no rate, rather than that one.
+    if !usable_fps(fps) {
+        return None;
+    }
     let whole = fps.round();
     Some(if (fps - whole).abs() <= whole * 1e-4 { whole } else { fps })
 }

@@ -2,9 +2,15 @@
 //!
 //! Arrays are F × J × 3 positions, J × 3 (one frame) or F × J × 4 (the fourth value a
 //! confidence), of any float or integer dtype in either byte order, C or Fortran order. Object
-//! dtypes would need unpickling, which is never done. Before `npyz` sees a header, its length
-//! and the shape's element count are checked against the bytes present: a header may announce
-//! any shape, and nothing is allocated for more than the input holds.
+//! dtypes would need unpickling, which is never done. Before `npyz` sees a header, the header is
+//! parsed here, once, as the Python literal it is (`py_literal`, the parser `npyz` itself uses):
+//! its length, nesting and the shape's element count are checked (with checked arithmetic)
+//! against the bytes present, since a header may announce any shape and nothing is allocated
+//! for more than the input holds. `npyz` decodes the elements of a header that passed.
+//!
+//! An `.npz` member is inflated only as far as its `.npy` header promises, and never past
+//! [`MAX_INFLATION`] times its compressed size (or [`MIN_INFLATION_CAP`] bytes, whichever is
+//! more): a member that would inflate further is refused as too large, unread.
 
 use super::{KeypointError, KeypointErrorKind as Kind, KeypointFormat};
 use crate::keypoints::Keypoints;
@@ -51,9 +57,9 @@ pub(super) fn parse_npz(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
     if names.iter().any(|n| n == "fps") {
         let fps = read_member(&mut archive, "fps")?;
         match fps.values.as_slice() {
-            [v] if v.is_finite() && *v > 0.0 => keypoints.fps = Some(f64::from(*v)),
+            [v] if super::usable_fps(f64::from(*v)) => keypoints.fps = Some(f64::from(*v)),
             _ => {
-                let kind = Kind::Invalid("`fps` is not one positive number".into());
+                let kind = Kind::Invalid(format!("not one number: {}", super::BAD_FPS));
                 return Err(KeypointError::new(format, kind).field("fps"));
             }
         }
@@ -69,8 +75,8 @@ fn only_3d_array(
     let mut three_d = Vec::new();
     for name in names {
         // A member whose header does not parse is no candidate; it is reported if chosen.
-        if let Ok(Some(file)) = archive.by_name(name) {
-            if file.shape().len() == 3 {
+        if let Ok((_, Some(header))) = member_bytes(archive, name, false) {
+            if header.shape.len() == 3 {
                 three_d.push(name.clone());
             }
         }
@@ -83,28 +89,77 @@ fn only_3d_array(
                 "no array named {} and {} 3-D arrays among [{}]: cannot tell which holds positions",
                 POSITION_NAMES.join("/"),
                 three_d.len(),
-                names.join(", ")
+                crate::shown::shown_list(names)
             )),
         )),
     }
 }
 
-/// Decompresses one member (growing with the data actually there, not the size its header
-/// claims) and decodes it.
+/// The most an `.npz` member may inflate, as a multiple of its compressed size: keypoint arrays
+/// of floats barely compress, so a larger ratio is an archive built to exhaust memory.
+const MAX_INFLATION: u64 = 32;
+
+/// The inflated size every member may reach whatever its compressed size (16 MiB), so that a
+/// small array of zeros or NaN is still read.
+const MIN_INFLATION_CAP: u64 = 16 << 20;
+
+/// Reads one member's `.npy` image: its header, then as many bytes as the header promises (at
+/// most what the zip directory declares), refused before reading when that is more than
+/// [`MAX_INFLATION`] times the compressed size and [`MIN_INFLATION_CAP`].
+fn member_bytes(
+    archive: &mut npyz::npz::NpzArchive<io::Cursor<&[u8]>>,
+    name: &str,
+    whole: bool,
+) -> Result<(Vec<u8>, Option<Header>), KeypointError> {
+    let format = KeypointFormat::Npz;
+    let fail = |kind| KeypointError::new(format, kind).field(name);
+    let wrong = |e: &dyn std::fmt::Display| fail(Kind::WrongFormat(e.to_string()));
+    let file_name = npyz::npz::file_name_from_array_name(name);
+    let member = archive.zip_archive().by_name(&file_name).map_err(|e| wrong(&e))?;
+    let compressed = member.compressed_size();
+    let cap = compressed.saturating_mul(MAX_INFLATION).max(MIN_INFLATION_CAP);
+    let declared = member.size();
+    let mut member = member.take(declared);
+    let mut data = Vec::new();
+    // The magic, version and header length first, then the header, then the data it promises.
+    let mut fill = |data: &mut Vec<u8>, to: u64| -> Result<(), KeypointError> {
+        let more = to.saturating_sub(data.len() as u64);
+        (&mut member).take(more).read_to_end(data).map(drop).map_err(|e| wrong(&e))
+    };
+    fill(&mut data, 12)?;
+    let header = match header_end(&data) {
+        Ok(end) => {
+            fill(&mut data, end as u64)?;
+            // A header that does not parse is reported, with its place, by `read_array`.
+            Header::parse(&data).ok()
+        }
+        Err(_) => None,
+    };
+    if !whole {
+        return Ok((data, header));
+    }
+    let promised = header
+        .as_ref()
+        .map_or(0, |h| (h.data_start as u64).saturating_add(h.data_bytes.unwrap_or(0)));
+    if promised > cap {
+        let message = format!(
+            "compressed member too large: its header promises {promised} bytes inflated, from \
+             {compressed} compressed; at most {MAX_INFLATION} times the compressed size (or \
+             {MIN_INFLATION_CAP} bytes) is inflated"
+        );
+        return Err(fail(Kind::Invalid(message)));
+    }
+    fill(&mut data, promised)?;
+    Ok((data, header))
+}
+
+/// Decompresses one member, as far as [`member_bytes`] allows, and decodes it.
 fn read_member(
     archive: &mut npyz::npz::NpzArchive<io::Cursor<&[u8]>>,
     name: &str,
 ) -> Result<Array, KeypointError> {
-    let format = KeypointFormat::Npz;
-    let fail = |e: &dyn std::fmt::Display| {
-        KeypointError::new(format, Kind::WrongFormat(e.to_string())).field(name)
-    };
-    let file_name = npyz::npz::file_name_from_array_name(name);
-    let mut member = archive.zip_archive().by_name(&file_name).map_err(|e| fail(&e))?;
-    let declared = member.size();
-    let mut data = Vec::new();
-    (&mut member).take(declared).read_to_end(&mut data).map_err(|e| fail(&e))?;
-    read_array(&data, format, Some(name))
+    let (data, _) = member_bytes(archive, name, true)?;
+    read_array(&data, KeypointFormat::Npz, Some(name))
 }
 
 /// Decodes one `.npy` image.
@@ -120,8 +175,10 @@ fn read_array(
             None => e,
         }
     };
-    let data_start = precheck(bytes).map_err(|(kind, offset)| fail(kind, offset))?;
+    let header = Header::parse(bytes).map_err(|(kind, offset)| fail(kind, offset))?;
+    let data_start = header.data_start;
     let available = (bytes.len() - data_start) as u64;
+    // Safe for npyz now: its own (unchecked) products of the shape cannot overflow.
     let npy =
         npyz::NpyFile::new(bytes).map_err(|e| fail(Kind::Syntax(format!("NPY header: {e}")), 0))?;
     if npy.uses_pickled_array() {
@@ -129,19 +186,23 @@ fn read_array(
             Kind::Unsupported("object dtype: the array is pickled, and is not unpickled".into());
         return Err(fail(kind, 0));
     }
-    let shape = npy.shape().to_vec();
     let order = npy.order();
     let DType::Plain(ty) = npy.dtype() else {
         let kind = Kind::Unsupported(format!("structured dtype {}", npy.dtype().descr()));
         return Err(fail(kind, 0));
     };
-    let count = npy.len();
+    // A zero-byte element (`|S0`, `|V0`, `<U0`) would let any shape pass the size check.
     let size = ty.num_bytes().unwrap_or(0) as u64;
-    let needed = count.saturating_mul(size);
+    if size == 0 {
+        let kind = Kind::Unsupported(format!("dtype {ty}: elements of zero bytes"));
+        return Err(fail(kind, 0));
+    }
+    let needed = header.count.saturating_mul(size);
     if needed > available {
         let kind = Kind::Truncated { needed, available };
         return Err(fail(kind, data_start));
     }
+    let (shape, count) = (header.shape, header.count);
     let mut values = Vec::with_capacity(count as usize);
     macro_rules! decode {
         ($t:ty, $to_f32:expr) => {{
@@ -175,9 +236,82 @@ fn read_array(
     Ok(Array { shape, values })
 }
 
-/// Checks what `npyz` would trust: the magic, a header length within the bytes, and a shape
-/// whose element count does not overflow. Returns the offset of the data.
-fn precheck(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
+/// What this reader takes from an NPY header, parsed once before `npyz` sees it.
+struct Header {
+    /// The dimensions.
+    shape: Vec<u64>,
+    /// Their product: the element count.
+    count: u64,
+    /// The bytes of the elements, when the descr is a plain type string (`'<f4'`) and the
+    /// product fits.
+    data_bytes: Option<u64>,
+    /// Where the elements start.
+    data_start: usize,
+}
+
+impl Header {
+    /// Checks what `npyz` would trust: the magic, a header length within the bytes, a header
+    /// that parses as a Python dict literal, and a shape whose element count (and every partial
+    /// product `npyz` forms of it) does not overflow.
+    fn parse(bytes: &[u8]) -> Result<Header, (Kind, usize)> {
+        let data_start = header_end(bytes)?;
+        let text_start = if bytes[6] == 1 { 10 } else { 12 };
+        if data_start > bytes.len() {
+            let needed = data_start as u64;
+            return Err((Kind::Truncated { needed, available: bytes.len() as u64 }, text_start));
+        }
+        let syntax = |message: String| (Kind::Syntax(format!("NPY header: {message}")), text_start);
+        let text = &bytes[text_start..data_start];
+        // As npyz reads it: one trailing newline dropped, UTF-8.
+        let text = text.strip_suffix(b"\n").unwrap_or(text);
+        let text = std::str::from_utf8(text).map_err(|e| syntax(format!("not UTF-8: {e}")))?;
+        // The parser backtracks exponentially in the bracket nesting (33 levels: seconds); a
+        // real header nests three deep at most.
+        if nesting(text) > MAX_HEADER_NESTING {
+            return Err(syntax(format!("nests brackets over {MAX_HEADER_NESTING} deep")));
+        }
+        let value: py_literal::Value = text.parse().map_err(|e| syntax(format!("{e}")))?;
+        let py_literal::Value::Dict(entries) = value else {
+            return Err(syntax("not a dict".into()));
+        };
+        let get = |key: &str| {
+            entries.iter().find(|(k, _)| matches!(k, py_literal::Value::String(s) if s == key))
+        };
+        let Some((_, shape)) = get("shape") else {
+            return Err(syntax("no `shape`".into()));
+        };
+        let dims = match shape {
+            py_literal::Value::Tuple(d) | py_literal::Value::List(d) => d,
+            _ => return Err(syntax("`shape` is not a tuple".into())),
+        };
+        let shape = dims
+            .iter()
+            .map(|d| match d {
+                py_literal::Value::Integer(n) => u64::try_from(n).ok(),
+                _ => None,
+            })
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| syntax(format!("shape {shape} is not of whole numbers")))?;
+        // Zero-length axes aside, every partial product is at most the whole one.
+        let count = shape.iter().filter(|&&d| d > 0).try_fold(1u64, |n, &d| n.checked_mul(d));
+        let Some(count) = count.map(|c| if shape.contains(&0) { 0 } else { c }) else {
+            let kind = Kind::Invalid(format!("shape {shape:?} has too many elements"));
+            return Err((kind, text_start));
+        };
+        let item = match get("descr") {
+            Some((_, py_literal::Value::String(descr))) => {
+                descr.parse::<npyz::TypeStr>().ok().and_then(|t| t.num_bytes())
+            }
+            _ => None,
+        };
+        let data_bytes = item.and_then(|size| count.checked_mul(size as u64));
+        Ok(Header { shape, count, data_bytes, data_start })
+    }
+}
+
+/// Where an NPY image's header ends (and its data starts), from the magic, version and header
+/// length; not checked against the bytes present (an NPZ member is read that far next).
+fn header_end(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
     if !bytes.starts_with(MAGIC) {
         return Err((Kind::WrongFormat("no \\x93NUMPY magic".into()), 0));
     }
@@ -193,28 +327,7 @@ fn precheck(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
         return Err((truncated(len_start + len_size), 0));
     };
     let header_len = len_bytes.iter().rev().fold(0usize, |n, &b| (n << 8) | usize::from(b));
-    let text_start = len_start + len_size;
-    let Some(text) = bytes.get(text_start..text_start.saturating_add(header_len)) else {
-        return Err((truncated(text_start.saturating_add(header_len)), text_start));
-    };
-    let text = String::from_utf8_lossy(text);
-    // npyz parses the dict with a backtracking grammar that takes exponential time in the
-    // bracket nesting (33 levels: seconds); a real header nests three deep at most.
-    if nesting(&text) > MAX_HEADER_NESTING {
-        return Err((
-            Kind::Syntax(format!("NPY header nests brackets over {MAX_HEADER_NESTING} deep")),
-            text_start,
-        ));
-    }
-    if let Some(dims) = shape_of(&text) {
-        if dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d)).is_none() {
-            return Err((
-                Kind::Invalid(format!("shape {dims:?} has too many elements")),
-                text_start,
-            ));
-        }
-    }
-    Ok(text_start + header_len)
+    Ok((len_start + len_size).saturating_add(header_len))
 }
 
 /// The deepest bracket nesting an NPY header may have: a structured dtype's list of field
@@ -238,19 +351,6 @@ pub(super) fn nesting(header: &str) -> usize {
         }
     }
     deepest
-}
-
-/// The numbers of the header's `'shape': (…)` tuple, when it can be found.
-fn shape_of(header: &str) -> Option<Vec<u64>> {
-    let after = &header[header.find("'shape'")? + 7..];
-    let open = after.find('(')?;
-    let close = after[open..].find(')')? + open;
-    after[open + 1..close]
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('L').parse().ok())
-        .collect()
 }
 
 /// Reorders a Fortran-order (first axis fastest) array into C order.

@@ -127,11 +127,17 @@ pub(super) fn parse(bytes: &[u8], wanted: &str) -> Result<Keypoints, KeypointErr
         return Err(KeypointError::new(FORMAT, kind).field("point format"));
     }
 
+    let fps_at = r.offset;
     let (fps, declared_frames) = if v02 {
         (f64::from(r.f32("fps")?), Some(r.u32("frames")?))
     } else {
         (f64::from(r.u16("fps")?), r.u16("frames").map(|_| None)?)
     };
+    // 0 (or NaN) says "unknown"; a finite rate beyond any capture is damage.
+    if fps.is_finite() && fps > crate::math::MAX_FPS {
+        let kind = Kind::Invalid(format!("{fps}: {}", super::BAD_FPS));
+        return Err(KeypointError::new(FORMAT, kind).at_offset(fps_at).field("fps"));
+    }
     let people = usize::from(r.u16("people")?);
     let per_frame = [total_points, dims + 1, 4].iter().fold(people, |n, &m| n.saturating_mul(m));
     let left = bytes.len() - r.offset;

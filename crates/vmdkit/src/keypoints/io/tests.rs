@@ -33,7 +33,7 @@ fn same_positions(a: &[Vec3], b: &[Vec3]) -> bool {
 }
 
 /// A `.npy` image with a hand-written header, as other writers make them.
-fn npy(descr: &str, shape: &str, fortran: bool, data: &[u8]) -> Vec<u8> {
+pub(super) fn npy(descr: &str, shape: &str, fortran: bool, data: &[u8]) -> Vec<u8> {
     let order = if fortran { "True" } else { "False" };
     let dict = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}\n");
     let mut out = b"\x93NUMPY\x01\x00".to_vec();
@@ -148,7 +148,7 @@ fn keypoints_npy_refuses_pickles_bad_shapes_and_lying_headers() {
 }
 
 /// An NPZ of `arrays` (name, dtype, shape, f32 values), written with npyz.
-fn npz(arrays: &[(&str, &[u64], &[f32])]) -> Vec<u8> {
+pub(super) fn npz(arrays: &[(&str, &[u64], &[f32])]) -> Vec<u8> {
     use npyz::WriterBuilder;
     let mut archive = npyz::npz::NpzWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, shape, values) in arrays {
@@ -306,7 +306,12 @@ fn keypoints_json_errors_and_round_trip() {
 }
 
 /// A `.pose` v0.2 file: one component of `points` 3-D points, 2 people, frames as given.
-fn pose_file(component: &str, width: u16, height: u16, frames: &[[[f32; 4]; 2]]) -> Vec<u8> {
+pub(super) fn pose_file(
+    component: &str,
+    width: u16,
+    height: u16,
+    frames: &[[[f32; 4]; 2]],
+) -> Vec<u8> {
     let mut out = 0.2f32.to_le_bytes().to_vec();
     for v in [width, height, 0, 1] {
         out.extend_from_slice(&v.to_le_bytes());

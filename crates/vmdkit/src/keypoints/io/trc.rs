@@ -39,11 +39,24 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
         match get(key) {
             None | Some("") => Ok(None),
             Some(v) => v.parse().map(Some).map_err(|_| {
-                error(Kind::Syntax(format!("`{v}` is not a number")), values_line).field(key)
+                error(
+                    Kind::Syntax(format!("`{}` is not a number", crate::shown::Shown(v))),
+                    values_line,
+                )
+                .field(key)
             }),
         }
     };
-    let fps = number("DataRate")?.or(number("CameraRate")?).filter(|r| r.is_finite() && *r > 0.0);
+    let rate = |key: &str| -> Result<Option<f64>, KeypointError> {
+        match number(key)? {
+            Some(r) if r.is_finite() && r > crate::math::MAX_FPS => {
+                let kind = Kind::Invalid(format!("{r}: {}", super::BAD_FPS));
+                Err(error(kind, values_line).field(key))
+            }
+            r => Ok(r.filter(|r| r.is_finite() && *r > 0.0)),
+        }
+    };
+    let fps = rate("DataRate")?.or(rate("CameraRate")?);
     let units = match get("Units") {
         None | Some("") => None,
         Some(u) => Some(Units::parse(u).ok_or_else(|| {
@@ -75,6 +88,9 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
         if line.trim().is_empty() {
             continue;
         }
+        // A row cut short still fills every marker: bounded by the file's size, not its rows.
+        super::check_points(FORMAT, frame_count + 1, markers, bytes.len())
+            .map_err(|e| e.at_line(n as u64, None))?;
         let cells: Vec<&str> = line.split('\t').map(str::trim).collect();
         let values = cells.get(2..).unwrap_or(&[]);
         // Trailing blank cells (a final tab) are no marker.
@@ -92,7 +108,10 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Keypoints, KeypointError> {
                     p[a] = cell.parse().map_err(|_| {
                         KeypointError::new(
                             FORMAT,
-                            Kind::Syntax(format!("`{cell}` is not a number")),
+                            Kind::Syntax(format!(
+                                "`{}` is not a number",
+                                crate::shown::Shown(cell)
+                            )),
                         )
                         .at_line(n as u64, Some(column as u64 + 1))
                         .field(format!("{name}{}", ["X", "Y", "Z"][a]))

@@ -19,6 +19,7 @@ pub(super) use with_csv::{parse, write};
 mod with_csv {
     use super::*;
     use glam::Vec3;
+    use std::collections::HashMap;
     use std::io::{self, Write};
 
     const FORMAT: KeypointFormat = KeypointFormat::Csv;
@@ -37,7 +38,26 @@ mod with_csv {
         Skip,
     }
 
-    fn column(name: &str, joints: &mut Vec<String>) -> Option<Column> {
+    /// Joint names in the order the header first gives them, each found again by hashing: a
+    /// header may have a million columns.
+    #[derive(Default)]
+    struct Joints {
+        names: Vec<String>,
+        index: HashMap<String, usize>,
+    }
+
+    impl Joints {
+        fn index(&mut self, base: &str) -> usize {
+            if let Some(&j) = self.index.get(base) {
+                return j;
+            }
+            self.names.push(base.to_string());
+            self.index.insert(base.to_string(), self.names.len() - 1);
+            self.names.len() - 1
+        }
+    }
+
+    fn column(name: &str, joints: &mut Joints) -> Option<Column> {
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
             "frame" | "frame#" | "frame_index" => return Some(Column::Frame),
@@ -45,13 +65,7 @@ mod with_csv {
             "" => return Some(Column::Skip),
             _ => {}
         }
-        let mut joint = |base: &str| match joints.iter().position(|j| j == base) {
-            Some(i) => i,
-            None => {
-                joints.push(base.to_string());
-                joints.len() - 1
-            }
-        };
+        let mut joint = |base: &str| joints.index(base);
         for (axis, suffix) in ["_x", "_y", "_z"].iter().enumerate() {
             if lower.ends_with(suffix) && name.len() > 2 {
                 return Some(Column::Axis(joint(&name[..name.len() - 2]), axis));
@@ -79,10 +93,10 @@ mod with_csv {
             }
         };
         let header = reader.headers().map_err(syntax)?.clone();
-        let mut names = Vec::new();
+        let mut joints = Joints::default();
         let mut columns = Vec::with_capacity(header.len());
         for (i, name) in header.iter().enumerate() {
-            let col = column(name, &mut names).ok_or_else(|| {
+            let col = column(name, &mut joints).ok_or_else(|| {
                 let message = "not frame, time, or <joint>_x/_y/_z/_vis".to_string();
                 KeypointError::new(FORMAT, Kind::Invalid(message))
                     .at_line(1, Some(i as u64 + 1))
@@ -90,6 +104,7 @@ mod with_csv {
             })?;
             columns.push(col);
         }
+        let names = joints.names;
         let joints = names.len();
         let mut seen = vec![[false; 4]; joints];
         for col in &columns {
@@ -130,7 +145,8 @@ mod with_csv {
                     cell.parse().map_err(|_| ())
                 }
                 let bad = |()| {
-                    let kind = Kind::Syntax(format!("`{cell}` is not a number"));
+                    let kind =
+                        Kind::Syntax(format!("`{}` is not a number", crate::shown::Shown(cell)));
                     KeypointError::new(FORMAT, kind)
                         .at_line(line, Some(i as u64 + 1))
                         .field(&header[i])

@@ -83,11 +83,16 @@ fn counts_decide_only_when_one_layout_fits() {
     }
     let err = Layout::detect(None, 17).unwrap_err();
     let text = err.to_string();
-    for name in ["h36m", "lftd17", "coco17", "--layout"] {
+    for name in ["h36m", "lftd17", "coco17"] {
         assert!(text.contains(name), "{text}");
     }
-    let text = Layout::detect(None, 19).unwrap_err().to_string();
+    // The library says what is wrong and that a choice helps; each front end words the hint.
+    assert!(!text.contains("--"), "a library message names a flag: {text}");
+    assert!(err.choosing_a_layout_may_help());
+    let err = Layout::detect(None, 19).unwrap_err();
+    let text = err.to_string();
     assert!(text.contains("19 joints") && text.contains("smpl24: 24"), "{text}");
+    assert!(!text.contains("--") && err.choosing_a_layout_may_help(), "{text}");
     // Names that say nothing fall back to the count.
     let generic: Vec<String> = (0..24).map(|i| format!("joint{i}")).collect();
     assert_eq!(Layout::detect(Some(&generic), 24).unwrap().name, "smpl24");
