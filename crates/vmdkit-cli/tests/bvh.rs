@@ -263,6 +263,51 @@ fn a_written_bvh_retargets_back_onto_its_model() {
     assert!(r["mean_direction_degrees"].as_f64().unwrap() < 1.0, "{r}");
 }
 
+/// Issue 27: `convert … -o .bvh` printed nothing on success (bake and retarget print a
+/// summary), and wrote `Frame Time: 0.0333333`, which readers turn into 30.00003 fps (Blender:
+/// 30 fps with an fps base of 0.999999).
+#[test]
+fn bvh_export_prints_a_summary_and_an_exact_frame_time() {
+    let (dir, example) = example_dir();
+    let Some(model) = trace_model("cli bvh summary") else { return };
+    for fps in ["30", "60", "24", "29.97"] {
+        let out = dir.path().join(format!("at{fps}.bvh"));
+        let args = args!["convert", example, out, "--model", model, "--fps", fps];
+        let run = common::run_bounded(dir.path(), args);
+        let stderr = String::from_utf8_lossy(&run.output.stderr).into_owned();
+        assert!(run.output.status.success(), "{stderr}");
+        let bvh = read(&out);
+        let joints = bvh.joints.iter().filter(|j| j.kind != JointKind::EndSite).count();
+        let bytes = std::fs::metadata(&out).unwrap().len();
+        let rate: f64 = fps.parse().unwrap();
+        // The example's last key is at frame 60: two seconds, less the part of a frame that
+        // falls past it at 29.97 fps.
+        let span = (bvh.frame_count - 1) as f64 / rate;
+        let line = format!(
+            "{}: {} frames at {rate} fps ({span:.3} s), {joints} joints, {}\n",
+            out.display(),
+            bvh.frame_count,
+            vmdkit::limit::ByteSize(bytes)
+        );
+        assert_eq!(stderr, line);
+        // The written time reads back as exactly 1 / fps, and 1 / time as the rate itself,
+        // as Blender's importer works it out (fps = 1 / frame time; fps base = round / that).
+        let text = std::fs::read_to_string(&out).unwrap();
+        let written = text.lines().find_map(|l| l.strip_prefix("Frame Time: ")).unwrap();
+        let time: f64 = written.parse().unwrap();
+        assert_eq!(time, 1.0 / rate, "{written}");
+        let blender_fps = 1.0 / time;
+        if rate.fract() == 0.0 {
+            assert_eq!(blender_fps.round() / blender_fps, 1.0, "{written}");
+        }
+    }
+    let out = dir.path().join("quiet.bvh");
+    let run =
+        common::run_bounded(dir.path(), args!["convert", example, out, "--model", model, "-q"]);
+    assert!(run.output.status.success());
+    assert_eq!(String::from_utf8_lossy(&run.output.stderr), "", "-q prints nothing");
+}
+
 /// A bone CSV row (PmxEditor's layout): `name` at height `y` under `parent` ("" for none).
 fn bone_row(name: &str, y: f32, parent: &str) -> String {
     format!("Bone,{name},,0,0,0,{y},0,1,0,0,1,1,{parent},1,,0,0,0,0,0,0,1,,0,0,0,0,0,1,0,0,0,0,1,0,0,,0,57.29578\n")

@@ -278,3 +278,88 @@ fn special_and_huge_textures_are_left_out_and_the_export_goes_on() {
     let (_, stderr, _) = export_textured(root, "huge.png", "hint", &embed);
     assert!(stderr.contains("(--max-texture-size)"), "{stderr}");
 }
+
+/// Issue 27: `convert … -o .glb` printed nothing on success (bake and retarget print a summary
+/// line), and on a PMD it warned that the motion's `base` track "names no morph of the model"
+/// although `info` lists `base` as morph 0: it is the PMD's base morph, not animatable.
+#[test]
+fn glb_export_prints_a_summary_and_names_the_pmd_base_morph() {
+    let Some(corpus) = corpus_or_skip("glb summary") else { return };
+    let model = corpus.dir.join(MEI);
+    let dir = tempfile::tempdir().unwrap();
+    let mut motion = vmdkit::Motion::new(vmdkit::LongName::encode("mei").0);
+    for (name, frame) in [("base", 0), ("あ", 0), ("あ", 45), ("no such morph", 10)] {
+        let name = vmdkit::KeyName::encode(name).0;
+        motion.morphs.push(vmdkit::MorphKey { name, frame, weight: 0.5 });
+    }
+    let dance = dir.path().join("mouth.vmd");
+    motion.write_file(&dance).unwrap();
+    let out = dir.path().join("mouth.glb");
+    let run = common::run_bounded(
+        dir.path(),
+        &[
+            OsStr::new("convert"),
+            dance.as_os_str(),
+            out.as_os_str(),
+            OsStr::new("--model"),
+            model.as_os_str(),
+        ],
+    );
+    let stderr = common::stderr(&run.output);
+    assert!(run.output.status.success(), "{stderr}");
+    // (The corpus folder lacks the model's textures: those warnings are not this test's.)
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.contains(" texture ")).collect();
+    let label = dance.display();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "warning: {label}: the motion keys the PMD's base morph base, which is not animatable"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        lines[1],
+        format!("warning: {label}: 1 morph tracks name no morph of the model: no such morph")
+    );
+    // The last key is at frame 45: 46 samples at 30 fps, 1.5 s.
+    let bones = vmdkit::skeleton::Skeleton::new(&Model::read_file(&model).unwrap()).bone_count();
+    let bytes = vmdkit::limit::ByteSize(std::fs::metadata(&out).unwrap().len());
+    assert_eq!(
+        lines[2],
+        format!("{}: 46 frames at 30 fps (1.500 s), {bones} joints, {bytes}", out.display())
+    );
+    // A model alone is its rest pose; -q leaves the warnings alone and drops the summary.
+    let rest = dir.path().join("rest.glb");
+    let run = common::run_bounded(
+        dir.path(),
+        &[
+            OsStr::new("convert"),
+            model.as_os_str(),
+            rest.as_os_str(),
+            OsStr::new("--skeleton-only"),
+        ],
+    );
+    let stderr = common::stderr(&run.output);
+    assert!(
+        stderr.ends_with(&format!(
+            "{}: rest pose, {bones} joints, {}\n",
+            rest.display(),
+            vmdkit::limit::ByteSize(std::fs::metadata(&rest).unwrap().len())
+        )),
+        "{stderr}"
+    );
+    let run = common::run_bounded(
+        dir.path(),
+        &[
+            OsStr::new("convert"),
+            dance.as_os_str(),
+            out.as_os_str(),
+            OsStr::new("--model"),
+            model.as_os_str(),
+            OsStr::new("-q"),
+        ],
+    );
+    let stderr = common::stderr(&run.output);
+    assert_eq!(stderr.lines().filter(|l| !l.contains(" texture ")).count(), 2, "{stderr}");
+    assert!(stderr.lines().all(|l| l.starts_with("warning: ")), "only the warnings: {stderr}");
+}

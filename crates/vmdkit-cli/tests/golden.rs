@@ -68,3 +68,24 @@ fn the_built_in_example_flag_matches_the_written_file() {
     assert!(dump.status.success());
     assert!(String::from_utf8(dump.stdout).unwrap().starts_with("<example>: version 2"));
 }
+
+/// Issue 27: negative zero printed as `-0` (`rot (0, 0, -0, 1)` in `dump --example` and in a
+/// VPD's `info`). The text outputs print 0; only the JSON keeps the stored bits.
+#[test]
+fn text_outputs_print_zero_without_a_sign() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = common::run_bounded(dir.path(), &["dump", "--example"]);
+    let text = String::from_utf8(dump.output.stdout).unwrap();
+    assert!(text.contains("rot (0, 0, 0, 1)"), "{text}");
+    let signed_zero = |t: &str| t.split([' ', ',', '(', ')']).any(|w| w == "-0");
+    assert!(!signed_zero(&text), "{text}");
+    // A pose whose zeros are written with a sign, as VPD writers often do.
+    let pose = "Vocaloid Pose Data file\r\n\r\nmiku.osm;\r\n1;\r\n\r\nBone0{center\r\n  \
+                -0.000000,0.000000,-0.000000;\r\n  0.000000,-0.000000,-0.000000,1.000000;\r\n\
+                }\r\n\r\nMorph0{smile\r\n  -0.000000;\r\n}\r\n";
+    std::fs::write(dir.path().join("signed.vpd"), pose).unwrap();
+    let info = common::run_bounded(dir.path(), &["info", "signed.vpd"]);
+    let text = String::from_utf8(info.output.stdout).unwrap();
+    assert!(text.contains("pos (0, 0, 0) rot (0, 0, 0, 1)  center"), "{text}");
+    assert!(!signed_zero(&text), "{text}");
+}

@@ -11,6 +11,7 @@ use test_corpus::{corpus_or_skip, pose_file_or_skip};
 use vmdkit::Motion;
 
 const TRACE_MODEL: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx";
+const MIKU_MODEL: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
 
 /// Runs the binary, asserting success; gives stdout and stderr.
 fn run_ok(args: &[&std::ffi::OsStr]) -> (String, String) {
@@ -111,6 +112,8 @@ fn lifting_csv_onto_the_trace_model() {
     let (_, summary) =
         run_ok(args!["retarget", csv, "--layout", "lftd17", "--model", model, "-o", out]);
     assert!(summary.contains("looked mirrored"), "{summary}");
+    // Issue 27: the hint "(or drop it)" left a new user guessing; it now names what to do.
+    assert!(summary.contains("run again with --left-handed"), "{summary}");
     let mirrored_back = std::fs::read(&out).unwrap();
     let (_, summary) = run_ok(args![
         "retarget",
@@ -276,6 +279,42 @@ fn units_and_axes_round_trip() {
     let per_metre = r["units_per_metre"].as_f64().unwrap();
     assert!((per_metre - 12.5).abs() < 1e-3, "{per_metre}");
     assert!(r["mean_residual"].as_f64().unwrap() < 0.01, "{r}");
+}
+
+/// Issue 27: the README's own example on posfile.csv printed the "looked mirrored" warning.
+/// It now gives the flags that fit that file, and runs without a warning.
+#[test]
+fn the_readmes_posfile_example_runs_without_warnings() {
+    let Some(csv) = pose_file_or_skip("readme retarget", "wayne931121__VMD-Lifting__posfile.csv")
+    else {
+        return;
+    };
+    let Some(model) = corpus_file("readme retarget", MIKU_MODEL) else { return };
+    let readme = include_str!("../../../README.md");
+    let help = vmdkit().args(["retarget", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let examples: Vec<&str> = readme
+        .split('`')
+        .chain(help.lines())
+        .filter(|t| t.trim_start().starts_with("vmdkit retarget posfile.csv"))
+        .collect();
+    assert_eq!(examples.len(), 2, "the README's and --help's: {examples:?}");
+    let dir = tempfile::tempdir().unwrap();
+    for example in examples {
+        let args: Vec<std::ffi::OsString> = example
+            .split_whitespace()
+            .skip(1)
+            .map(|word| match word {
+                "posfile.csv" => csv.clone().into_os_string(),
+                "miku.pmx" => model.clone().into_os_string(),
+                other => other.into(),
+            })
+            .collect();
+        let run = common::run_bounded(dir.path(), &args);
+        let stderr = common::stderr(&run.output);
+        assert!(run.output.status.success(), "{example}: {stderr}");
+        assert!(!stderr.contains("warning"), "{example}: {stderr}");
+    }
 }
 
 /// A `.npy` image: `descr` elements of `shape`, then `data`.

@@ -72,6 +72,51 @@ fn three_minutes_of_a_full_skeleton_stay_under_two_megabytes() {
     assert!(html.len() < 2_000_000, "{} bytes", html.len());
 }
 
+/// Issue 27: the README said "a 3-minute dance on a 122-bone model is about 0.9 MB", which did
+/// not match what users got. It now states a size per bone and frame and an example, and this
+/// test measures both on the corpus dance and model the README names.
+#[test]
+fn the_readmes_html_size_per_bone_and_frame_is_measured() {
+    let Some(corpus) = test_corpus::corpus_or_skip("view size") else { return };
+    let model = corpus.dir.join("MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx");
+    let dance = corpus.dir.join("takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dance.html");
+    let args = [
+        "view".as_ref(),
+        dance.as_os_str(),
+        "--model".as_ref(),
+        model.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ];
+    let run = common::run_bounded(dir.path(), &args);
+    assert!(run.output.status.success(), "{}", common::stderr(&run.output));
+    let bytes = std::fs::metadata(&out).unwrap().len() as f64;
+    let bones = vmdkit::skeleton::Skeleton::new(&vmdkit::model::Model::read_file(&model).unwrap())
+        .bone_count();
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.contains("\"frames\":2810"), "94 s at 30 fps");
+    let per = bytes / (bones as f64 * 2810.0);
+    eprintln!("view: {bytes} bytes, {per:.3} bytes per bone and frame ({bones} bones)");
+    // The README's figures, as written there.
+    let readme = include_str!("../../../README.md");
+    let number_before = |tail: &str| -> f64 {
+        let at = readme.find(tail).unwrap_or_else(|| panic!("README lacks {tail:?}"));
+        let head = readme[..at].trim_end();
+        let start = head.rfind(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap() + 1;
+        head[start..].parse().unwrap()
+    };
+    let stated_per = number_before("bytes per bone and frame");
+    let stated_mb = number_before("MB; calmer motions");
+    assert_eq!(bones, 122, "the README's 122-bone model");
+    assert!((per / stated_per - 1.0).abs() < 0.05, "measured {per:.3}, README {stated_per}");
+    assert!(
+        (bytes / 1e6 / stated_mb - 1.0).abs() < 0.05,
+        "measured {bytes}, README {stated_mb} MB"
+    );
+}
+
 /// Issue 24: a file whose one far key needs more than 54,000 frames was reported as bad usage
 /// (exit 2, no file named); the last key is the file's: exit 1, file and frame named. Asked for
 /// with --to, the same span stays a usage error.

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit::model::ModelFormat;
 use vmdkit::skeleton::{
-    sample_count, Axes, Binding, IkVariant, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT,
+    bake_world, sample_count, Axes, BakeSettings, Binding, IkVariant, Pose, PoseOptions, Poser,
+    Skeleton, METRES_PER_UNIT,
 };
 
 create_exception!(
@@ -179,14 +180,15 @@ impl Model {
     /// samples from frame 0 through the motion's last key at `fps` per second, as
     /// `vmdkit bake --model` does. `ik` is True (MMD's CCD), False (the keyed pose, no IK) or
     /// "mmd", "plain" or "off". `metres` scales positions by 0.08 (one MMD unit is about
-    /// 8 cm). `up` picks the frame: "y" right-handed Y up (Z mirrored; glTF, three.js), "z"
-    /// right-handed Z up (Blender), None MMD's own left-handed Y up: as the CLI's `--up`.
-    /// Physics is not simulated. The work runs without the GIL.
+    /// 8 cm). `up` picks the frame: None (the default) MMD's own left-handed Y up, as the CLI
+    /// without `--up`; "y" right-handed Y up (Z mirrored; glTF, three.js); "z" right-handed
+    /// Z up (Blender): as the CLI's `--up`. Physics is not simulated. The work runs without
+    /// the GIL.
     #[pyo3(signature = (
-        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = Some("y")
+        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None
     ))]
     // The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
-    #[pyo3(text_signature = "(self, motion, frames, *, fps=30.0, ik=True, metres=False, up='y')")]
+    #[pyo3(text_signature = "(self, motion, frames, *, fps=30.0, ik=True, metres=False, up=None)")]
     #[allow(clippy::too_many_arguments)]
     fn pose<'py>(
         &self,
@@ -225,6 +227,51 @@ impl Model {
         let positions = PyArray1::from_vec(py, baked.positions).reshape(dims)?;
         let rotations = PyArray1::from_vec(py, baked.rotations).reshape(rotation_dims)?;
         Ok((positions, rotations))
+    }
+    /// Bakes `motion` on the model into the NumPy archive `path`, written atomically, and
+    /// returns the number of samples: the world joints of `vmdkit bake --model … -o x.npz`,
+    /// byte for byte, with the same keys and metadata (`positions`, `rotations`, `names`,
+    /// `parents`, `fps`, `frames`, `scale`, `units`, `axes`; see docs/world-npz.md).
+    ///
+    /// Samples run from frame 0 through the motion's last key at `fps`; `ik`, `metres` and
+    /// `up` are those of `pose` (None, the default: MMD's own left-handed Y-up frame).
+    #[pyo3(signature = (
+        motion, path, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None
+    ))]
+    #[pyo3(text_signature = "(self, motion, path, *, fps=30.0, ik=True, metres=False, up=None)")]
+    #[allow(clippy::too_many_arguments)]
+    fn save_world(
+        &self,
+        py: Python<'_>,
+        motion: PyRef<'_, Motion>,
+        path: PathBuf,
+        fps: f64,
+        ik: IkArg,
+        metres: bool,
+        up: Option<&str>,
+    ) -> PyResult<usize> {
+        if !(fps.is_finite() && fps > 0.0) {
+            return Err(PyValueError::new_err(format!("fps must be positive, not {fps}")));
+        }
+        let settings = BakeSettings {
+            fps,
+            scale: if metres { METRES_PER_UNIT } else { 1.0 },
+            axes: axes(up)?,
+            pose: pose_options(&ik)?,
+            ..BakeSettings::default()
+        };
+        let (motion, skeleton) = (library_motion(&motion), &self.skeleton);
+        // The library's own bake and writer, so that the layout cannot drift from the CLI's.
+        let bake = detached(py, || {
+            let sampler = MotionSampler::new(motion);
+            let binding = Binding::new(skeleton, &sampler);
+            bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
+        })?
+        .map_err(|e| VmdError::new_err(e.to_string()))?;
+        // Streamed into the temporary file: the arrays are not held twice.
+        detached(py, || vmdkit::io::write_atomic_with(&path, |w| bake.write_npz(w)))?
+            .map_err(|e| os_error(py, &path.display().to_string(), e))?;
+        Ok(bake.frames.len())
     }
 }
 

@@ -5,6 +5,8 @@ finished."""
 import importlib
 import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -121,8 +123,66 @@ def test_world_joints_equal_model_pose(tmp_path, corpus):
     assert np.array_equal(saved["positions"], positions)
     assert np.array_equal(saved["rotations"], rotations)
     assert saved["frames"][1] == 3.0
-    assert list(saved["bone_names"]) == vmdkit.Model.read(model).bone_names
+    assert list(saved["names"]) == vmdkit.Model.read(model).bone_names
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+def test_every_world_npz_writer_has_the_clis_layout(tmp_path, corpus, vmdkit_cli):
+    # Issue 27: batch.convert wrote `bone_names` and no fps, units, axes or scale, while
+    # `vmdkit bake --model … -o x.npz` wrote `names` and all of them. One layout
+    # (docs/world-npz.md) from the CLI, Model.save_world and the batch.
+    dance = corpus / "takahirox__mmd-viewer-js" / "vmd__wavefile_v2.vmd"
+    model = corpus / "MMD-Blender__blender_mmd_tools" / "samples__pmx__初音ミク.pmx"
+    cli = tmp_path / "cli.npz"
+    vmdkit_cli("bake", dance, "--fps", 10, "--model", model, "-o", cli)
+    python = tmp_path / "python.npz"
+    samples = vmdkit.Model.read(model).save_world(vmdkit.read(dance), python, fps=10)
+    with pytest.raises(FileNotFoundError):
+        vmdkit.Model.read(model).save_world(vmdkit.read(dance), tmp_path / "no" / "x.npz")
+    rows = batch.convert([dance], tmp_path / "batch", kind="world", model=model, fps=10,
+                         use_ray=False)
+    assert rows[0]["status"] == "ok", rows
+    metadata = ("fps", "scale", "units", "axes")
+    with np.load(cli) as expected:
+        assert sorted(expected.files) == sorted(
+            ["positions", "rotations", "names", "parents", "fps", "frames", *metadata[1:]])
+        assert expected["positions"].shape[0] == samples
+        for other in (python, rows[0]["output"]):
+            with np.load(other) as got:
+                assert sorted(got.files) == sorted(expected.files), other
+                for key in expected.files:
+                    assert got[key].dtype == expected[key].dtype, (other, key)
+                    np.testing.assert_array_equal(got[key], expected[key], err_msg=key)
+        assert [expected[k].item() for k in metadata] == [10.0, 1.0, "mmd_units",
+                                                          "mmd_left_handed_y_up"]
+
+
+_QUIET_RUN = """
+import sys, vmdkit
+from vmdkit import batch
+m = vmdkit.Motion.from_arrays(
+    morphs={"frame": [0], "names": ["a"], "name_index": [0], "weight": [1.0]})
+vmdkit.write(m, "in/a.vmd")
+rows = batch.convert("in", "out", use_ray=True, overwrite=True,
+                     verbose=sys.argv[1] == "verbose")
+print(rows[0]["status"], rows[0]["output"])
+"""
+
+
+def test_a_ray_batch_is_quiet_unless_verbose(tmp_path):
+    # Issue 27: a first Ray batch printed about 24 lines of Ray's INFO logs and a token
+    # warning. A Ray the batch starts is quiet by default; verbose=True brings its logs back.
+    # (Also: a relative folder, as a new user types it, once failed to mirror its outputs.)
+    (tmp_path / "in").mkdir()
+    runs = {}
+    for mode in ("quiet", "verbose"):
+        runs[mode] = subprocess.run([sys.executable, "-c", _QUIET_RUN, mode], cwd=tmp_path,
+                                    capture_output=True, text=True, timeout=300)
+        assert runs[mode].returncode == 0, runs[mode].stderr
+        assert runs[mode].stdout.split()[0] == "ok", runs[mode].stdout
+    assert runs["quiet"].stderr == ""
+    assert "Ray" in runs["verbose"].stderr, runs["verbose"].stderr
+    assert (tmp_path / "out" / "a.bone.parquet").exists()
 
 
 def test_bad_kind_is_an_error(tmp_path):

@@ -250,6 +250,35 @@ def test_the_command_writes_a_pose_and_keypoints_vmdkit_retarget_reads(
     np.testing.assert_allclose(rerun.translations, pose.translations, atol=1e-3)
 
 
+def test_the_command_holds_back_the_estimators_own_logs(images, corpus, tmp_path):
+    # Issue 27: every run printed MediaPipe's and TensorFlow Lite's C++ logs (INFO: Created
+    # TensorFlow Lite XNNPACK delegate, W0000 … inference_feedback_manager), also with -q and
+    # GLOG_minloglevel / TF_CPP_MIN_LOG_LEVEL set. Only --verbose lets them through.
+    out = tmp_path / "pose.vpd"
+    quiet = capture_command(images / YOGA, "-o", out, "--model", corpus / TRACE, "-q")
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stderr == "" and quiet.stdout == ""
+    said = capture_command(images / YOGA, "-o", out, "--model", corpus / TRACE)
+    assert said.returncode == 0, said.stderr
+    # The summary alone: one line of ours.
+    assert len(said.stderr.splitlines()) == 1 and " bone keys -> " in said.stderr, said.stderr
+    verbose = capture_command(images / YOGA, "-o", out, "--model", corpus / TRACE, "-q",
+                              "--verbose")
+    assert verbose.returncode == 0, verbose.stderr
+    assert "TensorFlow Lite" in verbose.stderr or "W0000" in verbose.stderr, verbose.stderr
+
+
+def test_held_back_logs_leave_pythons_stderr_alone(capfd):
+    # What native code writes to descriptor 2 is dropped; sys.stderr still reaches the user.
+    from vmdkit._quiet import native_stderr_held
+
+    with native_stderr_held():
+        os.write(2, b"native noise\n")
+        print("ours", file=sys.stderr)
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "ours\nafter\n"
+
+
 def test_the_command_refuses_what_it_cannot_do(images, tmp_path):
     done = capture_command(images / VIDEO, "-o", tmp_path / "x.vpd")
     assert done.returncode == 2 and "photo" in done.stderr

@@ -25,11 +25,11 @@ def bake(vmdkit_cli, tmp_path, motion, model, *flags, fps=30):
 
 # (model, motion, pose keywords, the same for the command)
 CASES = [
-    (MIKU, WAVEFILE, {"up": None}, [], 30),
-    (MIKU, WAVEFILE, {}, ["--up", "y"], 30),
+    (MIKU, WAVEFILE, {}, [], 30),
+    (MIKU, WAVEFILE, {"up": "y"}, ["--up", "y"], 30),
     (MIKU, WAVEFILE, {"metres": True, "up": "z", "fps": 60}, ["--metres", "--up", "z"], 60),
     (MEI, HAND_SHAKE, {"ik": False, "up": None}, ["--ik", "off"], 30),
-    (MEI, HAND_SHAKE, {"ik": "plain", "fps": 24}, ["--ik", "plain", "--up", "y"], 24),
+    (MEI, HAND_SHAKE, {"ik": "plain", "fps": 24, "up": "y"}, ["--ik", "plain", "--up", "y"], 24),
 ]
 
 
@@ -69,9 +69,26 @@ def test_frames_of_any_shape(corpus):
     # Out of order, repeated: each pose depends only on its frame.
     assert model.pose(motion, [])[0].shape == (0, bones, 3)
     np.testing.assert_allclose(np.linalg.norm(rotations, axis=-1), 1, atol=1e-6)
-    # MMD's own frame is the right-handed Y-up one with Z mirrored.
-    mmd, _ = model.pose(motion, frames, up=None)
-    np.testing.assert_array_equal(mmd * [1, 1, -1], positions)
+    # The right-handed Y-up frame is MMD's own (the default) with Z mirrored.
+    y_up, _ = model.pose(motion, frames, up="y")
+    np.testing.assert_array_equal(positions * [1, 1, -1], y_up)
+
+
+def test_pose_defaults_to_mmds_own_frame_like_the_cli(corpus, vmdkit_cli, tmp_path):
+    # Issue 27: the same bone's z had opposite signs in `Model.pose` and `vmdkit pose`.
+    model = vmdkit.Model.read(corpus / MIKU)
+    motion = vmdkit.read(corpus / WAVEFILE)
+    default, _ = model.pose(motion, [100.0])
+    mmd, _ = model.pose(motion, [100.0], up=None)
+    np.testing.assert_array_equal(default, mmd)
+    assert "None (the default) MMD's own" in vmdkit.Model.pose.__doc__
+    assert "None, the default: MMD's own" in vmdkit.Model.save_world.__doc__
+    expected = bake(vmdkit_cli, tmp_path, corpus / WAVEFILE, corpus / MIKU)
+    np.testing.assert_allclose(model.pose(motion, expected["frames"][:3])[0],
+                               expected["positions"][:3], rtol=0, atol=1e-6)
+    assert str(expected["axes"]) == "mmd_left_handed_y_up"
+    help_text = " ".join(vmdkit_cli("bake", "--help").split())
+    assert "default: MMD's own left-handed frame" in help_text
 
 
 def test_bad_arguments_raise_value_errors(corpus):

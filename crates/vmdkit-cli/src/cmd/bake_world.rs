@@ -32,7 +32,8 @@ pub struct WorldBakeOptions {
     /// Multiply positions by FACTOR instead (0.08 gives metres, 8 centimetres)
     #[arg(long, value_name = "FACTOR")]
     pub scale: Option<f64>,
-    /// Convert to a right-handed frame with this axis up (default: MMD's left-handed, Y up)
+    /// Convert to a right-handed frame with this axis up (default: MMD's own left-handed frame,
+    /// Y up, as Python's Model.pose)
     #[arg(long, value_enum, value_name = "AXIS")]
     pub up: Option<UpAxis>,
     /// Convert to right-handed, Y up (the same as --up y)

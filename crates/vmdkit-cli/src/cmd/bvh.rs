@@ -4,11 +4,12 @@
 use crate::error::usage;
 use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
+use crate::output::{print_export_summary, CountingWriter, ExportSummary};
 use anyhow::Context;
 use std::path::Path;
 use vmdkit::bvh::{
     detect_layout, from_motion, to_keypoints, Bvh, BvhExportError, BvhExportOptions, BvhUnits,
-    EulerOrder, FkOptions, PositionOffset,
+    EulerOrder, FkOptions, JointKind, PositionOffset,
 };
 use vmdkit::eval::MotionSampler;
 use vmdkit::keypoints::{Keypoints, Layout};
@@ -86,6 +87,7 @@ pub fn convert(
     model: Option<&Path>,
     limit: OutputLimit,
     args: &ExportArgs,
+    quiet: bool,
 ) -> anyhow::Result<()> {
     let Some(model_path) = model else {
         return Err(usage(format!(
@@ -132,7 +134,18 @@ pub fn convert(
         BvhExportError::BadFrameRate(_) => usage(e.to_string()),
         e => anyhow::anyhow!("{}: {e}", model_path.display()),
     })?;
-    io::write_output(output, |w| bvh.write_to(w))?;
+    let mut bytes = 0;
+    io::write_output(output, |w| {
+        let mut counted = CountingWriter { inner: w, count: 0 };
+        bvh.write_to(&mut counted)?;
+        bytes = counted.count;
+        Ok(())
+    })?;
+    if !quiet {
+        let joints = bvh.joints.iter().filter(|j| j.kind != JointKind::EndSite).count();
+        let summary = ExportSummary { frames: bvh.frame_count, fps, joints, bytes };
+        print_export_summary(output, &summary);
+    }
     Ok(())
 }
 

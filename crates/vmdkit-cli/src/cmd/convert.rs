@@ -49,7 +49,8 @@ Examples:
 OUT.bvh plays the motion on --model (IK and append transforms baked into the joints' rotations)
 and writes every bone as a joint named after it: offsets from the model's rest pose, right-handed
 Y up (Z mirrored), MMD units unless --metres, roots with 6 channels and the others 3 (6 where a
-bone moves). See docs/bvh.md.
+bone moves). See docs/bvh.md. A .bvh or .glb OUT prints one line on stderr (frames, rate, time
+span, joints, size) unless -q.
   vmdkit convert dance.vmd -o dance.bvh --model miku.pmx
   vmdkit convert dance.vmd -o dance.bvh --model miku.pmx --fps 60 --metres --order zyx --english-names
 
@@ -105,6 +106,9 @@ pub struct Args {
     gltf: super::gltf::GltfArgs,
     #[command(flatten)]
     limit: crate::eval_args::OutputLimit,
+    /// Print no summary line for a .bvh or .glb output (warnings still go to stderr)
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Whether an output path names a VPD pose file (by its extension: an output has no bytes yet).
@@ -200,10 +204,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let model = args.model.as_deref();
         if super::bvh::is_bvh(output) {
             args.gltf.refuse_unless_glb(output)?;
-            super::bvh::convert(&args.input, output, args.lenient, model, args.limit, &args.bvh)?;
+            let (input, quiet) = (&args.input, args.quiet);
+            super::bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
         } else {
             args.bvh.refuse_unless_bvh(output)?;
-            super::gltf::run(&args.input, output, args.lenient, model, args.limit, &args.gltf)?;
+            let (input, quiet) = (&args.input, args.quiet);
+            super::gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
         }
         return Ok(Outcome::Success);
     }

@@ -6,6 +6,7 @@
 
 use crate::error::{usage, Outcome};
 use crate::io::{self, Loaded};
+use crate::output::Num;
 use clap::ValueEnum;
 use std::io::Write;
 use std::path::PathBuf;
@@ -249,7 +250,7 @@ fn plural_keys(n: usize) -> String {
 
 /// Shortest exact f32 forms: the text shows the stored numbers, not rounded ones.
 fn v3(v: glam::Vec3) -> String {
-    format!("({}, {}, {})", v.x, v.y, v.z)
+    format!("({}, {}, {})", Num(v.x), Num(v.y), Num(v.z))
 }
 
 fn deg3(v: [f64; 3]) -> String {
@@ -276,7 +277,7 @@ fn bone_text(k: &BoneKey, options: &KeyOptions) -> String {
     let rot = if options.euler {
         format!("rot° {}", deg3(panel_euler_deg(q)))
     } else {
-        format!("rot ({}, {}, {}, {})", q.x, q.y, q.z, q.w)
+        format!("rot ({}, {}, {}, {})", Num(q.x), Num(q.y), Num(q.z), Num(q.w))
     };
     let [x, y, z, r] = k.interpolation.curves().map(curve);
     let physics = match physics_note(k) {
@@ -293,7 +294,7 @@ fn bone_text(k: &BoneKey, options: &KeyOptions) -> String {
 }
 
 fn morph_text(k: &MorphKey, options: &KeyOptions) -> String {
-    format!("frame {} {:?} weight {}", k.frame, options.text(&k.name), k.weight)
+    format!("frame {} {:?} weight {}", k.frame, options.text(&k.name), Num(k.weight))
 }
 
 fn camera_text(k: &CameraKey, options: &KeyOptions) -> String {
@@ -307,7 +308,7 @@ fn camera_text(k: &CameraKey, options: &KeyOptions) -> String {
     format!(
         "frame {} distance {} target {} {rot} view_angle {} {projection} X {x} Y {y} Z {z} R {r} D {d} V {v}",
         k.frame,
-        k.distance,
+        Num(k.distance),
         v3(k.target),
         k.view_angle
     )
@@ -320,9 +321,9 @@ fn light_text(k: &LightKey) -> String {
         "frame {} color {} (UI {}, {}, {}) direction {}",
         k.frame,
         v3(k.color),
-        ui.x,
-        ui.y,
-        ui.z,
+        Num(ui.x),
+        Num(ui.y),
+        Num(ui.z),
         v3(k.direction)
     )
 }
@@ -336,7 +337,7 @@ fn shadow_text(k: &ShadowKey) -> String {
     };
     // Stored as (10000 − L) / 100000 for the UI's shadow range L.
     let range = 10000.0 - k.distance as f64 * 100000.0;
-    format!("frame {} {mode} distance {} (range {:.0})", k.frame, k.distance, range)
+    format!("frame {} {mode} distance {} (range {:.0})", k.frame, Num(k.distance), range + 0.0)
 }
 
 fn property_text(k: &PropertyKey, options: &KeyOptions) -> String {

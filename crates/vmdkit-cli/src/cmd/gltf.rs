@@ -4,6 +4,7 @@
 use crate::error::usage;
 use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode, OutputLimit};
 use crate::io;
+use crate::output::{print_export_summary, ExportSummary};
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit::gltf::{
@@ -12,7 +13,7 @@ use vmdkit::gltf::{
 };
 use vmdkit::limit::ByteSize;
 use vmdkit::model::Mesh;
-use vmdkit::skeleton::Skeleton;
+use vmdkit::skeleton::{sample_count, Skeleton};
 
 /// The flags of `convert` that only `.glb` outputs use.
 #[derive(clap::Args)]
@@ -78,6 +79,7 @@ pub fn run(
     model: Option<&Path>,
     limit: OutputLimit,
     args: &GltfArgs,
+    quiet: bool,
 ) -> anyhow::Result<()> {
     if io::is_stdio(output) {
         return Err(usage("a .glb output must be a file (its textures are relative to it)"));
@@ -103,6 +105,9 @@ pub fn run(
                 .map_err(|e| anyhow::anyhow!("cannot read the model's mesh: {e}"))?,
         )
     };
+    let skeleton = Skeleton::new(&model);
+    // A model alone is its rest pose: no animation.
+    let mut frames = 0;
     let motion = match motion_path {
         Some(path) => {
             let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
@@ -110,7 +115,9 @@ pub fn run(
             // What will not move: tracks no bone or morph of the model has.
             let sampler = MotionSampler::new(&loaded.motion);
             warn_duplicates(&loaded.label, &sampler);
-            bind(&loaded.label, &Skeleton::new(&model), &sampler);
+            bind(&loaded.label, &skeleton, &sampler);
+            // The samples the export takes: frame 0 through the last key at glTF's rate.
+            frames = sample_count(sampler.last_frame().unwrap_or(0), vmdkit::gltf::FPS);
             Some(loaded)
         }
         None => None,
@@ -156,7 +163,11 @@ pub fn run(
             (GltfNote::FixedFieldOfView { .. } | GltfNote::OrthographicCamera, Some(c), _) => {
                 c.display().to_string()
             }
-            (GltfNote::UnboundMorphTracks { .. }, _, Some(m)) => m.label.clone(),
+            (
+                GltfNote::UnboundMorphTracks { .. } | GltfNote::PmdBaseMorphTrack { .. },
+                _,
+                Some(m),
+            ) => m.label.clone(),
             _ => model_path.display().to_string(),
         };
         // The library names no flag: the hint that lifts each refusal is ours.
@@ -168,5 +179,10 @@ pub fn run(
         say!("warning: {about}: {note}{hint}");
     }
     io::write_output(output, |w| w.write_all(&export.glb))?;
+    if !quiet {
+        let joints = skeleton.bone_count();
+        let (fps, bytes) = (vmdkit::gltf::FPS, export.glb.len() as u64);
+        print_export_summary(output, &ExportSummary { frames, fps, joints, bytes });
+    }
     Ok(())
 }

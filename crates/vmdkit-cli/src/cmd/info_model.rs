@@ -1,6 +1,7 @@
 //! `vmdkit info` of models and VPD poses: the text layout of `vmdkit::report::ModelDoc` and
 //! `PoseFileDoc` (their JSON is the documents themselves).
 
+use crate::output::Num;
 use std::io::{self, Write};
 use vmdkit::report::{panel_name, ModelBone, ModelDoc, PoseFileDoc};
 use vmdkit::shown::shown;
@@ -142,14 +143,14 @@ pub fn write_pose(out: &mut impl Write, doc: &PoseFileDoc) -> io::Result<()> {
     writeln!(out, "  model     {:?} (file {:?})", shown(doc.model_name), shown(doc.model_file))?;
     writeln!(out, "  bones     {}", doc.bones.len())?;
     for b in &doc.bones {
-        let [x, y, z] = b.translation;
-        let [qx, qy, qz, qw] = b.rotation;
+        let [x, y, z] = b.translation.map(Num);
+        let [qx, qy, qz, qw] = b.rotation.map(Num);
         writeln!(out, "    pos ({x}, {y}, {z}) rot ({qx}, {qy}, {qz}, {qw})  {}", shown(b.name))?;
     }
     if !doc.morphs.is_empty() {
         writeln!(out, "  morphs    {}", doc.morphs.len())?;
         for m in &doc.morphs {
-            writeln!(out, "    {:>10}  {}", m.weight, shown(m.name))?;
+            writeln!(out, "    {:>10}  {}", Num(m.weight), shown(m.name))?;
         }
     }
     Ok(())

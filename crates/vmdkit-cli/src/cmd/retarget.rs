@@ -33,7 +33,7 @@ self-consistency error is measured by playing the written motion back on the mod
 
 Examples:
   vmdkit retarget joints.npy -o dance.vmd --model miku.pmx --layout h36m --fps 50 --up z
-  vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --units mm --smooth strong
+  vmdkit retarget posfile.csv -o dance.vmd --layout lftd17 --left-handed --units mm --smooth strong
   vmdkit retarget capture.pose -o sign.vmd --json > report.json
   vmdkit retarget dance.vmd --source-model mei.pmd --model miku.pmx -o dance_miku.vmd
   vmdkit retarget walk.bvh -o walk.vmd --model miku.pmx
@@ -489,11 +489,18 @@ fn summary(
         );
     }
     if h.corrected {
+        // Say which flag fits this run: the file's handedness is the opposite of the one taken.
+        let fix = if options.axes.left_handed {
+            "the file looks right-handed: run again without --left-handed"
+        } else {
+            "the file looks left-handed, as MMD writes: run again with --left-handed"
+        };
         let _ = writeln!(
             s,
             "warning: the input looked mirrored in {} of {} frames (its face, knees and toes \
-             point the other way than its left and right imply), so it was mirrored back: pass \
-             --left-handed (or drop it) to say how the file is written",
+             point the other way than its left and right imply), so it was mirrored back; \
+             {fix} (the same motion, without this warning), or with --keep-handedness to keep \
+             it as written",
             h.mirrored, h.frames
         );
     }

@@ -42,7 +42,7 @@ def _pyarrow() -> Any:
         pyarrow = importlib.import_module("pyarrow")
     except ImportError as err:
         raise ImportError(
-            "vmdkit's Arrow tables need pyarrow: pip install pyarrow (or vmdkit[arrow])"
+            "vmdkit's Arrow tables need pyarrow: pip install pyarrow (or ./crates/vmdkit-py[arrow] in a checkout)"
         ) from err
     return pyarrow
 

@@ -48,6 +48,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-ik", action="store_true", help="key no leg IK")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    p.add_argument("--verbose", action="store_true",
+                   help="also print MediaPipe's and TensorFlow Lite's own logs (held back by "
+                   "default)")
     return p
 
 
@@ -99,6 +102,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             args.input, model=args.model, smooth=smooth, fov=args.fov,  # type: ignore[arg-type]
             model_asset=args.model_asset, min_visibility=args.min_visibility,
             ik=not args.no_ik, dense=args.dense, progress=False if args.quiet else None,
+            verbose=args.verbose,
         )
     except ImportError as e:
         print(f"vmdkit-capture: {e}", file=sys.stderr)

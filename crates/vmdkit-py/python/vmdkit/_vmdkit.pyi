@@ -355,12 +355,26 @@ class Model:
         fps: float = 30.0,
         ik: bool | Literal["mmd", "plain", "off"] = True,
         metres: bool = False,
-        up: Literal["y", "z"] | None = "y",
+        up: Literal["y", "z"] | None = None,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Plays `motion` on the model: world positions, shape `frames.shape + (B, 3)`, and
         rotations (x, y, z, w), shape `frames.shape + (B, 4)`. `frames` are MMD frames (1/30 s);
         None samples frame 0 through the last key at `fps`, as `vmdkit bake --model` does.
-        `up`: "y" right-handed Y up, "z" right-handed Z up, None MMD's own frame."""
+        `up`: None (the default) MMD's own left-handed Y-up frame, as the CLI without `--up`;
+        "y" right-handed Y up (Z mirrored); "z" right-handed Z up."""
+    def save_world(
+        self,
+        motion: Motion,
+        path: str | os.PathLike[str],
+        *,
+        fps: float = 30.0,
+        ik: bool | Literal["mmd", "plain", "off"] = True,
+        metres: bool = False,
+        up: Literal["y", "z"] | None = None,
+    ) -> int:
+        """Bakes `motion` on the model into the NumPy archive `path` (atomically), the layout
+        of `vmdkit bake --model … -o x.npz` (docs/world-npz.md); returns the sample count.
+        `up` as in `pose`: None (the default) is MMD's own frame."""
 
 @final
 class Pose:

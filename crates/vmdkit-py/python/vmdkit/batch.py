@@ -7,9 +7,9 @@ same function runs in this process. Per file:
 
 * ``kind="keys"``: the motion's keys as two Parquet files, ``<stem>.bone.parquet`` and
   ``<stem>.morph.parquet`` (the tables of ``Motion.to_arrow``, with a ``path`` column);
-* ``kind="world"``: baked world joints on a model as ``<stem>.world.npz`` (``positions``
-  (F, B, 3), ``rotations`` (F, B, 4), ``frames``, ``bone_names``, ``parents``), posed as
-  ``vmdkit bake --model`` poses them.
+* ``kind="world"``: baked world joints on a model as ``<stem>.world.npz``, written by
+  :meth:`vmdkit.Model.save_world`: the layout of ``vmdkit bake --model … -o x.npz`` (the
+  same keys and metadata, MMD's own frame; docs/world-npz.md).
 
 Outputs mirror the inputs' paths under ``out_dir``. Each is written to a temporary file and
 renamed, and the file that completes an output (the bone table, or the NPZ) is written last, so
@@ -17,17 +17,18 @@ a rerun skips every finished file (``status="skipped"``) and redoes one that was
 file that cannot be read or converted comes back as a row with ``status="error"`` and the
 exception's type, message and location, never as a failed job.
 
-Ray is optional: ``pip install "vmdkit[ray]"``. pyarrow is needed for ``kind="keys"``.
+Ray is optional: ``pip install "./crates/vmdkit-py[ray]"`` in a checkout. pyarrow is needed for ``kind="keys"``.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Union
 
-import numpy as np
 
 from ._files import not_a_file
 from ._vmdkit import Model, read
@@ -62,7 +63,8 @@ def find_motions(source: Union[PathLike, Iterable[PathLike]]) -> List[str]:
 
 
 def _output_of(path: str, root: Optional[str], out_dir: str, kind: str) -> str:
-    src = Path(path)
+    # Absolute, as the root is: a relative folder ("in") must mirror too.
+    src = Path(os.path.abspath(path))
     rel = src.relative_to(root) if root is not None else Path(src.name)
     suffix = ".bone.parquet" if kind == "keys" else ".world.npz"
     return str(Path(out_dir) / rel.with_name(rel.stem + suffix))
@@ -115,24 +117,48 @@ def _write_keys(motion: Any, path: str, output: str) -> int:
 
 
 def _write_world(motion: Any, output: str, model: Optional[str], fps: float) -> int:
-    m = _model(model)
-    positions, rotations = m.pose(motion, None, fps=fps)
-    # The MMD frame of each sample, as the bake takes them: 0 then every 30/fps frames.
-    frames = np.arange(positions.shape[0]) * (30.0 / fps)
+    # Model.save_world writes the layout of `vmdkit bake --model … -o x.npz`
+    # (docs/world-npz.md), atomically (a temporary file beside it, renamed).
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    return int(_model(model).save_world(motion, output, fps=fps))
 
-    def save(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez(
-                f,
-                positions=positions,
-                rotations=rotations,
-                frames=frames,
-                bone_names=np.array(m.bone_names),
-                parents=m.parents,
-            )
 
-    _atomic(output, save)
-    return int(positions.shape[0])
+def _start_ray(ray: Any, verbose: bool) -> None:
+    """Starts a local Ray: quiet (errors only, no forwarded worker logs) unless ``verbose``.
+    Ray's startup lines (the local instance, token authentication being on) are logged at
+    INFO and WARNING on the ``ray`` logger before ``ray.init`` sets its level, so that
+    logger is raised for the call too."""
+    if verbose:
+        ray.init()
+        return
+    logger = logging.getLogger("ray")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        ray.init(logging_level=logging.ERROR, log_to_driver=False)
+    finally:
+        logger.setLevel(level)
+
+
+@contextmanager
+def _ray_data_quiet(ray: Any, verbose: bool) -> Iterator[None]:
+    """Ray Data without its progress bars and execution logs (unless ``verbose``), restored
+    afterwards: they are the caller's settings, not ours to keep."""
+    if verbose:
+        yield
+        return
+    context = ray.data.DataContext.get_current()
+    saved = (context.enable_progress_bars, context.print_on_execution_start)
+    logger = logging.getLogger("ray.data")
+    level = logger.level
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        context.enable_progress_bars, context.print_on_execution_start = saved
+        logger.setLevel(level)
 
 
 def convert_one(
@@ -184,6 +210,7 @@ def convert(
     lenient: bool = False,
     overwrite: bool = False,
     use_ray: bool = True,
+    verbose: bool = False,
 ) -> List[Dict[str, Any]]:
     """Converts every motion of ``source`` (a folder, a path or a list of paths) into
     ``out_dir`` (see the module documentation); returns one result row per file, in the order
@@ -192,6 +219,11 @@ def convert(
     With ``use_ray`` the files are spread over a Ray cluster through Ray Data (``ray.init``
     is called with no address when Ray is not running yet, which starts a local one);
     otherwise they are converted here one after another, with the same results.
+
+    Ray is quiet unless ``verbose``: a local Ray started here logs errors only and does not
+    forward its workers' logs (``ray.init(logging_level=ERROR, log_to_driver=False)``), and
+    Ray Data's progress and execution logs are off while the files convert. With ``verbose``
+    Ray prints what it prints by default. A Ray you started yourself keeps its own settings.
     """
     if kind not in ("keys", "world"):
         raise ValueError(f"kind must be 'keys' or 'world', not {kind!r}")
@@ -210,11 +242,12 @@ def convert(
         return [convert_one(r, **options) for r in rows]
     ray = importlib.import_module("ray")
     if not ray.is_initialized():
-        ray.init()
+        _start_ray(ray, verbose)
     if not rows:
         return []
-    dataset = ray.data.from_items(rows)
-    results = dataset.map(lambda r: convert_one(r, **options)).take_all()
+    with _ray_data_quiet(ray, verbose):
+        dataset = ray.data.from_items(rows)
+        results = dataset.map(lambda r: convert_one(r, **options)).take_all()
     order = {r["path"]: i for i, r in enumerate(rows)}
     results.sort(key=lambda r: order[r["path"]])
     return [{field: r.get(field) for field in RESULT_FIELDS} for r in results]

@@ -1,10 +1,10 @@
 """vmdkit.capture: a photo or a video of a person to an MMD pose (VPD) or motion (VMD).
 
 MediaPipe Pose runs offline on the CPU frame by frame (the ``capture`` extra:
-``pip install "vmdkit[capture]"``); its world landmarks (metres, hip-centred, right-handed,
-y down) and their visibility go to `vmdkit.retarget` with the ``blazepose33`` layout. The
-path of the hips comes from the image landmarks, the metric size of the person and a pinhole
-camera (see `capture`). See docs/capture.md.
+``pip install "./crates/vmdkit-py[capture]"`` in a checkout); its world landmarks (metres,
+hip-centred, right-handed, y down) and their visibility go to `vmdkit.retarget` with the
+``blazepose33`` layout. The path of the hips comes from the image landmarks, the metric size
+of the person and a pinhole camera (see `capture`). See docs/capture.md.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import (
 import numpy as np
 
 from ._files import not_a_file
+from ._quiet import native_stderr_held
 from ._vmdkit import Model, Motion, Pose, RetargetError, retarget
 
 #: MediaPipe Pose's 33 landmarks, in its order: the ``blazepose33`` layout's joint names.
@@ -120,11 +121,9 @@ class Capture:
             raise
 
 
-_NO_EXTRA = (
-    "vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: "
-    "pip install \"vmdkit[capture]\" (from a checkout: pip install "
-    "\"crates/vmdkit-py[capture]\")"
-)
+# vmdkit is not on a package index: the extra installs from a checkout of the repository.
+_INSTALL = 'pip install "./crates/vmdkit-py[capture]" in a vmdkit checkout'
+_NO_EXTRA = f"vmdkit.capture needs MediaPipe and OpenCV, the \"capture\" extra: {_INSTALL}"
 
 
 def _need_mediapipe() -> None:
@@ -150,7 +149,7 @@ def _cv2() -> Any:
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs OpenCV to decode frames, part of the \"capture\" extra: "
-            "pip install \"vmdkit[capture]\""
+            + _INSTALL
         ) from e
     return cv2
 
@@ -235,7 +234,7 @@ def _check_image_size(source: Path) -> None:
     except ImportError as e:
         raise ImportError(
             "vmdkit.capture needs Pillow to read a photo's size, part of the \"capture\" "
-            "extra: pip install \"vmdkit[capture]\""
+            "extra: " + _INSTALL
         ) from e
     try:
         with warnings.catch_warnings():
@@ -364,6 +363,7 @@ def capture(
     ik: bool = True,
     dense: bool = False,
     progress: Optional[bool] = None,
+    verbose: bool = False,
 ) -> Capture:
     """Runs MediaPipe Pose on a photo or a video and retargets what it sees onto ``model``.
 
@@ -385,6 +385,8 @@ def capture(
     unseen in most frames. A frame without a person is a gap (short gaps are interpolated);
     no person in any frame raises `CaptureError`. ``ik`` keys leg IK; ``dense`` keeps one key
     per frame. ``progress`` shows a bar over frames (None: when stderr is a terminal).
+    ``verbose`` lets MediaPipe's and TensorFlow Lite's own C++ logs through to stderr; by
+    default they are held back (they say nothing about the capture).
     A source that is not a file (a folder, a FIFO) raises the OSError that says what it is,
     and a photo whose header claims more than `MAX_IMAGE_PIXELS` raises `CaptureError`
     before anything decodes it.
@@ -407,38 +409,41 @@ def capture(
     _need_mediapipe()
     if photo:
         _check_image_size(source)
-    mp = _mediapipe()
     started = time.perf_counter()
-    frames, count, fps = _frames(source, photo)
-    began = time.perf_counter()
-    if model_asset is not None:
-        estimator: Union[_Legacy, _Tasks] = _Tasks(mp, not photo, Path(model_asset))
-    else:
-        estimator = _Legacy(mp, not photo, complexity)
-    in_estimator = time.perf_counter() - began
-    detections: List[Detection] = []
-    times: List[float] = []
-    size = (0, 0)
-    in_decoder = 0.0
-    tick = _progress(count, progress)
-    try:
-        last_ms = -1
-        decoded = time.perf_counter()
-        for n, (rgb, t) in enumerate(frames, start=1):
-            in_decoder += time.perf_counter() - decoded
-            size = (rgb.shape[1], rgb.shape[0])
-            # The Tasks API wants strictly increasing whole milliseconds.
-            ms = max(int(round(t * 1000.0)), last_ms + 1)
-            last_ms = ms
-            began = time.perf_counter()
-            people = estimator(rgb, ms)
-            in_estimator += time.perf_counter() - began
-            detections.append(_pick(people, person))
-            times.append(t)
-            tick(n)
+    # MediaPipe's C++ logs (absl, TensorFlow Lite) go to descriptor 2 on import, graph creation
+    # and the first frames; they reach the user only with ``verbose``.
+    with native_stderr_held(not verbose):
+        mp = _mediapipe()
+        frames, count, fps = _frames(source, photo)
+        began = time.perf_counter()
+        if model_asset is not None:
+            estimator: Union[_Legacy, _Tasks] = _Tasks(mp, not photo, Path(model_asset))
+        else:
+            estimator = _Legacy(mp, not photo, complexity)
+        in_estimator = time.perf_counter() - began
+        detections: List[Detection] = []
+        times: List[float] = []
+        size = (0, 0)
+        in_decoder = 0.0
+        tick = _progress(count, progress)
+        try:
+            last_ms = -1
             decoded = time.perf_counter()
-    finally:
-        estimator.close()
+            for n, (rgb, t) in enumerate(frames, start=1):
+                in_decoder += time.perf_counter() - decoded
+                size = (rgb.shape[1], rgb.shape[0])
+                # The Tasks API wants strictly increasing whole milliseconds.
+                ms = max(int(round(t * 1000.0)), last_ms + 1)
+                last_ms = ms
+                began = time.perf_counter()
+                people = estimator(rgb, ms)
+                in_estimator += time.perf_counter() - began
+                detections.append(_pick(people, person))
+                times.append(t)
+                tick(n)
+                decoded = time.perf_counter()
+        finally:
+            estimator.close()
     if not detections:
         raise CaptureError(f"{source}: no frames could be decoded")
     detected = sum(d is not None for d in detections)

@@ -38,10 +38,12 @@ impl Bvh {
                 }
             }
         }
-        // Seven decimals as BVH files write them (0.0083333), unless that would round the time
-        // to zero or hide most of it.
+        // The shortest digits that read back as this exact f64 (1/30 is 0.03333333333333333):
+        // readers work the rate out as 1 / frame time, and the seven decimals BVH files often
+        // carry (0.0333333) make that 30.00003 fps, which Blender keeps as 30 fps with an
+        // fps base of 0.999999. Exponent form only where plain digits would run long.
         let t = self.frame_time;
-        let time = if (1e-3..1e6).contains(&t) { format!("{t:.7}") } else { format!("{t:e}") };
+        let time = if (1e-3..1e6).contains(&t) { format!("{t}") } else { format!("{t:e}") };
         writeln!(out, "MOTION\nFrames: {}\nFrame Time: {time}", self.frame_count)?;
         let mut line = String::new();
         for frame in 0..self.frame_count {

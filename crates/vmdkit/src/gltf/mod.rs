@@ -183,6 +183,13 @@ pub enum GltfNote {
         /// The tracks' names, decoded as CP932.
         names: Vec<String>,
     },
+    /// The motion keys a PMD's base morph (its first skin, which `info` lists as morph 0): it
+    /// holds the rest shape the other skins are relative to and is not animatable, so its keys
+    /// move nothing (MMD ignores them too). Only reported when the mesh is exported.
+    PmdBaseMorphTrack {
+        /// The base morph's name (usually `base`).
+        name: String,
+    },
 }
 
 impl std::fmt::Display for GltfNote {
@@ -227,6 +234,12 @@ impl std::fmt::Display for GltfNote {
                 let more = if more > 0 { format!(" and {more} more") } else { String::new() };
                 write!(f, "{} morph tracks name no morph of the model: {shown}{more}", names.len())
             }
+            GltfNote::PmdBaseMorphTrack { name } => write!(
+                f,
+                "the motion keys the PMD's base morph {}, which is not animatable (it holds the \
+                 rest shape the other morphs are relative to); those keys move nothing",
+                Shown(name)
+            ),
         }
     }
 }
@@ -312,6 +325,7 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
             options,
             &mut animation,
         )?;
+        let note = note.and_then(|n| pmd_base_apart(input.model, n, &mut notes));
         notes.extend(note);
     }
     if let Some(camera) = input.camera {
@@ -327,6 +341,26 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
     });
     b.root.scene = Some(scene);
     Ok(GltfExport { glb: b.into_glb()?, notes })
+}
+
+/// `note` without the track of a PMD's base morph, which gets a note of its own
+/// ([`GltfNote::PmdBaseMorphTrack`]) pushed onto `notes`: it is a morph of the model, and
+/// "names no morph of the model" would contradict `info`. None when nothing else is left.
+fn pmd_base_apart(
+    model: &crate::model::Model,
+    note: GltfNote,
+    notes: &mut Vec<GltfNote>,
+) -> Option<GltfNote> {
+    let GltfNote::UnboundMorphTracks { mut names } = note else { return Some(note) };
+    let base = match (&model.format, model.morph_list.first()) {
+        (crate::model::ModelFormat::Pmd { .. }, Some(base)) => &base.name,
+        _ => return Some(GltfNote::UnboundMorphTracks { names }),
+    };
+    if let Some(at) = names.iter().position(|n| n == base) {
+        names.remove(at);
+        notes.push(GltfNote::PmdBaseMorphTrack { name: base.clone() });
+    }
+    (!names.is_empty()).then_some(GltfNote::UnboundMorphTracks { names })
 }
 
 /// The default texture folder of a model file: its own.
