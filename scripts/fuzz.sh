@@ -6,7 +6,10 @@
 # detection), `vpd` (VPD poses, written back and applied to the standard model), `json` and
 # `csv` (motion documents, written back as JSON, CSV and VMD) and `roundtrip` (motions built
 # from the fuzzer's bytes, written as VMD, JSON and CSV and read back) and `bvh` (BVH files,
-# FK, written back and mapped to keypoints). Results: docs/fuzzing.md.
+# FK, written back and mapped to keypoints), `bvh_export` (models exported with the example
+# motion as BVH and read back), `npy` (NPY arrays and NPZ archives) and `gltf_textures` (models
+# exported with their textures from a folder holding links in and out, a FIFO and a secret
+# beside it). Results: docs/fuzzing.md.
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...] [-- extra libFuzzer args...]
 # (default 660 seconds; every target in turn, each for SECONDS, when none is named). At the
@@ -20,7 +23,9 @@
 # written here, `json` and `csv` from the small VMDs converted by the vmdkit command line
 # (built into $CARGO_TARGET_DIR/release) and the built-in example, `roundtrip` from the
 # smallest VMDs' bytes (any bytes make a motion), `bvh` from the BVHs of ../shared/pose cut to
-# their first frames plus small ones written here. The seed folders, fuzz/artifacts/ and
+# their first frames plus small ones written here; `bvh_export` and `gltf_textures` from the PMX
+# models fuzz/seeds/pmx.py writes, `npy` from the arrays and archives fuzz/seeds/npy.py writes
+# (never from the shared corpus). The seed folders, fuzz/artifacts/ and
 # fuzz/target/ are git-ignored and must stay untracked: they hold other people's files and
 # bytes derived from them. Logs go to $CARGO_TARGET_DIR/fuzz-logs, outside the repository.
 #
