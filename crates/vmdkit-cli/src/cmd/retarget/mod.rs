@@ -1,5 +1,8 @@
 //! `vmdkit retarget`: 3D keypoints, or a motion made for another model, onto a model's
-//! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured.
+//! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured
+//! ([`summary`] words the report).
+
+mod summary;
 
 use crate::eval_args::{read_model, OutputLimit};
 use crate::io;
@@ -13,9 +16,9 @@ use vmdkit::keypoints::{
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
-    RetargetOptions, RetargetReport, ScaleMode,
+    RetargetOptions, ScaleMode,
 };
-use vmdkit::skeleton::{Skeleton, METRES_PER_UNIT};
+use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
 
 const AFTER_HELP: &str = "\
@@ -211,7 +214,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut lock = stdout.lock();
         io::write_json_line(&mut lock, &out.report)?;
     } else {
-        say_part!("{}", summary(args, &input, &model_label, &options, &out.report));
+        say_part!("{}", summary::summary(args, &input, &model_label, &options, &out.report));
     }
     Ok(())
 }
@@ -400,109 +403,4 @@ pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) ->
         RetargetError::Option(_) => crate::error::usage(err.to_string()),
         _ => anyhow::anyhow!("cannot retarget with layout {}: {err}", layout.name),
     }
-}
-
-/// Model units as centimetres, at MMD's 8 cm per unit.
-fn cm(units: f64) -> f64 {
-    units * METRES_PER_UNIT * 100.0
-}
-
-fn summary(
-    args: &Args,
-    input: &Input,
-    model: &str,
-    options: &RetargetOptions,
-    r: &RetargetReport,
-) -> String {
-    use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{}: {} frames at 30 fps onto {model}, {} bones keyed, {} keys ({} dense)",
-        args.output.display(),
-        r.frames,
-        r.bones.len(),
-        r.keys,
-        r.dense_keys
-    );
-    let _ = match &input.source {
-        Some(source) => writeln!(
-            s,
-            "input: {} played on {source}, {} frames",
-            args.input.display(),
-            input.keypoints.frame_count
-        ),
-        None => writeln!(
-            s,
-            "input: {} frames of {} joints at {} fps ({}), layout {} ({}), up {}{}",
-            input.keypoints.frame_count,
-            input.keypoints.joint_count,
-            input.fps.value,
-            input.fps.from,
-            input.layout.name,
-            input.layout_from,
-            options.axes.up.label(),
-            if options.axes.left_handed { ", left-handed" } else { "" }
-        ),
-    };
-    let per_metre = match r.units_per_metre {
-        Some(u) => format!(", {u:.3} per metre"),
-        None => ", input units unknown".to_string(),
-    };
-    let _ = writeln!(
-        s,
-        "scale: {:.6} model units per input unit{per_metre} (from {} segments, spread {:.2})",
-        r.scale, r.scale_segments, r.scale_spread
-    );
-    let _ = writeln!(
-        s,
-        "floor: input floor at {:.3} units moved to the model's; {} frames raised, {} contact \
-         foot-frames, deepest penetration {:.4} units",
-        r.floor, r.raised_frames, r.contact_frames, r.penetration
-    );
-    let _ = writeln!(
-        s,
-        "self-consistency: mean residual {:.4} units ({:.2} cm), mean direction error {:.2}°",
-        r.mean_residual,
-        cm(r.mean_residual),
-        r.mean_direction_degrees
-    );
-    let _ = match (options.keys, r.thinning_error) {
-        (KeyMode::Thinned(t), Some(e)) => writeln!(
-            s,
-            "thinning: keys within {} units / {}°; largest joint drift {:.4} units ({:.2} cm)",
-            t.position,
-            t.angle_degrees,
-            e,
-            cm(e)
-        ),
-        _ => writeln!(s, "thinning: none (dense keys)"),
-    };
-    let h = r.handedness;
-    if h.turned_upright {
-        let _ = writeln!(
-            s,
-            "warning: the input's trunk pointed down in {} frames, so it was turned upright: \
-             pass --up with the axis that points up in the file (MediaPipe's y points down: \
-             --up=-y)",
-            h.upside_down
-        );
-    }
-    if h.corrected {
-        // Say which flag fits this run: the file's handedness is the opposite of the one taken.
-        let fix = if options.axes.left_handed {
-            "the file looks right-handed: run again without --left-handed"
-        } else {
-            "the file looks left-handed, as MMD writes: run again with --left-handed"
-        };
-        let _ = writeln!(
-            s,
-            "warning: the input looked mirrored in {} of {} frames (its face, knees and toes \
-             point the other way than its left and right imply), so it was mirrored back; \
-             {fix} (the same motion, without this warning), or with --keep-handedness to keep \
-             it as written",
-            h.mirrored, h.frames
-        );
-    }
-    s
 }
