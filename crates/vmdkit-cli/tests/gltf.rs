@@ -297,18 +297,15 @@ fn glb_export_prints_a_summary_and_names_the_pmd_base_morph() {
     let dance = dir.path().join("mouth.vmd");
     motion.write_file(&dance).unwrap();
     let out = dir.path().join("mouth.glb");
-    let run = common::run_bounded(
-        dir.path(),
-        &[
-            OsStr::new("convert"),
-            dance.as_os_str(),
-            out.as_os_str(),
-            OsStr::new("--model"),
-            model.as_os_str(),
-        ],
-    );
-    let stderr = common::stderr(&run.output);
-    assert!(run.output.status.success(), "{stderr}");
+    // `vmdkit convert ARGS`, bounded; its stderr.
+    let convert = |args: &[&OsStr]| {
+        let run = common::run_bounded(dir.path(), &[&[OsStr::new("convert")], args].concat());
+        let stderr = common::stderr(&run.output);
+        assert!(run.output.status.success(), "{stderr}");
+        stderr
+    };
+    let (model_flag, quiet) = (OsStr::new("--model"), OsStr::new("-q"));
+    let stderr = convert(&[dance.as_os_str(), out.as_os_str(), model_flag, model.as_os_str()]);
     // (The corpus folder lacks the model's textures: those warnings are not this test's.)
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.contains(" texture ")).collect();
     let label = dance.display();
@@ -332,16 +329,7 @@ fn glb_export_prints_a_summary_and_names_the_pmd_base_morph() {
     );
     // A model alone is its rest pose; -q leaves the warnings alone and drops the summary.
     let rest = dir.path().join("rest.glb");
-    let run = common::run_bounded(
-        dir.path(),
-        &[
-            OsStr::new("convert"),
-            model.as_os_str(),
-            rest.as_os_str(),
-            OsStr::new("--skeleton-only"),
-        ],
-    );
-    let stderr = common::stderr(&run.output);
+    let stderr = convert(&[model.as_os_str(), rest.as_os_str(), OsStr::new("--skeleton-only")]);
     assert!(
         stderr.ends_with(&format!(
             "{}: rest pose, {bones} joints, {}\n",
@@ -350,18 +338,8 @@ fn glb_export_prints_a_summary_and_names_the_pmd_base_morph() {
         )),
         "{stderr}"
     );
-    let run = common::run_bounded(
-        dir.path(),
-        &[
-            OsStr::new("convert"),
-            dance.as_os_str(),
-            out.as_os_str(),
-            OsStr::new("--model"),
-            model.as_os_str(),
-            OsStr::new("-q"),
-        ],
-    );
-    let stderr = common::stderr(&run.output);
+    let stderr =
+        convert(&[dance.as_os_str(), out.as_os_str(), model_flag, model.as_os_str(), quiet]);
     assert_eq!(stderr.lines().filter(|l| !l.contains(" texture ")).count(), 2, "{stderr}");
     assert!(stderr.lines().all(|l| l.starts_with("warning: ")), "only the warnings: {stderr}");
 }
