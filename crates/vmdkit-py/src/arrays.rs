@@ -30,6 +30,23 @@ pub fn try_vec<T>(dims: &[usize], what: &str) -> PyResult<Vec<T>> {
     }
 }
 
+/// Frame times copied from a caller's array into a vector made by [`try_vec`], each finite:
+/// `refused` says what must hold (e.g. "frames must be finite numbers"), and the first value
+/// that does not is named after it.
+pub fn finite_times<'a>(
+    values: impl ExactSizeIterator<Item = &'a f64>,
+    refused: &str,
+) -> PyResult<Vec<f64>> {
+    let mut times = try_vec(&[values.len()], "the frame times")?;
+    for &t in values {
+        if !t.is_finite() {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!("{refused}, not {t}")));
+        }
+        times.push(t);
+    }
+    Ok(times)
+}
+
 /// The `len` items of `items` in a vector made by [`try_vec`].
 pub fn try_collect<T>(
     len: usize,

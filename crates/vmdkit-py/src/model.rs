@@ -1,7 +1,7 @@
 //! `Model`: a PMX, PMD or bone-CSV model's skeleton as arrays, and `Model.pose`, a motion
 //! played on it as world-space arrays: the same posing as `vmdkit bake --model`.
 
-use crate::arrays::try_vec;
+use crate::arrays::{finite_times, try_vec};
 use crate::calls::{detached, library_motion, os_error};
 use crate::errors::VmdError;
 use crate::motion::Motion;
@@ -333,14 +333,7 @@ fn frame_array(py: Python<'_>, frames: &Bound<'_, PyAny>) -> PyResult<(Vec<usize
     let array = numpy.call_method1("asarray", (frames, numpy.getattr("float64")?))?;
     let array: PyReadonlyArrayDyn<'_, f64> = array.extract()?;
     let shape = array.shape().to_vec();
-    let view = array.as_array();
-    let mut times = try_vec(&[view.len()], "the frame times")?;
-    for &t in view.iter() {
-        if !t.is_finite() {
-            return Err(PyValueError::new_err(format!("frames must be finite numbers, not {t}")));
-        }
-        times.push(t);
-    }
+    let times = finite_times(array.as_array().iter(), "frames must be finite numbers")?;
     Ok((shape, times))
 }
 

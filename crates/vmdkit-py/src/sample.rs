@@ -3,11 +3,11 @@
 //! The times are checked and the tracks chosen with the GIL held; the sampling itself runs
 //! without it, into vectors that become the arrays without a copy.
 
-use crate::arrays::{try_vec, vec1, vec2, vec3};
+use crate::arrays::{finite_times, try_vec, vec1, vec2, vec3};
 use crate::data::Data;
 use crate::errors::guard;
 use numpy::{AllowTypeChange, PyArrayLike1};
-use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use vmdkit::eval::{BoneSample, Cursor, MotionSampler};
@@ -17,15 +17,7 @@ pub type BoneSamples = (Py<numpy::PyArray3<f32>>, Py<numpy::PyArray3<f32>>);
 
 /// The times asked for, as f64, each finite.
 pub fn frame_times(frames: PyArrayLike1<'_, f64, AllowTypeChange>) -> PyResult<Vec<f64>> {
-    let view = frames.as_array();
-    let mut times = try_vec(&[view.len()], "the frame times")?;
-    for &t in view.iter() {
-        if !t.is_finite() {
-            return Err(PyValueError::new_err(format!("frame times must be finite, not {t}")));
-        }
-        times.push(t);
-    }
-    Ok(times)
+    finite_times(frames.as_array().iter(), "frame times must be finite")
 }
 
 /// The tracks of `wanted` (str names as text in the motion's encoding, bytes as raw names),
