@@ -4,7 +4,7 @@
 
 #![no_main]
 
-#[path = "../../crates/vmdkit/tests/read_checks/mod.rs"]
+#[path = "../../crates/vmdkit/tests/it/common/read_checks.rs"]
 mod read_checks;
 
 use libfuzzer_sys::fuzz_target;

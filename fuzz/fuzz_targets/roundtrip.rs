@@ -8,7 +8,7 @@
 #![no_main]
 
 mod motion_checks;
-#[path = "../../crates/vmdkit/tests/read_checks/mod.rs"]
+#[path = "../../crates/vmdkit/tests/it/common/read_checks.rs"]
 mod read_checks;
 
 use glam::{Quat, Vec3};

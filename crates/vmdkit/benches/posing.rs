@@ -14,7 +14,7 @@
 //! and necktie) and trace_check_base_model.pmx (semi-standard skeleton, 123 bones, 28 appends,
 //! 4 IK). Dance: wavefile_v2.vmd (2810 frames, 140 bone tracks, made for 初音ミク).
 
-#[path = "../tests/skeleton_common/mod.rs"]
+#[path = "../tests/it/common/skeleton.rs"]
 mod skeleton_common;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
