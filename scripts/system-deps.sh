@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The system programs the tests run: node and npm (the glTF checkers, scripts/js-tests.sh) and
 # Chromium (three.js loading the GLBs, crates/vmdkit-cli/tests/gltf*.rs, and the HTML player,
-# crates/vmdkit-cli/tests/view.rs). Installs what is missing with apt-get when run as root on
+# crates/vmdkit-cli/tests/it/view.rs). Installs what is missing with apt-get when run as root on
 # Debian; otherwise names what is missing and fails.
 set -euo pipefail
 missing=""

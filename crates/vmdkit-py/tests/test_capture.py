@@ -201,7 +201,7 @@ def test_a_person_who_stays_in_place_stays_in_place(images, corpus, tmp_path, on
     # MediaPipe's own tracking moves the world landmarks of these identical frames by up to
     # 3 cm as its filter settles, so センター may follow by a few millimetres (0.08 units on the
     # trace model when measured); exactly identical keypoints give exactly identical keys
-    # (crates/vmdkit/tests/retarget_still.rs).
+    # (crates/vmdkit/tests/it/retarget_still.rs).
     bound = 0.1 if on_trace else 0.05
     assert np.ptp(centre, axis=0).max() <= bound, np.ptp(centre, axis=0)
 

@@ -17,7 +17,7 @@ DANCES = [
 ]
 POSFILE = "wayne931121__VMD-Lifting__posfile.csv"
 
-# What crates/vmdkit/tests/retarget_accuracy.rs asks of an exact round trip (model units, °).
+# What crates/vmdkit/tests/it/retarget_accuracy.rs asks of an exact round trip (model units, °).
 MAX_JOINT = 0.02
 MAX_DIRECTION = 0.1
 EXACT = {"smooth": "none", "floor": "keep", "dense": True, "ik": False, "units": "m"}

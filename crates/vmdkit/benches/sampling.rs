@@ -7,7 +7,7 @@
 //! * `vmdkit/playhead`: `sample_bones_with` and a `Playhead`, the sequential-playback path.
 //! * `mmd-anim-runtime/sample_into`: `AnimationClip::sample_into` on a clip built with the
 //!   peer's row-based decoder (`build_mmd_registered_pair_clip`) on a model of unconnected root
-//!   bones, the same setup as `tests/eval_oracle.rs`. It has no cursor, so this is also its
+//!   bones, the same setup as `tests/it/eval_oracle.rs`. It has no cursor, so this is also its
 //!   sequential path.
 //!
 //! Each is measured twice: `on_cpu` counts only the time the sampling thread ran (Linux

@@ -28,7 +28,7 @@
 //!   ([`Curve::weight_bisect15`](crate::curve::Curve::weight_bisect15)), which is off most near
 //!   flat spots of x(s) and at vertical tangents; the curve module says why, and
 //!   `BENCHMARKS.md` ("Curve solver against the players") how far. mmd-anim-runtime bisects 12
-//!   times with no tolerance, so its s is good to 2⁻¹³; `tests/eval_oracle.rs` turns that into
+//!   times with no tolerance, so its s is good to 2⁻¹³; `tests/it/eval_oracle.rs` turns that into
 //!   a bound on the weight and asserts it.
 //! * **Tracks** (`track.rs`): grouped by raw name bytes up to the NUL, sorted by frame. Duplicate
 //!   (name, frame) keys: the last in file order wins (§4, §12 row 11) and the others are listed

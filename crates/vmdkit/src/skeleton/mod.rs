@@ -72,7 +72,7 @@
 //!
 //! # Against mmd-anim-runtime
 //!
-//! `tests/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over frames of
+//! `tests/it/skeleton_oracle.rs` compares world positions with mmd-anim-runtime 0.5.3 over frames of
 //! the corpus pairs (初音ミク, Mei, the semi-standard trace model, the mmd_base and babylon-mmd
 //! test models), feeding both the same model and local samples; it prints its figures per pair,
 //! and BENCHMARKS.md ("Posing accuracy against mmd-anim-runtime") records a run. Bones no IK
