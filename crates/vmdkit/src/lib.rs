@@ -85,9 +85,11 @@ pub(crate) mod curve;
 pub(crate) mod error;
 mod file_kind;
 pub(crate) mod format;
+pub(crate) mod npy;
 pub(crate) mod text;
 
 pub mod angles;
+pub mod bake;
 pub mod bvh;
 pub mod convert;
 pub mod edit;
