@@ -112,12 +112,12 @@ pub use curve::Curve;
 pub use error::{Categorize, Category, Error, ErrorKind, FileError, ReadError};
 pub use file_kind::{Expected, FileKind, WrongKind, DETECT_BYTES};
 pub use format::{
-    bone_refs, scan_layout, BoneCurve, BoneInterpolation, BoneKey, BoneRef, CameraCurve,
-    CameraInterpolation, CameraKey, CameraRef, Header, IkState, Keyframe, Layout, LightKey,
-    LightRef, MorphKey, MorphRef, Motion, MotionView, Parsed, PhysicsToggle, PropertyIter,
-    PropertyKey, PropertyRef, ReadOptions, Repair, Section, SectionMapper, SectionSpan,
-    SectionVisitor, ShadowKey, ShadowRef, Version, CAMERA_MODEL_NAME, IK_ENTRY_LEN,
-    PROPERTY_HEAD_LEN, SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
+    bone_refs, scan_layout, BoneCurve, BoneCurvePoints, BoneInterpolation, BoneKey, BoneRef,
+    CameraCurve, CameraCurvePoints, CameraInterpolation, CameraKey, CameraRef, Header, IkState,
+    Keyframe, Layout, LightKey, LightRef, MorphKey, MorphRef, Motion, MotionView, Parsed,
+    PhysicsToggle, PropertyIter, PropertyKey, PropertyRef, ReadOptions, Repair, Section,
+    SectionMapper, SectionSpan, SectionVisitor, ShadowKey, ShadowRef, Version, CAMERA_MODEL_NAME,
+    IK_ENTRY_LEN, PROPERTY_HEAD_LEN, SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
 };
 pub use text::{
     detect_encoding, DecodeStatus, Decoded, EncodeStatus, Encoded, KeyName, LongName, RawName,

@@ -15,8 +15,8 @@
 //! assert!(line.starts_with(r#"{"index":0,"frame":0,"name":"右腕""#));
 //! ```
 
-use super::curves::{BoneCurves, CameraCurves};
 use crate::angles::quat_to_mmd_euler_deg;
+use crate::format::{BoneCurvePoints, CameraCurvePoints};
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
     ShadowKey,
@@ -117,7 +117,7 @@ pub struct BoneEntry<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub euler_deg: Option<[f64; 3]>,
     /// The four curves.
-    pub curves: BoneCurves,
+    pub curves: BoneCurvePoints,
     /// The physics toggle.
     pub physics: PhysicsToggle,
 }
@@ -133,7 +133,7 @@ impl<'a> BoneEntry<'a> {
             translation: k.translation.to_array(),
             rotation: [q.x, q.y, q.z, q.w],
             euler_deg: options.euler.then(|| panel_euler_deg(q)),
-            curves: BoneCurves::new(&k.interpolation),
+            curves: BoneCurvePoints::new(&k.interpolation),
             physics: k.interpolation.physics(),
         }
     }
@@ -176,7 +176,7 @@ pub struct CameraEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rotation_deg: Option<[f64; 3]>,
     /// The six curves.
-    pub curves: CameraCurves,
+    pub curves: CameraCurvePoints,
     /// The view angle in degrees.
     pub view_angle: u32,
     /// Perspective, or orthographic.
@@ -193,7 +193,7 @@ impl CameraEntry {
             target: k.target.to_array(),
             rotation: k.rotation.to_array(),
             rotation_deg: options.euler.then(|| camera_rotation_deg(k.rotation)),
-            curves: CameraCurves::new(&k.interpolation),
+            curves: CameraCurvePoints::new(&k.interpolation),
             view_angle: k.view_angle,
             perspective: k.is_perspective(),
         }

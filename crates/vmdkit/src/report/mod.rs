@@ -11,11 +11,9 @@
 //! * `model.rs`: a PMX/PMD model as `vmdkit info --json MODEL.pmx` prints it ([`ModelDoc`]).
 //! * `vpd.rs`: a VPD pose file as `vmdkit info --json POSE.vpd` prints it ([`PoseFileDoc`]).
 //! * `pose.rs`: a posed skeleton, as `vmdkit pose --json` prints it ([`PoseDoc`]).
-//! * `curves.rs`: interpolation curves, shared with the convert JSON format ([`BoneCurves`]).
 //! * `binding.rs`: the warnings to show when a motion only partly fits a model.
 
 pub(crate) mod binding;
-pub(crate) mod curves;
 pub(crate) mod keys;
 pub(crate) mod model;
 pub(crate) mod pose;
@@ -23,7 +21,6 @@ pub(crate) mod sample;
 pub(crate) mod vpd;
 
 pub use binding::binding_warnings;
-pub use curves::{curve_points, BoneCurves, CameraCurves};
 pub use keys::{
     camera_rotation_deg, entries, kept, panel_euler_deg, round_deg, BoneEntry, CameraEntry,
     IkEntry, KeyEntry, KeyOptions, LightEntry, ListingHead, MorphEntry, PropertyEntry, ShadowEntry,
