@@ -1,7 +1,7 @@
 //! vmdkit: read, write, evaluate and edit MikuMikuDance VMD motion data exactly.
 //!
 //! Data flows one way: bytes → format types → tracks ([`eval`]) → poses ([`skeleton`]) →
-//! outputs ([`convert`], [`report`], world bakes), and back to format types only through
+//! outputs ([`convert`], [`gltf`], [`bake`]s), and back to format types only through
 //! [`edit`]s.
 //!
 //! ```
@@ -57,7 +57,6 @@
 //! | [`gltf`] | glTF 2.0 binaries of a model, its mesh, a motion and a camera |
 //! | [`lint`] | warnings about suspicious content, and name summaries |
 //! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
-//! | [`report`] | the JSON shapes the `vmdkit` command prints |
 //! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
 //! | [`io`], [`example`] | atomic file output; a built-in motion and model |
 //! | [`FileKind`], [`shown`] | what a file is by its content; values from files as messages show them |
@@ -103,7 +102,6 @@ pub mod limit;
 pub mod lint;
 pub mod math;
 pub mod model;
-pub mod report;
 pub mod retarget;
 pub mod shown;
 pub mod skeleton;
