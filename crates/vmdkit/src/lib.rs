@@ -102,6 +102,7 @@ pub mod limit;
 pub mod lint;
 pub mod math;
 pub mod model;
+pub mod names;
 pub mod retarget;
 pub mod shown;
 pub mod skeleton;

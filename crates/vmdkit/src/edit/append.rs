@@ -28,7 +28,6 @@
 //! the others that differ (camera/light motions aside). Bytes after the last section are not
 //! carried over.
 
-use super::names::decode_clean;
 use super::time::shift;
 use super::EditError;
 use crate::curve::Curve;
@@ -38,6 +37,7 @@ use crate::format::{
     BoneInterpolation, BoneKey, CameraKey, IkState, Keyframe, LightKey, MorphKey, Motion,
     PropertyKey, ShadowKey,
 };
+use crate::names::decode_clean;
 
 /// What [`append`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

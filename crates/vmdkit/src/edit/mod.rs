@@ -12,7 +12,7 @@
 //! | [`retime()`] | `retime.rs` | kept when keys scale to whole frames, else refitted |
 //! | [`merge()`] | `merge.rs` | kept |
 //! | [`append()`] | `append.rs` | kept; linear keys added at the seams |
-//! | [`rename()`], [`filter()`] | `rename.rs`, `names.rs` | kept |
+//! | [`rename()`], [`filter()`] | `rename.rs` | kept |
 //! | [`scale()`] | `scale.rs` | kept (scaling values does not change weights) |
 //! | [`reduce()`] | `reduce/` | fitted, within a [`Tolerance`] ([`measure`] checks it) |
 //!
@@ -39,7 +39,6 @@
 pub(crate) mod append;
 pub(crate) mod merge;
 pub(crate) mod mirror;
-pub(crate) mod names;
 pub(crate) mod place;
 pub(crate) mod reduce;
 pub(crate) mod rename;
@@ -51,10 +50,6 @@ pub(crate) mod time;
 pub use append::{append, AppendReport};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
-pub use names::{
-    decode_clean, encode_name, encoded_len, mirror_name, standard_bones, to_english, to_japanese,
-    BoneName, EnglishStyle, NameFit,
-};
 pub use place::{place, PlaceReport, PlaceRoot, RigidTransform};
 pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
