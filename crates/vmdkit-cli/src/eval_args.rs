@@ -114,10 +114,10 @@ pub fn read_model(path: &Path) -> anyhow::Result<Model> {
 }
 
 /// Binds the motion's tracks to the model's bones and prints what did not bind (see
-/// `vmdkit::report::binding`); `label` names the motion.
+/// `crate::report::binding`); `label` names the motion.
 pub fn bind(label: &str, skeleton: &Skeleton, sampler: &MotionSampler) -> Binding {
     let binding = Binding::new(skeleton, sampler);
-    for message in vmdkit::report::binding_warnings(label, skeleton, &binding) {
+    for message in crate::report::binding_warnings(label, skeleton, &binding) {
         say!("warning: {message}");
     }
     binding

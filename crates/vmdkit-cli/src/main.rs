@@ -27,6 +27,7 @@ mod eval_args;
 mod inputs;
 mod io;
 mod output;
+mod report;
 mod signals;
 mod terminal;
 

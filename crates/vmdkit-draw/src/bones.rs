@@ -12,8 +12,8 @@
 //!   上半身2, 上半身3, 下半身, 腰). PMX rigid bodies are not read, so this is the rule instead of
 //!   "driven by a rigid body in physics mode". Such bones are drawn thinner and lighter.
 
-use vmdkit::edit::{to_english, EnglishStyle};
 use vmdkit::model::{BoneFlags, Model};
+use vmdkit::names::{to_english, EnglishStyle};
 use vmdkit::skeleton::Skeleton;
 
 /// Which bones the figure draws (`--bones`).

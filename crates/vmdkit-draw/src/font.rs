@@ -6,7 +6,7 @@ use crate::error::DrawError;
 use crate::style::Rgb;
 use ab_glyph::{point, Font as _, FontRef, FontVec, PxScale, ScaleFont};
 use std::path::{Path, PathBuf};
-use vmdkit::edit::{to_english, EnglishStyle};
+use vmdkit::names::{to_english, EnglishStyle};
 
 /// Which script bone names are drawn in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use vmdkit::edit::{encode_name, NameFit};
+use vmdkit::names::{encode_name, NameFit};
 use vmdkit::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Curve, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey, RawName, ShadowKey, TextEncoding,

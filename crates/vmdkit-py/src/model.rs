@@ -11,11 +11,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
+use vmdkit::bake::{bake_world, BakeSettings};
 use vmdkit::eval::MotionSampler;
+use vmdkit::limit::sample_count;
 use vmdkit::model::ModelFormat;
 use vmdkit::skeleton::{
-    bake_world, sample_count, Axes, BakeSettings, Binding, IkVariant, Pose, PoseOptions, Poser,
-    Skeleton, METRES_PER_UNIT,
+    Axes, Binding, IkVariant, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT,
 };
 
 create_exception!(
@@ -385,7 +386,7 @@ impl PoseJob<'_> {
                 None => k as f64 * vmdkit::math::FPS / fps,
             };
             poser.pose_at(frame, &mut pose);
-            // Exactly what `vmdkit::skeleton::bake_world` writes per bone, so that the arrays
+            // Exactly what `vmdkit::bake::bake_world` writes per bone, so that the arrays
             // equal `vmdkit bake --model`'s (the tests compare them).
             for (p, q) in pose.positions().iter().zip(pose.rotations()) {
                 let p = self.axes.position(*p) * self.scale + glam::Vec3::ZERO;

@@ -11,11 +11,11 @@
 //!
 //! Inputs: the pose-estimation motions (wayne931121/3d-pose-baseline-vmd `test_json_3d_*`,
 //! miu200521358/mmd-auto-trace-4) as they are and baked to one key per frame at 30 fps (as raw
-//! capture output is), and dances baked the same way (`edit::bake`). Errors are measured by playing input and output with the library's
+//! capture output is), and dances baked the same way (`bake::bake`). Errors are measured by playing input and output with the library's
 //! sampler at every frame, not taken from the reducers. Prints a Markdown table.
 
 use std::time::Instant;
-use vmdkit::edit::bake;
+use vmdkit::bake::bake;
 use vmdkit::edit::{measure, reduce, ReduceMethod, ReduceOptions, Tolerance};
 use vmdkit::Motion;
 

@@ -83,6 +83,17 @@ impl Curve {
         Curve { x1, y1, x2, y2 }
     }
 
+    /// The handles as `[x1, y1, x2, y2]`, the order MMD's graph editor shows, for bone and camera
+    /// curves alike (the camera block stores them as x1, x2, y1, y2).
+    pub const fn points(self) -> [u8; 4] {
+        [self.x1, self.y1, self.x2, self.y2]
+    }
+
+    /// The inverse of [`points`](Curve::points).
+    pub const fn from_points([x1, y1, x2, y2]: [u8; 4]) -> Self {
+        Curve { x1, y1, x2, y2 }
+    }
+
     /// Both handles on the diagonal, so Y(s) = X(s) and the weight is the progress itself.
     pub const fn is_linear(&self) -> bool {
         self.x1 == self.y1 && self.x2 == self.y2

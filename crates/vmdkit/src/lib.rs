@@ -1,7 +1,7 @@
 //! vmdkit: read, write, evaluate and edit MikuMikuDance VMD motion data exactly.
 //!
 //! Data flows one way: bytes → format types → tracks ([`eval`]) → poses ([`skeleton`]) →
-//! outputs ([`convert`], [`report`], world bakes), and back to format types only through
+//! outputs ([`convert`], [`gltf`], [`bake`]s), and back to format types only through
 //! [`edit`]s.
 //!
 //! ```
@@ -57,7 +57,6 @@
 //! | [`gltf`] | glTF 2.0 binaries of a model, its mesh, a motion and a camera |
 //! | [`lint`] | warnings about suspicious content, and name summaries |
 //! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
-//! | [`report`] | the JSON shapes the `vmdkit` command prints |
 //! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
 //! | [`io`], [`example`] | atomic file output; a built-in motion and model |
 //! | [`FileKind`], [`shown`] | what a file is by its content; values from files as messages show them |
@@ -85,9 +84,11 @@ pub(crate) mod curve;
 pub(crate) mod error;
 mod file_kind;
 pub(crate) mod format;
+pub(crate) mod npy;
 pub(crate) mod text;
 
 pub mod angles;
+pub mod bake;
 pub mod bvh;
 pub mod convert;
 pub mod edit;
@@ -101,7 +102,7 @@ pub mod limit;
 pub mod lint;
 pub mod math;
 pub mod model;
-pub mod report;
+pub mod names;
 pub mod retarget;
 pub mod shown;
 pub mod skeleton;
@@ -110,12 +111,12 @@ pub use curve::Curve;
 pub use error::{Categorize, Category, Error, ErrorKind, FileError, ReadError};
 pub use file_kind::{Expected, FileKind, WrongKind, DETECT_BYTES};
 pub use format::{
-    bone_refs, scan_layout, BoneCurve, BoneInterpolation, BoneKey, BoneRef, CameraCurve,
-    CameraInterpolation, CameraKey, CameraRef, Header, IkState, Keyframe, Layout, LightKey,
-    LightRef, MorphKey, MorphRef, Motion, MotionView, Parsed, PhysicsToggle, PropertyIter,
-    PropertyKey, PropertyRef, ReadOptions, Repair, Section, SectionMapper, SectionSpan,
-    SectionVisitor, ShadowKey, ShadowRef, Version, CAMERA_MODEL_NAME, IK_ENTRY_LEN,
-    PROPERTY_HEAD_LEN, SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
+    bone_refs, scan_layout, BoneCurve, BoneCurvePoints, BoneInterpolation, BoneKey, BoneRef,
+    CameraCurve, CameraCurvePoints, CameraInterpolation, CameraKey, CameraRef, Header, IkState,
+    Keyframe, Layout, LightKey, LightRef, MorphKey, MorphRef, Motion, MotionView, Parsed,
+    PhysicsToggle, PropertyIter, PropertyKey, PropertyRef, ReadOptions, Repair, Section,
+    SectionMapper, SectionSpan, SectionVisitor, ShadowKey, ShadowRef, Version, CAMERA_MODEL_NAME,
+    IK_ENTRY_LEN, PROPERTY_HEAD_LEN, SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
 };
 pub use text::{
     detect_encoding, DecodeStatus, Decoded, EncodeStatus, Encoded, KeyName, LongName, RawName,

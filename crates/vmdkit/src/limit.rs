@@ -110,9 +110,9 @@ impl FromStr for ByteSize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DenseOutput {
-    /// VMD keys of a bake (`edit::bake`): [`DenseSize::count`] is the number of keys.
+    /// VMD keys of a bake (`bake::bake`): [`DenseSize::count`] is the number of keys.
     Keys,
-    /// Bones of a world-space bake (`skeleton::bake_world`): the count is bones per frame.
+    /// Bones of a world-space bake (`bake::bake_world`): the count is bones per frame.
     Bones,
     /// Joints of keypoints read off a motion (`retarget::keypoints_from_motion`): the count
     /// is joints per frame.
@@ -210,6 +210,46 @@ impl OutputTooLarge {
             DenseOutput::Keys | DenseOutput::RetargetKeys => "VMD records",
             DenseOutput::Bones | DenseOutput::Joints => "arrays",
         }
+    }
+}
+
+/// The number of samples at `fps` from frame 0 through `last_frame` (both ends included when
+/// they fall on a sample).
+/// Saturates at `usize::MAX` (a rate so high that the count does not fit).
+pub fn sample_count(last_frame: u32, fps: f64) -> usize {
+    usize::try_from(samples(last_frame, fps)).unwrap_or(usize::MAX)
+}
+
+/// [`sample_count`] in `u64`, saturating.
+pub(crate) fn samples(last_frame: u32, fps: f64) -> u64 {
+    // A hair of tolerance so that e.g. 60 fps over 90 frames gives 181 samples, not 180. The
+    // float-to-integer cast saturates.
+    ((f64::from(last_frame) / crate::math::FPS * fps + 1e-9).floor() as u64).saturating_add(1)
+}
+
+/// The size of an output holding each of `bones` bones at every sample from frame 0 through
+/// `last_frame` (the last key; none in an empty motion) at `fps` (checked by the caller):
+/// `per_bone` bytes per bone and `per_sample` more per sample. Shared by the world bake and the
+/// BVH export.
+pub(crate) fn bone_samples_size(
+    last_frame: Option<u32>,
+    fps: f64,
+    bones: usize,
+    per_bone: u64,
+    per_sample: u64,
+) -> DenseSize {
+    let last = last_frame.unwrap_or(0);
+    let frames = samples(last, fps);
+    let bones = bones as u64;
+    let sample_bytes = bones.saturating_mul(per_bone).saturating_add(per_sample);
+    DenseSize {
+        output: DenseOutput::Bones,
+        first: 0,
+        last,
+        fps,
+        frames,
+        count: bones,
+        bytes: frames.saturating_mul(sample_bytes),
     }
 }
 

@@ -1,4 +1,4 @@
-//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::edit::bake`); with `--model`, IK
+//! `vmdkit bake`: a key at every 1/N second (see `vmdkit::bake::bake`); with `--model`, IK
 //! baked into forward keys (`bake_ik.rs`) or world-space joints (`bake_world.rs`). This file
 //! picks the mode and refuses the options that would do nothing in it.
 
@@ -9,7 +9,8 @@ use crate::error::usage;
 use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
 use crate::io::{self, Format};
 use std::path::{Path, PathBuf};
-use vmdkit::edit::{bake_sampler, BakeError, Tolerance};
+use vmdkit::bake::{bake_sampler, BakeError};
+use vmdkit::edit::Tolerance;
 use vmdkit::eval::MotionSampler;
 use vmdkit::math::FPS;
 

@@ -1,5 +1,5 @@
 //! `vmdkit bake --model MODEL -o OUT.vmd`: IK baked into forward keys (see
-//! `vmdkit::edit::bake_ik`).
+//! `vmdkit::bake::bake_ik`).
 
 use super::bake::BakeArgs;
 use super::edit::{counts, errors, list};
@@ -7,7 +7,8 @@ use crate::batch::progress_bar;
 use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode};
 use crate::io::{self, Format};
 use std::path::Path;
-use vmdkit::edit::{bake_ik, BakeError, IkBakeOptions, ReduceOptions};
+use vmdkit::bake::{bake_ik, BakeError, IkBakeOptions};
+use vmdkit::edit::ReduceOptions;
 use vmdkit::eval::MotionSampler;
 use vmdkit::skeleton::Skeleton;
 

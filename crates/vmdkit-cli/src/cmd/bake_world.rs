@@ -1,15 +1,15 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
-//! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
+//! `.npz`, CSV or JSON (see `vmdkit::bake::world`).
 
 use super::bake::BakeArgs;
 use crate::batch::progress_bar;
 use crate::eval_args::{bind, read_model, too_large, IkMode, OutputLimit};
 use crate::io;
 use std::path::Path;
-use vmdkit::edit::BakeError;
+use vmdkit::bake::{bake_world, world_bake_size, BakeError, BakeSettings};
 use vmdkit::eval::MotionSampler;
 use vmdkit::skeleton::Skeleton;
-use vmdkit::skeleton::{bake_world, world_bake_size, Axes, BakeSettings, METRES_PER_UNIT};
+use vmdkit::skeleton::{Axes, METRES_PER_UNIT};
 
 /// Bakes shorter than this finish before a progress bar would help.
 const PROGRESS_MIN_SAMPLES: usize = 2_000;

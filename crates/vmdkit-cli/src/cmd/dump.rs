@@ -7,10 +7,10 @@
 use crate::error::{usage, Outcome};
 use crate::io::{self, Loaded};
 use crate::output::Num;
+use crate::report::{entries, kept, panel_euler_deg, round_deg, KeyOptions, ListingHead};
 use clap::ValueEnum;
 use std::io::Write;
 use std::path::PathBuf;
-use vmdkit::report::{entries, kept, panel_euler_deg, round_deg, KeyOptions, ListingHead};
 use vmdkit::Curve;
 use vmdkit::Motion;
 use vmdkit::{

@@ -11,9 +11,10 @@ use vmdkit::gltf::{
     model_dir, to_glb, GltfError, GltfInput, GltfNote, GltfOptions, TextureAccess, Textures,
     DEFAULT_MAX_TEXTURE_BYTES,
 };
+use vmdkit::limit::sample_count;
 use vmdkit::limit::ByteSize;
 use vmdkit::model::Mesh;
-use vmdkit::skeleton::{sample_count, Skeleton};
+use vmdkit::skeleton::Skeleton;
 
 /// The flags of `convert` that only `.glb` outputs use.
 #[derive(clap::Args)]

@@ -5,12 +5,12 @@ use crate::batch::for_each_ordered;
 use crate::error::Outcome;
 use crate::inputs::{read_pose, InputKind};
 use crate::io::{expand_inputs, read_motion, LoadError, Loaded};
+use crate::report::{ModelDoc, PoseFileDoc};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::lint::{analyse, NameSummary, Warning, TRAILING_PREVIEW};
 use vmdkit::model::{Model, VpdPose};
-use vmdkit::report::{ModelDoc, PoseFileDoc};
 use vmdkit::shown::{escape_controls, shown};
 use vmdkit::Section;
 use vmdkit::TextEncoding;
@@ -50,7 +50,7 @@ its angle limits) and every morph (panel, kind, offsets, names). --json gives on
 {path, kind: \"model\", format, version, encoding, name, name_en, comment, comment_en, counts,
 bones: [{index, name, name_en, parent, parent_name, position, deform_layer, flags: [names],
 flag_bits, append, fixed_axis, ik}], morphs: [{index, name, name_en, panel, kind, offsets}]}
-(vmdkit::report::ModelDoc documents every field).
+(report/model.rs in the vmdkit-cli source documents every field).
 
 VPD poses (.vpd, or a file starting \"Vocaloid Pose Data file\"): the model file, every bone's
 translation and rotation and every morph's weight; --json {path, kind: \"pose\", bytes,

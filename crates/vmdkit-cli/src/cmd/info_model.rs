@@ -1,9 +1,9 @@
-//! `vmdkit info` of models and VPD poses: the text layout of `vmdkit::report::ModelDoc` and
+//! `vmdkit info` of models and VPD poses: the text layout of `crate::report::ModelDoc` and
 //! `PoseFileDoc` (their JSON is the documents themselves).
 
 use crate::output::Num;
+use crate::report::{panel_name, ModelBone, ModelDoc, PoseFileDoc};
 use std::io::{self, Write};
-use vmdkit::report::{panel_name, ModelBone, ModelDoc, PoseFileDoc};
 use vmdkit::shown::shown;
 
 /// Short flag letters for the bone table, in `BONE_FLAG_NAMES` order but only those worth a

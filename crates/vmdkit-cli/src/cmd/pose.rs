@@ -5,10 +5,10 @@ use crate::error::usage;
 use crate::eval_args::{bind, check_frame, read_model, IkMode};
 use crate::inputs::{pose_as_motion, read_pose, InputKind};
 use crate::io;
+use crate::report::PoseDoc;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
-use vmdkit::report::PoseDoc;
 use vmdkit::skeleton::{Pose, Poser, Skeleton};
 
 const AFTER_HELP: &str = "\

@@ -173,7 +173,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut renderer =
         FigureRenderer::with_options(&model, &loaded.motion, args.size, args.ik.options());
     for message in
-        vmdkit::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
+        crate::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
         say!("warning: {message}");
     }

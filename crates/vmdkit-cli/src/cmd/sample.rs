@@ -2,10 +2,10 @@
 
 use crate::eval_args::{check_frame, warn_duplicates, MotionAt};
 use crate::io::{self, write_json_line};
+use crate::report::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
 use anyhow::Context;
 use std::io::Write;
 use vmdkit::eval::{BoneSample, CameraSample, LightSample, MotionSampler};
-use vmdkit::report::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
 use vmdkit::TextEncoding;
 
 const AFTER_HELP: &str = "\

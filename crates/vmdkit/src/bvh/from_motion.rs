@@ -159,7 +159,7 @@ pub fn from_motion_size(
         return Err(BvhExportError::BadFrameRate(fps));
     }
     // Six channels of about eight characters per joint.
-    Ok(crate::skeleton::export::bone_samples_size(skeleton, sampler, fps, 6 * 8, 0))
+    Ok(crate::limit::bone_samples_size(sampler.last_frame(), fps, skeleton.bone_count(), 6 * 8, 0))
 }
 
 /// The motion `sampler` plays, posed on `model` by vmdkit's own evaluator (IK and append

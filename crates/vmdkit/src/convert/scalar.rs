@@ -130,11 +130,6 @@ pub(crate) fn write_f32(out: &mut String, value: f32) {
     }
 }
 
-/// The inverse of [`curve_points`](crate::report::curves::curve_points).
-pub(crate) fn curve_from_array([x1, y1, x2, y2]: [u8; 4]) -> Curve {
-    Curve { x1, y1, x2, y2 }
-}
-
 /// Parses `x1 y1 x2 y2` (spaces, commas or semicolons between the numbers).
 pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
     let mut numbers = [0u8; 4];
@@ -144,7 +139,7 @@ pub(crate) fn parse_curve(text: &str) -> Result<Curve, String> {
         .iter_mut()
         .all(|n| parts.next().and_then(|p| p.parse().ok()).map(|v| *n = v).is_some());
     if complete && parts.next().is_none() {
-        Ok(curve_from_array(numbers))
+        Ok(Curve::from_points(numbers))
     } else {
         Err(format!(
             "{:?} is not a curve: expected four integers 0-255 \"x1 y1 x2 y2\"",

@@ -28,16 +28,16 @@
 //! the others that differ (camera/light motions aside). Bytes after the last section are not
 //! carried over.
 
-use super::bake::SampledKey;
-use super::names::decode_clean;
 use super::time::shift;
 use super::EditError;
 use crate::curve::Curve;
 use crate::eval::MotionSampler;
+use crate::eval::SampledKey;
 use crate::format::{
     BoneInterpolation, BoneKey, CameraKey, IkState, Keyframe, LightKey, MorphKey, Motion,
     PropertyKey, ShadowKey,
 };
+use crate::names::decode_clean;
 
 /// What [`append`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

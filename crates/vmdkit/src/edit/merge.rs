@@ -19,10 +19,10 @@
 //! else the first input's; other model names are reported. Bytes after the last section are
 //! not carried over.
 
-use super::names::decode_clean;
 use crate::format::{
     BoneKey, CameraKey, Keyframe, LightKey, MorphKey, Motion, PropertyKey, ShadowKey,
 };
+use crate::names::decode_clean;
 use std::collections::HashMap;
 
 /// What [`merge`] did.

@@ -19,12 +19,12 @@
 //!
 //! Curves are untouched: negating both ends of a segment negates every value between them for
 //! any weight, and slerp commutes with S·q·S. Negation is exact in floating point, and a swapped
-//! name keeps the field's padding style (`names::repad`), so mirroring twice gives back the same
+//! name keeps the field's padding style (`crate::names::repad`), so mirroring twice gives back the same
 //! motion bit for bit (only a field with arbitrary bytes after its NUL whose swapped name has
 //! another length comes back with MMD's padding).
 
-use super::names::{decode_clean, encode_name, mirror_name, repad, NameFit};
 use crate::format::Motion;
+use crate::names::{decode_clean, encode_name, mirror_name, repad, NameFit};
 use crate::text::{RawName, TextEncoding};
 use glam::Quat;
 use std::collections::HashMap;

@@ -6,15 +6,13 @@
 //!
 //! | edit | source file | curves |
 //! |---|---|---|
-//! | [`bake()`] | `bake.rs` | linear, a key at every frame of the new rate |
-//! | [`bake_ik()`] | `bake_ik.rs` | kept, but the bones IK moves get linear keys at every frame |
 //! | [`mirror()`] | `mirror.rs` | kept (mirroring values does not change weights) |
 //! | [`shift()`], [`trim()`] | `time.rs` | kept; cut segments split with [`split_at`] |
 //! | [`place()`] | `place.rs` | kept, unless a turn mixes channels of different curves |
 //! | [`retime()`] | `retime.rs` | kept when keys scale to whole frames, else refitted |
 //! | [`merge()`] | `merge.rs` | kept |
 //! | [`append()`] | `append.rs` | kept; linear keys added at the seams |
-//! | [`rename()`], [`filter()`] | `rename.rs`, `names.rs` | kept |
+//! | [`rename()`], [`filter()`] | `rename.rs` | kept |
 //! | [`scale()`] | `scale.rs` | kept (scaling values does not change weights) |
 //! | [`reduce()`] | `reduce/` | fitted, within a [`Tolerance`] ([`measure`] checks it) |
 //!
@@ -28,7 +26,7 @@
 //! assert_eq!(mirror(&mirrored).0, motion);
 //!
 //! // A bake has a key every frame; reduce brings it back to a few keys with fitted curves.
-//! let dense = vmdkit::edit::bake(&motion, 30.0).unwrap();
+//! let dense = vmdkit::bake::bake(&motion, 30.0).unwrap();
 //! let (small, report) = reduce(&dense, &ReduceOptions::default());
 //! assert!(report.after.bones < report.before.bones / 4);
 //! assert!(measure(&dense, &small).within(&Tolerance::default()));
@@ -39,11 +37,8 @@
 //! change keeps its raw field bytes (padding included), so unrelated keys round-trip exactly.
 
 pub(crate) mod append;
-pub(crate) mod bake;
-pub(crate) mod bake_ik;
 pub(crate) mod merge;
 pub(crate) mod mirror;
-pub(crate) mod names;
 pub(crate) mod place;
 pub(crate) mod reduce;
 pub(crate) mod rename;
@@ -53,14 +48,8 @@ pub(crate) mod split;
 pub(crate) mod time;
 
 pub use append::{append, AppendReport};
-pub use bake::{bake, bake_sampler, bake_size, BakeError};
-pub use bake_ik::{bake_ik, IkBakeOptions, IkBakeReport, MAX_ROUNDS};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
-pub use names::{
-    decode_clean, encode_name, encoded_len, mirror_name, standard_bones, to_english, to_japanese,
-    BoneName, EnglishStyle, NameFit,
-};
 pub use place::{place, PlaceReport, PlaceRoot, RigidTransform};
 pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{

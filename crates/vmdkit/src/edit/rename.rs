@@ -17,9 +17,9 @@
 //! (`*` matches any run of characters, `?` one character). Camera, light, self-shadow and
 //! property keys are kept as they are.
 
-use super::names::{self, decode_clean, encode_name, repad, EnglishStyle, NameFit};
 use super::EditError;
 use crate::format::Motion;
+use crate::names::{self, decode_clean, encode_name, repad, EnglishStyle, NameFit};
 use crate::text::{RawName, TextEncoding};
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
 //! Changing a motion's frame rate or speed.
 //!
 //! `factor` is output frames per input frame: 2 turns a 30 fps motion into frame numbers at
-//! 60 fps (as [`bake`](mod@super::bake) numbers them; MMD itself would then play it at half
+//! 60 fps (as [`bake`](crate::bake::bake()) numbers them; MMD itself would then play it at half
 //! speed), 0.5 plays it twice as fast. The **ideal** result at output frame g is the input at
 //! time g / factor; the output is measured against it at every integer output frame.
 //!

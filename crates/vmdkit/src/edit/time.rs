@@ -19,10 +19,10 @@
 //! are unchanged (shift afterwards, or use the CLI's `trim --rebase`). Duplicate keys (same
 //! name and frame) are resolved as the sampler resolves them: the last in file order stays.
 
-use super::bake::{property_key, SampledKey};
 use super::split::sub_curve;
 use super::EditError;
 use crate::curve::Curve;
+use crate::eval::{property_key, SampledKey};
 use crate::eval::{Cursor, MotionSampler};
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Keyframe, LightKey, MorphKey,

@@ -45,7 +45,7 @@
 //!   as a cut (§12 row 7), the view from C = Ry(−ry)·Rx(−rx)·Rz(−rz) (§12 row 5).
 //! * **Light, self-shadow, property keys** ([`LightTrack`], [`ShadowTrack`], [`IkTrack`], §6.7): light linear; shadow mode a step
 //!   with the distance blended within a mode; visibility and IK on/off steps.
-//! * **Baking** ([`edit::bake`](crate::edit::bake)): dense keys at any frame rate, frame numbers counting at that rate.
+//! * **Baking** ([`bake::bake`](crate::bake::bake())): dense keys at any frame rate, frame numbers counting at that rate.
 //!
 //! Values are evaluated in f64 (progress, weights, blends) and rounded to f32 once, so a sample
 //! exactly on a key returns the key's stored value.
@@ -62,6 +62,7 @@ pub(crate) mod camera;
 pub(crate) mod light;
 mod lookup;
 pub(crate) mod morph;
+mod sampled_key;
 pub(crate) mod sampler;
 pub(crate) mod track;
 
@@ -70,5 +71,6 @@ pub use camera::{CameraSample, CameraTrack, CameraView};
 pub use light::{IkTrack, LightSample, LightTrack, ShadowSample, ShadowTrack};
 pub use lookup::TrackLabels;
 pub use morph::MorphTrack;
+pub(crate) use sampled_key::{property_key, SampledKey};
 pub use sampler::{MotionSample, MotionSampler, Playhead};
 pub use track::{Cursor, Duplicate, Segment, StepTrack, Timeline};

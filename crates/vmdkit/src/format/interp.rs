@@ -199,6 +199,55 @@ impl Default for CameraInterpolation {
     }
 }
 
+/// A bone key's four curves as [`Curve::points`], each read from its own row of the
+/// interpolation block: the shape JSON documents show them in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BoneCurvePoints {
+    /// Translation along X.
+    pub x: [u8; 4],
+    /// Translation along Y.
+    pub y: [u8; 4],
+    /// Translation along Z.
+    pub z: [u8; 4],
+    /// Rotation.
+    pub rotation: [u8; 4],
+}
+
+impl BoneCurvePoints {
+    /// The curves of a bone key's block.
+    #[inline]
+    pub fn new(block: &BoneInterpolation) -> Self {
+        let [x, y, z, rotation] = block.curves().map(Curve::points);
+        BoneCurvePoints { x, y, z, rotation }
+    }
+}
+
+/// A camera key's six curves as [`Curve::points`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CameraCurvePoints {
+    /// The target's X.
+    pub x: [u8; 4],
+    /// The target's Y.
+    pub y: [u8; 4],
+    /// The target's Z.
+    pub z: [u8; 4],
+    /// The rotation (all three angles).
+    pub rotation: [u8; 4],
+    /// The distance from the target.
+    pub distance: [u8; 4],
+    /// The view angle.
+    pub view_angle: [u8; 4],
+}
+
+impl CameraCurvePoints {
+    /// The curves of a camera key's block.
+    #[inline]
+    pub fn new(block: &CameraInterpolation) -> Self {
+        let [x, y, z, rotation, distance, view_angle] = block.curves().map(Curve::points);
+        CameraCurvePoints { x, y, z, rotation, distance, view_angle }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

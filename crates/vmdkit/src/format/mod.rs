@@ -13,7 +13,10 @@ mod repair;
 mod view;
 mod writer;
 
-pub use interp::{BoneCurve, BoneInterpolation, CameraCurve, CameraInterpolation, PhysicsToggle};
+pub use interp::{
+    BoneCurve, BoneCurvePoints, BoneInterpolation, CameraCurve, CameraCurvePoints,
+    CameraInterpolation, PhysicsToggle,
+};
 pub use keyframe::{Keyframe, SectionMapper, SectionVisitor};
 pub use layout::scan as scan_layout;
 pub use layout::{

@@ -96,7 +96,7 @@ pub struct GltfOptions {
     /// Which texture files may be read: the model's texture paths are untrusted.
     pub texture_access: TextureAccess,
     /// The largest animation allowed, in bytes of its samples (bones × 7 floats per frame, as
-    /// [`crate::skeleton::world_bake_size`] counts them), checked before sampling.
+    /// [`crate::bake::world_bake_size`] counts them), checked before sampling.
     pub max_output_bytes: u64,
 }
 

@@ -3,9 +3,10 @@
 use super::buffer::{to_bytes, Builder, Usage};
 use super::mesh::{target_weights, WrittenMesh};
 use super::{GltfError, GltfNote, GltfOptions, FPS};
+use crate::bake::world_bake_size;
 use crate::eval::MotionSampler;
 use crate::model::Model;
-use crate::skeleton::{world_bake_size, Axes, Binding, Pose, Poser, Skeleton};
+use crate::skeleton::{Axes, Binding, Pose, Poser, Skeleton};
 use crate::Motion;
 use glam::{Quat, Vec3};
 use gltf_json as json;

@@ -41,7 +41,7 @@ impl Default for KeypointOptions {
 /// through the motion's last key, three `f32` per joint.
 pub fn keypoints_size(motion: &Motion, joints: usize, fps: f64) -> DenseSize {
     let last = motion.frame_range().map_or(0, |(_, last)| last);
-    let frames = crate::skeleton::export::samples(last, fps);
+    let frames = crate::limit::samples(last, fps);
     let joints = joints as u64;
     DenseSize {
         output: DenseOutput::Joints,

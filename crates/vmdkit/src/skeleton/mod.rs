@@ -35,7 +35,8 @@
 //!   in [`Arc`](std::sync::Arc)s for callers that cannot keep borrows alive (other languages'
 //!   bindings). Both are [`PoserBase`]; every type here is `Send + Sync`.
 //! * `append.rs`, `ik.rs`, `morph.rs`: the rules, each documented where it is implemented.
-//! * [`bake_world`] (`export.rs`): world-space bakes as NPZ, CSV and JSON, in metres and right-handed frames.
+//! * [`Axes`] (`axes.rs`): the coordinate frames and units outputs are written in; world-space
+//!   bakes are [`bake_world`](crate::bake::bake_world).
 //!
 //! # Semantics, and where the players disagree
 //!
@@ -87,10 +88,8 @@
 //! stacks PMD's model-space positions as offsets), so Mei goes through a peer model built from
 //! vmdkit's reading.
 
-pub(crate) mod export;
-mod npz;
-
 mod append;
+mod axes;
 mod binding;
 mod bones;
 mod ik;
@@ -105,10 +104,8 @@ mod rig;
 mod tests;
 
 pub(crate) use append::scale_rotation;
+pub use axes::{Axes, METRES_PER_UNIT};
 pub use binding::{Binding, BindingReport};
-pub use export::{
-    bake_world, sample_count, world_bake_size, Axes, BakeSettings, WorldBake, METRES_PER_UNIT,
-};
 pub use ik::IkVariant;
 pub use notes::SkeletonNote;
 pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};

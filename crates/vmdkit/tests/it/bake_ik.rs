@@ -1,8 +1,9 @@
-//! `edit::bake_ik` over corpus dances with leg IK: the baked motion, written and read back,
+//! `bake::bake_ik` over corpus dances with leg IK: the baked motion, written and read back,
 //! played with IK off (as its property keys say), gives the original's IK pose at every frame.
 
 use std::path::Path;
-use vmdkit::edit::{bake_ik, IkBakeOptions, ReduceOptions};
+use vmdkit::bake::{bake_ik, IkBakeOptions};
+use vmdkit::edit::ReduceOptions;
 use vmdkit::eval::MotionSampler;
 use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, Pose, PoseOptions, Poser, Skeleton};

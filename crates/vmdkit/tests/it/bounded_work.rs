@@ -38,7 +38,7 @@ fn reduce_keeps_a_key_at_the_last_frame_number_exactly_and_cheaply() {
         return;
     }
     let motion = example_with_far_keys(u32::MAX);
-    let dense = vmdkit::edit::bake(&vmdkit::example::example_motion(), 30.0).unwrap();
+    let dense = vmdkit::bake::bake(&vmdkit::example::example_motion(), 30.0).unwrap();
     // The dense part reduces as before; the far key comes along unchanged.
     let mut input = dense.clone();
     input.bones.push(*motion.bones.last().unwrap());
@@ -84,7 +84,7 @@ fn retime_carries_a_long_segment_and_refuses_to_overflow() {
 #[test]
 fn a_gap_just_over_the_limit_is_kept_and_one_at_it_is_fitted() {
     for gap in [LONG_SEGMENT, LONG_SEGMENT + 1] {
-        let mut motion = vmdkit::edit::bake(&vmdkit::example::example_motion(), 30.0).unwrap();
+        let mut motion = vmdkit::bake::bake(&vmdkit::example::example_motion(), 30.0).unwrap();
         let last = motion.bones.iter().map(|k| k.frame).max().unwrap();
         let extra: Vec<BoneKey> = motion
             .bones

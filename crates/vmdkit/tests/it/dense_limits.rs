@@ -3,13 +3,13 @@
 //! refused before anything of their size is allocated.
 
 use test_corpus::alloc::largest_allocation;
-use vmdkit::edit::{bake, bake_sampler, bake_size, BakeError};
+use vmdkit::bake::{bake, bake_sampler, bake_size, bake_world, BakeError, BakeSettings};
 use vmdkit::eval::MotionSampler;
 use vmdkit::keypoints::Layout as KeypointLayout;
 use vmdkit::limit::{DenseOutput, DEFAULT_MAX_OUTPUT_BYTES};
 use vmdkit::lint::{lint, WarningKind};
 use vmdkit::retarget::{keypoints_from_motion, KeypointOptions, RetargetError};
-use vmdkit::skeleton::{bake_world, BakeSettings, Binding, Skeleton};
+use vmdkit::skeleton::{Binding, Skeleton};
 use vmdkit::{BoneKey, Motion, ReadOptions, Section};
 
 /// Allocations a refused output may make: messages and small tables, nothing span-sized.

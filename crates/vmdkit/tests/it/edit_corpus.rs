@@ -11,7 +11,7 @@
 //! uncut: `cargo test --release -p vmdkit --test edit_corpus -- --ignored`
 //! (`cargo run --release -p vmdkit --example reduce_quality` prints the comparison table).
 
-use vmdkit::edit::bake;
+use vmdkit::bake::bake;
 use vmdkit::edit::{measure, KeyCounts, ReduceMethod, ReduceOptions};
 use vmdkit::edit::{mirror, reduce, retime, shift, Tolerance};
 use vmdkit::Motion;

@@ -2,7 +2,7 @@
 //! cuts, property changes land on the first output frame at or after them.
 
 use glam::Vec3;
-use vmdkit::edit::{bake, BakeError};
+use vmdkit::bake::{bake, BakeError};
 use vmdkit::eval::MotionSampler;
 use vmdkit::LongName;
 use vmdkit::Motion;

@@ -6,8 +6,9 @@ use crate::common::skeleton as skeleton_common;
 use skeleton_common::*;
 use std::collections::HashMap;
 use std::process::Command;
+use vmdkit::bake::{bake_world, BakeSettings, WorldBake};
 use vmdkit::eval::MotionSampler;
-use vmdkit::skeleton::{bake_world, Axes, BakeSettings, WorldBake, METRES_PER_UNIT};
+use vmdkit::skeleton::{Axes, METRES_PER_UNIT};
 use vmdkit::skeleton::{Binding, Skeleton};
 
 fn bake(settings: BakeSettings) -> Option<WorldBake> {

@@ -4,8 +4,8 @@ use super::{list, InOut};
 use crate::error::usage;
 use anyhow::Context;
 use std::path::PathBuf;
-use vmdkit::edit::EnglishStyle;
 use vmdkit::edit::RenameMap;
+use vmdkit::names::EnglishStyle;
 use vmdkit::Motion;
 
 const AFTER_HELP: &str = "\

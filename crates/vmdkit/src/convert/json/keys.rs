@@ -4,9 +4,7 @@
 
 use super::read::State;
 use crate::convert::fields::{self, BoneParts, CameraParts};
-use crate::convert::scalar::{
-    curve_from_array, f32_from_f64, parse_f32, unhex_append, unhex_array,
-};
+use crate::convert::scalar::{f32_from_f64, parse_f32, unhex_append, unhex_array};
 use crate::convert::{ConvertError, FieldPath};
 use crate::format::{LightKey, MorphKey, PhysicsToggle, Section, ShadowKey};
 use glam::{Quat, Vec3};
@@ -283,7 +281,7 @@ fn bones<'de, A: SeqAccess<'de>>(mut seq: A, state: &mut State) -> Result<(), A:
             translation: b.translation.as_ref().map(vec3),
             rotation: b.rotation.as_ref().map(|r| Quat::from_xyzw(r[0].0, r[1].0, r[2].0, r[3].0)),
             euler_deg: b.euler_deg.as_ref().map(vec3),
-            curves: [c.x, c.y, c.z, c.rotation].map(|c| c.map(curve_from_array)),
+            curves: [c.x, c.y, c.z, c.rotation].map(|c| c.map(crate::Curve::from_points)),
             physics: b.physics.map(PhysicsToggle::from),
             interpolation_raw: b.interpolation_raw.as_ref().map(|h| &h.0),
         };
@@ -318,7 +316,7 @@ fn cameras<'de, A: SeqAccess<'de>>(mut seq: A, state: &mut State) -> Result<(), 
             target: vec3(&c.target),
             rotation: vec3(&c.rotation),
             curves: [k.x, k.y, k.z, k.rotation, k.distance, k.view_angle]
-                .map(|c| c.map(curve_from_array)),
+                .map(|c| c.map(crate::Curve::from_points)),
             view_angle: c.view_angle,
             perspective: c.perspective,
             perspective_raw: c.perspective_raw,

@@ -4,11 +4,11 @@ use crate::convert::fields::{flag_out, interpolation_out, signature_out, NamesOu
 use crate::convert::scalar::{f32_as_decimal_f64, f32_bits, Hex};
 use crate::convert::{section_key, trailing};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
+use crate::format::{BoneCurvePoints, CameraCurvePoints};
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
     ShadowKey,
 };
-use crate::report::curves::{BoneCurves, CameraCurves};
 use crate::text::RawName;
 use glam::Vec3;
 use serde::ser::{SerializeMap, Serializer};
@@ -178,7 +178,7 @@ struct BoneOut<'a> {
     frame: u32,
     translation: [F; 3],
     rotation: [F; 4],
-    curves: BoneCurves,
+    curves: BoneCurvePoints,
     physics: PhysicsOut,
     #[serde(skip_serializing_if = "Option::is_none")]
     name_raw: Option<HexOut<'a>>,
@@ -193,7 +193,7 @@ fn bone<'a>(k: &'a BoneKey, cx: Ctx<'a>) -> BoneOut<'a> {
         frame: k.frame,
         translation: cx.vec3(k.translation),
         rotation: k.rotation.to_array().map(|x| cx.float(x)),
-        curves: BoneCurves::new(&k.interpolation),
+        curves: BoneCurvePoints::new(&k.interpolation),
         physics: k.interpolation.physics().into(),
         name_raw,
         interpolation_raw: interpolation_out(&k.interpolation).map(|r| HexOut(r)),
@@ -220,7 +220,7 @@ struct CameraOut {
     distance: F,
     target: [F; 3],
     rotation: [F; 3],
-    curves: CameraCurves,
+    curves: CameraCurvePoints,
     view_angle: u32,
     perspective: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -233,7 +233,7 @@ fn camera(k: &CameraKey, cx: Ctx<'_>) -> CameraOut {
         distance: cx.float(k.distance),
         target: cx.vec3(k.target),
         rotation: cx.vec3(k.rotation),
-        curves: CameraCurves::new(&k.interpolation),
+        curves: CameraCurvePoints::new(&k.interpolation),
         view_angle: k.view_angle,
         perspective: k.is_perspective(),
         perspective_raw: flag_out(k.perspective_byte),

@@ -252,7 +252,7 @@ mod tests {
         assert!(report.after.bones <= report.before.bones, "{report:?}");
         assert!(report.after.cameras <= report.before.cameras, "{report:?}");
         assert_eq!(measure(&sparse, &out), report.errors);
-        let dense = crate::edit::bake(&sparse, 30.0).unwrap();
+        let dense = crate::bake::bake(&sparse, 30.0).unwrap();
         let (out, report) = reduce(&dense, &options);
         assert!(report.errors.within(&options.tolerance), "{report:?}");
         assert!(report.after.total() < report.before.total() / 4, "{report:?}");

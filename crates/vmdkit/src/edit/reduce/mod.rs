@@ -434,7 +434,7 @@ pub(crate) fn par_map<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::edit::bake;
+    use crate::bake::bake;
 
     #[test]
     fn a_baked_example_reduces_within_bounds_and_beats_the_baseline() {

@@ -1,21 +1,10 @@
 //! What a motion says at one time, as printed by `vmdkit sample --json`: one bone, one morph,
 //! or a [`SampleDoc`] with any of the other tracks.
-//!
-//! ```
-//! use vmdkit::eval::MotionSampler;
-//! use vmdkit::report::SampleDoc;
-//!
-//! let motion = vmdkit::example::example_motion();
-//! let sampler = MotionSampler::new(&motion);
-//! let labels = sampler.track_labels(motion.detect_encoding());
-//! let mut sample = sampler.new_sample();
-//! sampler.sample_into(&mut sampler.playhead(), 15.0, &mut sample);
-//! let text = serde_json::to_string(&SampleDoc::of_sample(15.0, &labels, &sample)).unwrap();
-//! assert!(text.starts_with(r#"{"frame":15.0,"bones":{"右腕":{"#));
-//! ```
 
-use crate::eval::{BoneSample, CameraSample, LightSample, MotionSample, ShadowSample, TrackLabels};
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use vmdkit::eval::{
+    BoneSample, CameraSample, LightSample, MotionSample, ShadowSample, TrackLabels,
+};
 
 /// One bone at one time.
 #[derive(Clone, Debug, serde::Serialize)]

@@ -28,54 +28,13 @@
 //! bake above the limit ([`DEFAULT_MAX_OUTPUT_BYTES`] unless given) fails with
 //! [`BakeError::TooLarge`] before anything is sampled or allocated.
 
-use crate::curve::Curve;
-use crate::eval::{
-    BoneTrack, CameraTrack, Cursor, LightTrack, MorphTrack, MotionSampler, ShadowTrack,
-};
+use super::BakeError;
+use crate::eval::{property_key, Cursor, MotionSampler, SampledKey};
 use crate::format::{
-    BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, Header, IkState, Keyframe,
-    LightKey, MorphKey, Motion, PropertyKey, Section, ShadowKey,
+    BoneKey, CameraKey, Header, LightKey, MorphKey, Motion, PropertyKey, Section, ShadowKey,
 };
-use crate::limit::{DenseOutput, DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::math::FPS;
-
-/// Why a motion cannot be baked.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BakeError {
-    /// The rate is not a positive finite number.
-    #[error("the frame rate must be a positive finite number, not {0}")]
-    BadFrameRate(f64),
-    /// The last key would land beyond the u32 frame field at this rate.
-    #[error("frame {frame} at {fps} fps is beyond the largest VMD frame number")]
-    TooLong {
-        /// The last key's frame in the source, at MMD's 30 fps.
-        frame: u32,
-        /// The rate asked for, in keys per second.
-        fps: f64,
-    },
-    /// The motion has no bone keys: posing it on a model would give rest poses only.
-    #[error("the motion has no bone keys; nothing to pose")]
-    NoBoneKeys,
-    /// The output would be larger than the limit; nothing was sampled.
-    #[error(transparent)]
-    TooLarge(#[from] OutputTooLarge),
-    /// A section would get more keys than its u32 count field holds (only under a limit
-    /// raised past about 100 GB); nothing was sampled.
-    #[error(
-        "a bake at {fps} fps would write {keys} {section} keys, more than the {} a VMD section \
-         holds",
-        u32::MAX
-    )]
-    TooManyKeys {
-        /// The section.
-        section: Section,
-        /// The keys it would get.
-        keys: u64,
-        /// The rate asked for, in keys per second.
-        fps: f64,
-    },
-}
 
 /// Bakes `motion` to `fps` keys per second (see the module documentation), refusing outputs
 /// above [`DEFAULT_MAX_OUTPUT_BYTES`].
@@ -214,126 +173,6 @@ fn bake_properties(sampler: &MotionSampler, rate: Rate) -> Result<Vec<PropertyKe
     keys.sort_unstable();
     keys.dedup();
     Ok(keys.into_iter().map(|k| property_key(sampler, k, rate.source_time(k))).collect())
-}
-
-/// A property key at `frame` holding every state in force at source time `t`.
-pub(crate) fn property_key(sampler: &MotionSampler, frame: u32, t: f64) -> PropertyKey {
-    let visible = sampler.visibility_track().is_some_and(|v| v.sample(t));
-    PropertyKey {
-        frame,
-        visible_byte: u8::from(visible),
-        ik: sampler
-            .ik_tracks()
-            .iter()
-            .map(|ik| IkState { name: *ik.name(), enabled_byte: u8::from(ik.sample(t)) })
-            .collect(),
-    }
-}
-
-/// A key type that can be made from its track's value at a time: what a bake writes at every
-/// output frame and a trim at a cut.
-pub(crate) trait SampledKey: Keyframe {
-    /// The sampler's track type for this section.
-    type Track;
-
-    /// The sampler's tracks of this section, in [`MotionSampler::source_keys`] order.
-    fn tracks(sampler: &MotionSampler) -> &[Self::Track];
-
-    /// A track's key frames.
-    fn frames(track: &Self::Track) -> &[u32];
-
-    /// A key at `frame` holding the track's value at source time `t`, with linear curves.
-    fn sampled(track: &Self::Track, cursor: &mut Cursor, t: f64, frame: u32) -> Self;
-}
-
-/// The one track of an unnamed section, as a slice of zero or one.
-fn single<T>(track: Option<&T>) -> &[T] {
-    track.map_or(&[], std::slice::from_ref)
-}
-
-impl SampledKey for BoneKey {
-    type Track = BoneTrack;
-    fn tracks(sampler: &MotionSampler) -> &[BoneTrack] {
-        sampler.bone_tracks()
-    }
-    fn frames(track: &BoneTrack) -> &[u32] {
-        track.frames()
-    }
-    fn sampled(track: &BoneTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
-        let s = track.sample_with(cursor, t);
-        BoneKey {
-            name: *track.name(),
-            frame,
-            translation: s.translation,
-            rotation: s.rotation,
-            interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
-        }
-    }
-}
-
-impl SampledKey for MorphKey {
-    type Track = MorphTrack;
-    fn tracks(sampler: &MotionSampler) -> &[MorphTrack] {
-        sampler.morph_tracks()
-    }
-    fn frames(track: &MorphTrack) -> &[u32] {
-        track.frames()
-    }
-    fn sampled(track: &MorphTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
-        MorphKey { name: *track.name(), frame, weight: track.sample_with(cursor, t) }
-    }
-}
-
-impl SampledKey for CameraKey {
-    type Track = CameraTrack;
-    fn tracks(sampler: &MotionSampler) -> &[CameraTrack] {
-        single(sampler.camera_track())
-    }
-    fn frames(track: &CameraTrack) -> &[u32] {
-        track.frames()
-    }
-    fn sampled(track: &CameraTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
-        let s = track.sample_with(cursor, t);
-        CameraKey {
-            frame,
-            distance: s.distance,
-            target: s.target,
-            rotation: s.rotation,
-            interpolation: CameraInterpolation::DEFAULT,
-            // Whole degrees in the file, saturating: a negative angle, only in damaged files,
-            // becomes 0.
-            view_angle: s.fov.round() as u32,
-            perspective_byte: u8::from(!s.perspective),
-        }
-    }
-}
-
-impl SampledKey for LightKey {
-    type Track = LightTrack;
-    fn tracks(sampler: &MotionSampler) -> &[LightTrack] {
-        single(sampler.light_track())
-    }
-    fn frames(track: &LightTrack) -> &[u32] {
-        track.frames()
-    }
-    fn sampled(track: &LightTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
-        let s = track.sample_with(cursor, t);
-        LightKey { frame, color: s.color, direction: s.direction }
-    }
-}
-
-impl SampledKey for ShadowKey {
-    type Track = ShadowTrack;
-    fn tracks(sampler: &MotionSampler) -> &[ShadowTrack] {
-        single(sampler.shadow_track())
-    }
-    fn frames(track: &ShadowTrack) -> &[u32] {
-        track.frames()
-    }
-    fn sampled(track: &ShadowTrack, cursor: &mut Cursor, t: f64, frame: u32) -> Self {
-        let s = track.sample_with(cursor, t);
-        ShadowKey { frame, mode: s.mode, distance: s.distance }
-    }
 }
 
 /// Output frame numbering at `fps`.

@@ -1,5 +1,5 @@
 //! Bone and morph names: the standard Japanese ⇄ English dictionary (reference §9.4), left/right
-//! swapping for [`mirror`](mod@super::mirror), and decoding/encoding in a motion's encoding.
+//! swapping for [`mirror`](crate::edit::mirror()), and decoding/encoding in a motion's encoding.
 //!
 //! **Dictionary.** Every standard and semi-standard bone of §9.4 with two English spellings,
 //! each of which fits the 15 bytes of a VMD name field, so that no two names are cut to the

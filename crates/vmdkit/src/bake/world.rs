@@ -19,62 +19,13 @@
 //! the file's size. [`bake_world`] works the arrays' size out first and fails with
 //! [`BakeError::TooLarge`] above [`BakeSettings::max_output_bytes`], before allocating.
 
-use super::binding::Binding;
-use super::npz::{self, Array, Data};
-use super::pose::{Pose, PoseOptions};
-use super::poser::Poser;
-use super::rig::Skeleton;
-use crate::edit::BakeError;
+use super::BakeError;
 use crate::eval::MotionSampler;
-use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
-use glam::{Quat, Vec3};
+use crate::limit::{bone_samples_size, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::npy::{self, Array, Data};
+use crate::skeleton::{Axes, Binding, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT};
+use glam::Vec3;
 use std::io::{self, Seek, Write};
-
-/// Metres per MMD unit (1 unit ≈ 8 cm).
-pub const METRES_PER_UNIT: f64 = 0.08;
-
-/// The coordinate frame of an export.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Axes {
-    /// MMD's own: left-handed, Y up, models face −Z.
-    #[default]
-    Mmd,
-    /// Right-handed, Y up: Z mirrored (glTF, three.js). Models face +Z.
-    RightHandedYUp,
-    /// Right-handed, Z up (Blender): MMD's Y and Z swapped. Models face −Y.
-    RightHandedZUp,
-}
-
-impl Axes {
-    /// A short name, written into the outputs.
-    pub fn label(self) -> &'static str {
-        match self {
-            Axes::Mmd => "mmd_left_handed_y_up",
-            Axes::RightHandedYUp => "right_handed_y_up",
-            Axes::RightHandedZUp => "right_handed_z_up",
-        }
-    }
-
-    /// A position (or any vector) in MMD's frame, in this one.
-    pub fn position(self, p: Vec3) -> Vec3 {
-        match self {
-            Axes::Mmd => p,
-            Axes::RightHandedYUp => Vec3::new(p.x, p.y, -p.z),
-            Axes::RightHandedZUp => Vec3::new(p.x, p.z, p.y),
-        }
-    }
-
-    /// A rotation in MMD's frame, in this one. Both conversions are reflections (determinant
-    /// −1), under which a rotation's axis maps to −(M·axis) and its angle stays.
-    pub fn rotation(self, q: Quat) -> Quat {
-        match self {
-            Axes::Mmd => q,
-            Axes::RightHandedYUp => Quat::from_xyzw(-q.x, -q.y, q.z, q.w),
-            Axes::RightHandedZUp => Quat::from_xyzw(-q.x, -q.z, -q.y, q.w),
-        }
-    }
-}
 
 /// How to bake.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,20 +75,6 @@ pub struct WorldBake {
     pub rotations: Vec<f32>,
 }
 
-/// The number of samples at `fps` from frame 0 through `last_frame` (both ends included when
-/// they fall on a sample).
-/// Saturates at `usize::MAX` (a rate so high that the count does not fit).
-pub fn sample_count(last_frame: u32, fps: f64) -> usize {
-    usize::try_from(samples(last_frame, fps)).unwrap_or(usize::MAX)
-}
-
-/// [`sample_count`] in `u64`, saturating.
-pub(crate) fn samples(last_frame: u32, fps: f64) -> u64 {
-    // A hair of tolerance so that e.g. 60 fps over 90 frames gives 181 samples, not 180. The
-    // float-to-integer cast saturates.
-    ((f64::from(last_frame) / crate::math::FPS * fps + 1e-9).floor() as u64).saturating_add(1)
-}
-
 /// The size of [`bake_world`]'s arrays: samples × bones × 7 `f32` (position and rotation) and
 /// one `f64` frame per sample.
 pub fn world_bake_size(
@@ -148,32 +85,7 @@ pub fn world_bake_size(
     if !(fps.is_finite() && fps > 0.0) {
         return Err(BakeError::BadFrameRate(fps));
     }
-    Ok(bone_samples_size(skeleton, sampler, fps, 7 * 4, 8))
-}
-
-/// The size of an output holding every bone at every sample from frame 0 through the last key
-/// at `fps` (checked by the caller): `per_bone` bytes per bone and `per_sample` more per
-/// sample. Shared by the world bake and the BVH export.
-pub(crate) fn bone_samples_size(
-    skeleton: &Skeleton,
-    sampler: &MotionSampler,
-    fps: f64,
-    per_bone: u64,
-    per_sample: u64,
-) -> DenseSize {
-    let last = sampler.last_frame().unwrap_or(0);
-    let frames = samples(last, fps);
-    let bones = skeleton.bone_count() as u64;
-    let sample_bytes = bones.saturating_mul(per_bone).saturating_add(per_sample);
-    DenseSize {
-        output: DenseOutput::Bones,
-        first: 0,
-        last,
-        fps,
-        frames,
-        count: bones,
-        bytes: frames.saturating_mul(sample_bytes),
-    }
+    Ok(bone_samples_size(sampler.last_frame(), fps, skeleton.bone_count(), 7 * 4, 8))
 }
 
 /// Poses `sampler` on `skeleton` at every sample, calling `progress(done, total)` now and then.
@@ -255,7 +167,7 @@ impl WorldBake {
         let scale = [self.scale];
         let units = [self.units()];
         let axes = [self.axes.label().to_string()];
-        npz::write_npz(
+        npy::write_npz(
             &[
                 Array { name: "positions", shape: vec![f, b, 3], data: Data::F32(&self.positions) },
                 Array { name: "rotations", shape: vec![f, b, 4], data: Data::F32(&self.rotations) },
@@ -358,25 +270,127 @@ fn json(v: &impl serde::Serialize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skeleton::Axes;
+    use std::io::{Seek, Write};
+
+    fn bake() -> WorldBake {
+        WorldBake {
+            fps: 30.0,
+            scale: 1.0,
+            axes: Axes::Mmd,
+            frames: vec![0.0, 1.0],
+            names: vec!["センター".into(), "a".into()],
+            parents: vec![-1, 0],
+            positions: (0..12).map(|i| i as f32).collect(),
+            rotations: [0.0, 0.0, 0.0, 1.0].repeat(4),
+        }
+    }
+
+    fn u16_at(b: &[u8], at: usize) -> u16 {
+        u16::from_le_bytes([b[at], b[at + 1]])
+    }
 
     #[test]
-    fn skeleton_export_axes_convert_rotations_consistently() {
-        // Rotating a vector then converting equals converting both then rotating.
-        let q = Quat::from_axis_angle(Vec3::new(0.3, -0.5, 0.8).normalize(), 0.9);
-        let v = Vec3::new(1.0, 2.0, -0.5);
-        for axes in [Axes::Mmd, Axes::RightHandedYUp, Axes::RightHandedZUp] {
-            let a = axes.position(q * v);
-            let b = axes.rotation(q) * axes.position(v);
-            assert!((a - b).length() < 1e-5, "{axes:?}: {a} vs {b}");
-        }
-        // §8's worked rule for the Z mirror.
+    fn skeleton_npz_members_carry_zip64_headers_and_a_fixed_time() {
+        let mut out = io::Cursor::new(Vec::new());
+        bake().write_npz(&mut out).unwrap();
+        let zip = out.into_inner();
+        // The first local header: stored, at the zip epoch, its 32-bit sizes the Zip64
+        // placeholder, and a 20-byte Zip64 extra field (id 1) after the name holding the real
+        // sizes. (zip 0.6 leaves "version needed" at 2.0; readers go by the extra field.)
+        let u32_at = |at: usize| u32::from_le_bytes(zip[at..at + 4].try_into().unwrap());
+        let u64_at = |at: usize| u64::from_le_bytes(zip[at..at + 8].try_into().unwrap());
+        assert_eq!(&zip[..4], b"PK\x03\x04");
+        assert_eq!(u16_at(&zip, 8), 0, "stored");
+        assert_eq!((u16_at(&zip, 10), u16_at(&zip, 12)), (0, (1 << 5) | 1));
+        assert_eq!((u32_at(18), u32_at(22)), (u32::MAX, u32::MAX));
+        let (name_len, extra_len) = (usize::from(u16_at(&zip, 26)), u16_at(&zip, 28));
+        assert_eq!((&zip[30..30 + name_len], extra_len), (&b"positions.npy"[..], 20));
+        let extra = 30 + name_len;
+        assert_eq!((u16_at(&zip, extra), u16_at(&zip, extra + 2)), (0x0001, 16));
+        // Header (128 bytes) and 12 f4 values.
+        assert_eq!((u64_at(extra + 4), u64_at(extra + 12)), (128 + 48, 128 + 48));
+        let mut again = io::Cursor::new(Vec::new());
+        bake().write_npz(&mut again).unwrap();
+        assert_eq!(again.into_inner(), zip, "the same bake gives the same bytes");
+    }
+
+    #[test]
+    fn skeleton_npz_reads_back_through_npyz() {
+        let mut out = io::Cursor::new(Vec::new());
+        let bake = bake();
+        bake.write_npz(&mut out).unwrap();
+        out.set_position(0);
+        let mut npz = npyz::npz::NpzArchive::new(out).unwrap();
+        let mut names: Vec<&str> = npz.array_names().collect();
+        names.sort_unstable();
+        let mut expected = [
+            "positions",
+            "rotations",
+            "names",
+            "parents",
+            "fps",
+            "frames",
+            "scale",
+            "units",
+            "axes",
+        ];
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+        let positions = npz.by_name("positions").unwrap().unwrap();
         assert_eq!(
-            Axes::RightHandedYUp.rotation(Quat::from_xyzw(0.1, 0.2, 0.3, 0.9)),
-            Quat::from_xyzw(-0.1, -0.2, 0.3, 0.9)
+            (positions.shape(), positions.dtype().descr()),
+            (&[2, 2, 3][..], "'<f4'".into())
         );
-        assert_eq!(sample_count(90, 60.0), 181);
-        assert_eq!(sample_count(0, 24.0), 1);
-        assert_eq!(sample_count(100, 30.0), 101);
-        assert_eq!(sample_count(u32::MAX, 1e300), usize::MAX);
+        assert_eq!(positions.into_vec::<f32>().unwrap(), bake.positions);
+        let names = npz.by_name("names").unwrap().unwrap();
+        assert_eq!(names.dtype().descr(), "'<U4'");
+        let names: Vec<String> = names.into_vec::<String>().unwrap();
+        assert_eq!(names, bake.names);
+        let units = npz.by_name("units").unwrap().unwrap();
+        assert_eq!(units.shape(), &[] as &[u64]);
+        assert_eq!(units.into_vec::<String>().unwrap(), ["mmd_units"]);
+        let parents = npz.by_name("parents").unwrap().unwrap().into_vec::<i32>().unwrap();
+        assert_eq!(parents, bake.parents);
+    }
+
+    /// A writer that fails from its `fails_at`th byte on, counting the calls made after that.
+    struct Failing {
+        written: u64,
+        fails_at: u64,
+        calls_after: usize,
+    }
+
+    impl Write for Failing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.written >= self.fails_at {
+                self.calls_after += 1;
+                return Err(io::Error::new(io::ErrorKind::StorageFull, "full"));
+            }
+            let n = buf.len().min((self.fails_at - self.written) as usize);
+            self.written += n as u64;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seek for Failing {
+        fn seek(&mut self, _: io::SeekFrom) -> io::Result<u64> {
+            Ok(self.written)
+        }
+    }
+
+    /// A full disk: the first error is returned, and the zip writer's drop (which would print
+    /// `ZipWriter drop failed: …` when finishing the archive fails again) writes nothing more.
+    #[test]
+    fn skeleton_npz_on_a_full_disk_stops_at_the_first_error() {
+        for fails_at in [0, 10, 100, 300] {
+            let mut out = Failing { written: 0, fails_at, calls_after: 0 };
+            let e = bake().write_npz(&mut out).expect_err("the disk is full");
+            assert!(e.to_string().contains("full"), "{e}");
+            assert_eq!(out.calls_after, 1, "failing at byte {fails_at}: written on after it");
+        }
     }
 }

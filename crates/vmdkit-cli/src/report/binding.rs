@@ -3,8 +3,8 @@
 //! A model and a motion are often meant for each other only in part (a dance made for another
 //! model, facial morphs the model lacks), so these are warnings to show, not errors.
 
-use crate::skeleton::{Binding, Skeleton};
-use crate::text::RawName;
+use vmdkit::skeleton::{Binding, Skeleton};
+use vmdkit::RawName;
 
 /// One message per problem: the skeleton's notes (`"model: ..."`), then the bone tracks and IK
 /// switches that name nothing in the model and the bone tracks another track shadows
@@ -15,7 +15,7 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
     let report = binding.report();
     let mut unbound = |names: Vec<String>, what: &str| {
         if !names.is_empty() {
-            let list = crate::shown::shown_list(&names);
+            let list = vmdkit::shown::shown_list(&names);
             messages.push(format!("{label}: {} {what}: {list}", names.len()));
         }
     };
@@ -30,7 +30,7 @@ pub fn binding_warnings(label: &str, skeleton: &Skeleton, binding: &Binding) -> 
     messages
 }
 
-/// Raw names decoded as CP932, as [`BindingReport`](crate::skeleton::BindingReport) advises.
+/// Raw names decoded as CP932, as [`BindingReport`](vmdkit::skeleton::BindingReport) advises.
 fn lossy<const N: usize>(names: &[RawName<N>]) -> Vec<String> {
     names.iter().map(|n| n.to_string_lossy()).collect()
 }

@@ -3,28 +3,17 @@
 //!
 //! Unlike the convert JSON format, a listing is for reading, not for writing back: names are
 //! decoded text only, floats plain numbers, and angles optionally in degrees.
-//!
-//! ```
-//! use vmdkit::Section;
-//! use vmdkit::report::{entries, KeyOptions};
-//!
-//! let motion = vmdkit::example::example_motion();
-//! let options = KeyOptions { euler: true, ..KeyOptions::new(motion.detect_encoding()) };
-//! let first = entries(&motion, Section::Bone, &options).next().unwrap();
-//! let line = serde_json::to_string(&first).unwrap();
-//! assert!(line.starts_with(r#"{"index":0,"frame":0,"name":"右腕""#));
-//! ```
 
-use super::curves::{BoneCurves, CameraCurves};
-use crate::angles::quat_to_mmd_euler_deg;
-use crate::format::{
-    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
-    ShadowKey,
-};
-use crate::text::{KeyName, TextEncoding};
 use glam::{Quat, Vec3};
 use serde::Serialize;
 use std::borrow::Cow;
+use vmdkit::angles::quat_to_mmd_euler_deg;
+use vmdkit::{BoneCurvePoints, CameraCurvePoints};
+use vmdkit::{
+    BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
+    ShadowKey,
+};
+use vmdkit::{KeyName, TextEncoding};
 
 /// How a listing decodes names and shows angles, and which bone and morph keys it keeps.
 #[derive(Clone, Copy, Debug)]
@@ -117,7 +106,7 @@ pub struct BoneEntry<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub euler_deg: Option<[f64; 3]>,
     /// The four curves.
-    pub curves: BoneCurves,
+    pub curves: BoneCurvePoints,
     /// The physics toggle.
     pub physics: PhysicsToggle,
 }
@@ -133,7 +122,7 @@ impl<'a> BoneEntry<'a> {
             translation: k.translation.to_array(),
             rotation: [q.x, q.y, q.z, q.w],
             euler_deg: options.euler.then(|| panel_euler_deg(q)),
-            curves: BoneCurves::new(&k.interpolation),
+            curves: BoneCurvePoints::new(&k.interpolation),
             physics: k.interpolation.physics(),
         }
     }
@@ -176,7 +165,7 @@ pub struct CameraEntry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rotation_deg: Option<[f64; 3]>,
     /// The six curves.
-    pub curves: CameraCurves,
+    pub curves: CameraCurvePoints,
     /// The view angle in degrees.
     pub view_angle: u32,
     /// Perspective, or orthographic.
@@ -193,7 +182,7 @@ impl CameraEntry {
             target: k.target.to_array(),
             rotation: k.rotation.to_array(),
             rotation_deg: options.euler.then(|| camera_rotation_deg(k.rotation)),
-            curves: CameraCurves::new(&k.interpolation),
+            curves: CameraCurvePoints::new(&k.interpolation),
             view_angle: k.view_angle,
             perspective: k.is_perspective(),
         }
@@ -342,6 +331,8 @@ pub fn entries<'a>(
                 .enumerate()
                 .map(|(i, k)| KeyEntry::Property(PropertyEntry::new(i, k, o))),
         ),
+        // A section added to the library later has no listing here yet.
+        _ => Box::new(std::iter::empty()),
     }
 }
 

@@ -27,14 +27,15 @@
 //! every integer frame. With it, the whole motion is first resampled ([`bake_sampler`]) and the
 //! baked bones get keys at the same output frames.
 //!
-//! **Reduce.** With [`IkBakeOptions::reduce`] the dense keys are thinned by [`reduce()`]: the
+//! **Reduce.** With [`IkBakeOptions::reduce`] the dense keys are thinned by [`reduce()`](crate::edit::reduce()): the
 //! baked bones' tracks alone, or with `fps` the whole (resampled) motion. The bound then holds
 //! per track (local translation and angle), not in model space.
 
-use super::bake::{bake_sampler, bake_size, property_key, BakeError, Rate};
-use super::reduce::{reduce, ReduceOptions, ReduceReport};
+use super::keys::{bake_sampler, bake_size, Rate};
+use super::BakeError;
 use crate::curve::Curve;
-use crate::eval::{BoneSample, MotionSampler};
+use crate::edit::{reduce, ReduceOptions, ReduceReport};
+use crate::eval::{property_key, BoneSample, MotionSampler};
 use crate::format::{BoneInterpolation, BoneKey, IkState, Motion, PropertyKey, Section};
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::math::{quat_angle, FPS};
@@ -56,7 +57,7 @@ pub struct IkBakeOptions {
     /// `None`: keep the frame numbers; `Some(n)`: resample the motion to n keys per second
     /// (frame numbers then count at n, as [`bake()`](super::bake()) does).
     pub fps: Option<f64>,
-    /// Thin the dense keys with [`reduce()`].
+    /// Thin the dense keys with [`reduce()`](crate::edit::reduce()).
     pub reduce: Option<ReduceOptions>,
     /// Refuse outputs larger than this many bytes of VMD records, before any work.
     pub max_output_bytes: u64,

@@ -3,8 +3,8 @@
 //! `parent` the index of the parent bone in the same list (`null` for a root), as the NPZ of
 //! `vmdkit bake --model` holds it.
 
-use crate::skeleton::{Pose, Skeleton};
 use serde::Serialize;
+use vmdkit::skeleton::{Pose, Skeleton};
 
 /// One bone of a [`PoseDoc`].
 #[derive(Clone, Debug, Serialize)]

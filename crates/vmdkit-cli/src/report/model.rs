@@ -25,17 +25,9 @@
 //! `local_axes`, `after_physics`, `external_parent`. Angles are in degrees (the file stores
 //! radians). Bone indices are positions in `bones`, morph indices positions in `morphs`, as the
 //! file numbers them.
-//!
-//! ```
-//! let model = vmdkit::example::example_model();
-//! let doc = vmdkit::report::ModelDoc::new("example.pmx", &model);
-//! assert_eq!(doc.counts.bones, model.bones.len());
-//! let json = serde_json::to_value(&doc).unwrap();
-//! assert_eq!(json["bones"][0]["parent"], serde_json::Value::Null);
-//! ```
 
-use crate::model::{BoneFlags, Model, ModelFormat};
 use serde::Serialize;
+use vmdkit::model::{BoneFlags, Model, ModelFormat};
 
 /// The flag names of [`ModelBone::flags`], with their bits.
 pub const BONE_FLAG_NAMES: [(BoneFlags, &str); 13] = [
@@ -202,7 +194,7 @@ pub struct ModelMorph<'a> {
     pub name_en: &'a str,
     /// The facial panel (0 system, 1 eyebrow, 2 eye, 3 mouth, 4 other).
     pub panel: u8,
-    /// What it moves ([`MorphType::name`](crate::model::MorphType::name)).
+    /// What it moves ([`MorphType::name`](vmdkit::model::MorphType::name)).
     pub kind: &'static str,
     /// How many offsets it has.
     pub offsets: usize,
@@ -232,6 +224,8 @@ impl<'a> ModelDoc<'a> {
             }
             ModelFormat::Pmd { .. } => ("pmd", Some(1.0), "shift_jis"),
             ModelFormat::BoneCsv => ("bone_csv", None, "utf-8"),
+            // A format added to the library later, unknown to this document.
+            _ => ("unknown", None, "unknown"),
         };
         let name = |i: usize| model.bones.get(i).map_or("", |b| b.name.as_str());
         let bones = model

@@ -3,8 +3,8 @@
 //! "bones": [{"name", "translation", "rotation"}], "morphs": [{"name", "weight"}]}`, in file
 //! order, values as stored (rotations (x, y, z, w), not normalised).
 
-use crate::model::VpdPose;
 use serde::Serialize;
+use vmdkit::model::VpdPose;
 
 /// A pose file (see the module documentation).
 #[derive(Clone, Debug, Serialize)]
