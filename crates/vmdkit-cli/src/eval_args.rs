@@ -3,10 +3,9 @@
 //! `--max-output-size` flags, reading the model, and the warnings about what evaluation will
 //! ignore.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit::limit::{ByteSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
-use vmdkit::model::Model;
 use vmdkit::skeleton::{Binding, IkVariant, PoseOptions, Skeleton};
 
 /// A motion and a time in it: the FILE and `--frame` of `sample` and `pose`.
@@ -98,19 +97,6 @@ impl IkMode {
             IkMode::Off => PoseOptions { solve_ik: false, ..PoseOptions::default() },
         }
     }
-}
-
-/// Reads a model. The error names the file (and, for damage, the section, record and offset)
-/// once: it is flattened to its message so that the cause is not printed twice.
-pub fn read_model(path: &Path) -> anyhow::Result<Model> {
-    if crate::io::is_stdio(path) {
-        let data = crate::inputs::stdin_bytes()?;
-        return Model::parse(data)
-            .map_err(|e| anyhow::anyhow!("cannot read the model from stdin: {e}"));
-    }
-    crate::io::refuse_folder(path, "a model file")?;
-    crate::output::note_input(path);
-    Model::read_file(path).map_err(|e| anyhow::anyhow!("cannot read the model: {e}"))
 }
 
 /// Binds the motion's tracks to the model's bones and prints what did not bind (see

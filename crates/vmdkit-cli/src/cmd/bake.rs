@@ -7,7 +7,8 @@ use super::edit::ToleranceArgs;
 use crate::batch::{is_long, spinner};
 use crate::error::usage;
 use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
-use crate::io::{self, Format};
+use crate::input::{self, Format};
+use crate::output;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::{bake_sampler, BakeError, Tolerance};
 use vmdkit::eval::MotionSampler;
@@ -175,7 +176,7 @@ pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> a
 /// Every track resampled at `fps` (the sampling rate, after --from-fps).
 fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
     let format = Format::of_output(&args.output)?;
-    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let bar = spinner(&format!("baking {}", loaded.label), is_long(&loaded.motion));
@@ -185,8 +186,9 @@ fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         baked => baked?,
     };
-    let bar = spinner(&format!("writing {}", io::output_label(&args.output)), is_long(&baked));
-    let saved = io::save_motion(&args.output, &baked, format, args.pretty, io::TEXT_TRAILING_CAP);
+    let bar = spinner(&format!("writing {}", output::output_label(&args.output)), is_long(&baked));
+    let saved =
+        output::save_motion(&args.output, &baked, format, args.pretty, output::TEXT_TRAILING_CAP);
     bar.finish_and_clear();
     saved?;
     let keys = baked.bones.len()

@@ -2,8 +2,9 @@
 //! VMD), kept apart from those commands' own files: see `vmdkit::bvh`.
 
 use crate::error::usage;
-use crate::eval_args::{read_model, OutputLimit};
-use crate::io;
+use crate::eval_args::OutputLimit;
+use crate::input::{self, read_model};
+use crate::output;
 use crate::output::{print_export_summary, CountingWriter, ExportSummary};
 use anyhow::Context;
 use std::path::Path;
@@ -107,7 +108,7 @@ pub fn convert(
     let fps = args.fps.unwrap_or(30.0);
     crate::eval_args::check_fps(fps)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(input, lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(input, lenient, input::NO_TRAILING)?;
     loaded.warn_repairs();
     let sampler = MotionSampler::new(&loaded.motion);
     let skeleton = vmdkit::skeleton::Skeleton::new(&model);
@@ -135,7 +136,7 @@ pub fn convert(
         e => anyhow::anyhow!("{}: {e}", model_path.display()),
     })?;
     let mut bytes = 0;
-    io::write_output(output, |w| {
+    output::write_output(output, |w| {
         let mut counted = CountingWriter { inner: w, count: 0 };
         bvh.write_to(&mut counted)?;
         bytes = counted.count;
@@ -175,7 +176,7 @@ pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhI
                  file of `joint = role` lines, not by a keypoint layout"
             )));
         }
-        crate::output::note_input(file);
+        crate::input::note_input(file);
         let layout = Layout::from_file(file).with_context(|| file.display().to_string())?;
         (layout, "mapping file")
     };

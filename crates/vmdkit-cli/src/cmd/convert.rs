@@ -4,9 +4,9 @@
 
 use crate::batch::{is_long, spinner};
 use crate::error::{usage, Outcome};
-use crate::inputs::{pose_as_motion, read_pose, InputKind};
-use crate::io::{self, is_stdio, Format, TextStyle};
+use crate::input::{self, is_stdio, pose_as_motion, read_pose, Format, InputKind};
 use crate::output::OutArg;
+use crate::output::{self, TextStyle};
 use std::path::{Path, PathBuf};
 use vmdkit::model::VpdPose;
 
@@ -154,8 +154,8 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
             let to = Format::of_output_to(output, args.to, "--to")?;
             refuse_idle_options(args, to)?;
             let style =
-                TextStyle { pretty: args.pretty, bom: args.bom, max_trailing: io::ALL_TRAILING };
-            io::save_motion_styled(output, &loaded.motion, to, style)?;
+                TextStyle { pretty: args.pretty, bom: args.bom, max_trailing: input::ALL_TRAILING };
+            output::save_motion_styled(output, &loaded.motion, to, style)?;
             return Ok(Outcome::Success);
         }
     } else {
@@ -165,7 +165,7 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
             ));
         };
         crate::eval_args::check_frame(frame)?;
-        let loaded = io::read_motion(&args.input, args.from, args.lenient, io::NO_TRAILING)?;
+        let loaded = input::read_motion(&args.input, args.from, args.lenient, input::NO_TRAILING)?;
         loaded.warn_repairs();
         let pose = VpdPose::from_motion(&loaded.motion, frame);
         if pose.bones.is_empty() && pose.morphs.is_empty() {
@@ -173,7 +173,7 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
         }
         pose
     };
-    io::write_output(args.out.path(), |out| out.write_all(&pose.to_bytes()))?;
+    output::write_output(args.out.path(), |out| out.write_all(&pose.to_bytes()))?;
     Ok(Outcome::Success)
 }
 
@@ -218,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.model.is_some() {
         return Err(usage(format!(
             "--model is for a .bvh or .glb output, and {} is neither",
-            io::output_label(output)
+            output::output_label(output)
         )));
     }
     if let Some(done) = convert_pose(&args) {
@@ -234,20 +234,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let to = Format::of_output_to(output, args.to, "--to")?;
     refuse_idle_options(&args, to)?;
     let max_trailing = match to {
-        Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,
-        _ => io::ALL_TRAILING,
+        Format::Json | Format::Csv if !args.keep_trailing => output::TEXT_TRAILING_CAP,
+        _ => input::ALL_TRAILING,
     };
     // Decoded in full (and the input unmapped) before the output is opened; a VMD's trailing
     // bytes that the output will not hold are not read at all.
     let big = std::fs::metadata(&args.input).is_ok_and(|m| m.len() >= BIG_INPUT);
     let bar = spinner(&format!("reading {}", args.input.display()), big);
-    let loaded = io::read_motion(&args.input, args.from, args.lenient, max_trailing);
+    let loaded = input::read_motion(&args.input, args.from, args.lenient, max_trailing);
     bar.finish_and_clear();
     let loaded = loaded?;
     loaded.warn_repairs();
     let style = TextStyle { pretty: args.pretty, bom: args.bom, max_trailing };
-    let bar = spinner(&format!("writing {}", io::output_label(output)), is_long(&loaded.motion));
-    let saved = io::save_motion_styled(output, &loaded.motion, to, style);
+    let bar =
+        spinner(&format!("writing {}", output::output_label(output)), is_long(&loaded.motion));
+    let saved = output::save_motion_styled(output, &loaded.motion, to, style);
     bar.finish_and_clear();
     saved?;
     Ok(Outcome::Success)

@@ -3,7 +3,8 @@
 
 use super::retarget::{explain, named_layout, parse_units, parse_up, target_model};
 use crate::eval_args::{check_fps, OutputLimit};
-use crate::io;
+use crate::input;
+use crate::output;
 use std::io::{stdout, IsTerminal};
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
@@ -76,7 +77,7 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
         Some(To::Csv) => KeypointFormat::Csv,
         Some(To::Json) => KeypointFormat::Json,
         // Text, which a terminal shows.
-        None if io::is_stdio(&args.output) => KeypointFormat::Json,
+        None if input::is_stdio(&args.output) => KeypointFormat::Json,
         None => {
             let ext = args.output.extension().and_then(|e| e.to_str()).unwrap_or("");
             match KeypointFormat::from_name(ext) {
@@ -91,7 +92,7 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
             }
         }
     };
-    if format == KeypointFormat::Npy && io::is_stdio(&args.output) && stdout().is_terminal() {
+    if format == KeypointFormat::Npy && input::is_stdio(&args.output) && stdout().is_terminal() {
         return Err(crate::error::usage(
             "refusing to write binary .npy to a terminal: redirect stdout, or pass --to json",
         ));
@@ -128,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let format = output_format(args)?;
     let layout = named_layout(&args.layout)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
-    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.motion, args.lenient, input::NO_TRAILING)?;
     let options = KeypointOptions {
         fps: args.fps,
         axes: InputAxes { up: args.up, left_handed: args.left_handed },
@@ -137,7 +138,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let keypoints = pose_keypoints(&loaded.motion, &model, &layout, &options)
         .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
-    io::write_output(&args.output, |w| match format {
+    output::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),
         _ => keypoints.write_json(w),
@@ -145,7 +146,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let placed = layout.joints.iter().filter(|j| j.role.is_some()).count();
     say!(
         "{}: {} frames × {} joints ({}, {placed} placed) of {} on {model_label} at {} fps, {}",
-        io::output_label(&args.output),
+        output::output_label(&args.output),
         keypoints.frame_count,
         keypoints.joint_count,
         layout.name,

@@ -2,7 +2,8 @@
 //! motions overlay (see `vmdkit_draw`).
 
 use super::render::parse_size;
-use crate::io;
+use crate::input;
+use crate::output;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit_draw::{
@@ -70,7 +71,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut labels = Vec::new();
     let mut samplers = Vec::new();
     for path in &args.motions {
-        let loaded = io::load_motion(path, args.lenient, io::NO_TRAILING)?;
+        let loaded = input::load_motion(path, args.lenient, input::NO_TRAILING)?;
         let encoding = loaded.motion.detect_encoding();
         samplers.push((MotionSampler::new(&loaded.motion), encoding));
         let name =
@@ -132,7 +133,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let chart = camera_panels(&labels, &tracks, range(args, last)?);
         draw_chart(&chart, chart_size(args)?, font.as_ref()).0
     };
-    io::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
+    output::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
 }
 
 /// Says on stderr in which script names are drawn, and with which font.

@@ -2,9 +2,9 @@
 //! `vmdkit::skeleton`).
 
 use crate::error::usage;
-use crate::eval_args::{bind, check_frame, read_model, IkMode};
-use crate::inputs::{pose_as_motion, read_pose, InputKind};
-use crate::io;
+use crate::eval_args::{bind, check_frame, IkMode};
+use crate::input::{self, pose_as_motion, read_model, read_pose, InputKind};
+use crate::output;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
@@ -74,7 +74,7 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
         }
         pose_as_motion(&args.file, &read_pose(&args.file)?, 0)
     } else {
-        io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?
+        input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?
     };
     if !is_pose {
         super::render::note_outside(&loaded.label, &loaded.motion, frame, frame);
@@ -89,7 +89,7 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
-        io::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
+        output::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
     } else {
         let mut text = crate::terminal::Escaping::new(&mut out);
         write_table(&mut text, frame, &loaded.label, &skeleton, &pose)?;

@@ -2,9 +2,9 @@
 //! or as numbered PNG frames (see `vmdkit_draw`).
 
 use crate::batch::progress_bar;
-use crate::eval_args::{check_fps, check_frame, read_model, IkMode};
-use crate::inputs::{load_motion_or_pose, InputKind};
-use crate::io;
+use crate::eval_args::{check_fps, check_frame, IkMode};
+use crate::input::{self, load_motion_or_pose, read_model, InputKind};
+use crate::output;
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit_draw::{BoneSet, FigureRenderer, Font, GifWriter, Projection, Size, View};
@@ -134,7 +134,7 @@ enum Output {
 }
 
 fn output_kind(path: &Path, still: bool) -> anyhow::Result<Output> {
-    if io::is_stdio(path) {
+    if input::is_stdio(path) {
         return Ok(if still { Output::Png } else { Output::Gif });
     }
     let text = path.to_string_lossy();
@@ -157,7 +157,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let is_pose = InputKind::of(&args.motion) == InputKind::Pose;
     let frame = args.frame.or(is_pose.then_some(0.0));
     let kind = output_kind(&args.output, frame.is_some())?;
-    let loaded = load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let loaded = load_motion_or_pose(&args.motion, args.lenient, input::NO_TRAILING)?;
     let model = match &args.model {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
@@ -198,13 +198,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Output::Png => {
             let t = times[0];
             let canvas = renderer.draw(&projection(t), t, None);
-            io::write_output(&args.output, |out| {
+            output::write_output(&args.output, |out| {
                 canvas.write_png(out).map_err(std::io::Error::other)
             })?;
         }
         Output::Gif => {
             let (w, h) = (args.size.width(), args.size.height());
-            io::write_output(&args.output, |out| {
+            output::write_output(&args.output, |out| {
                 let mut gif = GifWriter::new(out, w, h, args.fps).map_err(std::io::Error::other)?;
                 for &t in &times {
                     let label = counter(t);
@@ -222,7 +222,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 let label = counter(t);
                 let canvas = renderer.draw(&projection(t), t, label.as_deref());
                 let path = args.output.join(format!("{i:05}.png"));
-                io::write_output(&path, |out| {
+                output::write_output(&path, |out| {
                     canvas.write_png(out).map_err(std::io::Error::other)
                 })?;
                 bar.inc(1);
@@ -299,7 +299,7 @@ fn frame_label(t: f64) -> String {
 }
 
 pub fn camera_sampler(path: &Path, lenient: bool) -> anyhow::Result<MotionSampler> {
-    let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(path, lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     if sampler.camera_track().is_none() {
         anyhow::bail!("{}: has no camera keys to draw through", loaded.label);

@@ -2,8 +2,9 @@
 //! `vmdkit_draw::write_viewer`).
 
 use super::render::{camera_sampler, note_outside, parse_bones, range_times};
-use crate::eval_args::{check_fps, read_model, IkMode};
-use crate::io;
+use crate::eval_args::{check_fps, IkMode};
+use crate::input::{self, read_model};
+use crate::output;
 use std::path::PathBuf;
 use vmdkit_draw::{write_viewer, BoneSet, FigureRenderer, Size, View};
 
@@ -58,13 +59,13 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     crate::output::require_extension(&args.output, &["html", "htm"], "an HTML page")?;
     check_fps(args.fps)?;
-    let loaded = crate::inputs::load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let loaded = crate::input::load_motion_or_pose(&args.motion, args.lenient, input::NO_TRAILING)?;
     let model = match &args.model {
         Some(path) => read_model(path)?,
         None => vmdkit::example::standard_model(),
     };
     let times = range_times(args.from, args.to, args.fps, &loaded.motion, &loaded.label)?;
-    if crate::inputs::InputKind::of(&args.motion) != crate::inputs::InputKind::Pose {
+    if crate::input::InputKind::of(&args.motion) != crate::input::InputKind::Pose {
         note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
     }
     let camera = match &args.camera {
@@ -83,7 +84,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     renderer.fit(View::Front, &times); // sizes the floor grid
     let title =
         args.motion.file_name().map_or(loaded.label.clone(), |n| n.to_string_lossy().into_owned());
-    io::write_output(&args.output, |out| {
+    output::write_output(&args.output, |out| {
         write_viewer(&mut renderer, &times, args.fps, &title, camera.as_ref(), None, out)
             .map_err(std::io::Error::other)
     })

@@ -9,7 +9,8 @@
 //! What the edit had to approximate, shorten or drop is reported on stderr.
 
 use crate::error::usage;
-use crate::io::{self, Format};
+use crate::input::{self, Format};
+use crate::output;
 use crate::output::OutArg;
 use std::path::{Path, PathBuf};
 use vmdkit::Motion;
@@ -125,7 +126,7 @@ impl InOut {
 
     /// Writes `motion` to OUT atomically.
     pub fn write(&self, motion: &Motion) -> anyhow::Result<()> {
-        io::save_motion(self.output(), motion, self.format()?, false, io::TEXT_TRAILING_CAP)
+        output::save_motion(self.output(), motion, self.format()?, false, output::TEXT_TRAILING_CAP)
     }
 
     /// The start of most edits' summary line: "OUT: <counts of `motion`>".
@@ -154,13 +155,13 @@ pub fn load_all(inputs: &[PathBuf], lenient: bool, output: &Path) -> anyhow::Res
 }
 
 pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
-    Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
+    Ok(input::load_motion(path, lenient, input::ALL_TRAILING)?.motion)
 }
 
 /// Writes `motion` to `path` atomically (temporary file, then rename); `-` is stdout (VMD).
 pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
     let format = Format::of_output(path)?;
-    io::save_motion(path, motion, format, false, io::TEXT_TRAILING_CAP)
+    output::save_motion(path, motion, format, false, output::TEXT_TRAILING_CAP)
 }
 
 /// Key counts for messages: "1234 bone, 56 morph, 7 camera keys".

@@ -130,7 +130,7 @@ fn rename_map(args: &RenameArgs, motion: &Motion) -> anyhow::Result<RenameMap> {
         RenameMap::new()
     };
     if let Some(path) = &args.map {
-        crate::output::note_input(path);
+        crate::input::note_input(path);
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let given = RenameMap::from_csv(&text).with_context(|| path.display().to_string())?;

@@ -4,8 +4,9 @@
 
 mod summary;
 
-use crate::eval_args::{read_model, OutputLimit};
-use crate::io;
+use crate::eval_args::OutputLimit;
+use crate::input::{self, read_model};
+use crate::output;
 use anyhow::Context;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -168,10 +169,10 @@ struct Input {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if args.json && io::is_stdio(&args.output) {
+    if args.json && input::is_stdio(&args.output) {
         return Err(crate::error::usage("--json and -o - would both write stdout"));
     }
-    let format = io::Format::of_output(&args.output)?;
+    let format = input::Format::of_output(&args.output)?;
     let keys = key_mode(args)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let input = match &args.source_model {
@@ -208,11 +209,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     bar.finish_and_clear();
     let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
-    io::save_motion(&args.output, &out.motion, format, false, io::TEXT_TRAILING_CAP)?;
+    output::save_motion(&args.output, &out.motion, format, false, output::TEXT_TRAILING_CAP)?;
     if args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
-        io::write_json_line(&mut lock, &out.report)?;
+        output::write_json_line(&mut lock, &out.report)?;
     } else {
         say_part!("{}", summary::summary(args, &input, &model_label, &options, &out.report));
     }
@@ -250,7 +251,7 @@ pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
 pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
     let path = Path::new(text);
     if path.is_file() {
-        crate::output::note_input(path);
+        crate::input::note_input(path);
         return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
     Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
@@ -272,7 +273,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     // Bytes of no known kind are left to the reader the extension names (CSV has no
     // signature); anything else that is no capture is named as what it is.
     let unknown = matches!(kind, FileKind::Text | FileKind::Binary | FileKind::Json);
-    let named = io::is_stdio(&args.input)
+    let named = input::is_stdio(&args.input)
         || args
             .input
             .extension()
@@ -280,7 +281,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
             .is_some_and(|e| KeypointFormat::from_name(e).is_some());
     if !(Expected::Capture.accepts(kind) || unknown && named) {
         let label = args.input.display().to_string();
-        return Err(anyhow::anyhow!(io::wrong_kind(&label, kind, Expected::Capture)));
+        return Err(anyhow::anyhow!(input::wrong_kind(&label, kind, Expected::Capture)));
     }
     let format = KeypointFormat::guess(&bytes, Some(&args.input));
     let keypoints = Keypoints::parse(&bytes, format)
@@ -347,13 +348,13 @@ fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
 
 /// The keypoint file's bytes, or stdin's for `-`.
 fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if io::is_stdio(path) {
+    if input::is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read stdin")?;
         return Ok(bytes);
     }
-    io::refuse_folder(path, "a keypoint file")?;
-    crate::output::note_input(path);
+    input::refuse_folder(path, "a keypoint file")?;
+    crate::input::note_input(path);
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
@@ -374,7 +375,7 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         ));
     }
     let model = read_model(source)?;
-    let loaded = io::load_motion(&args.input, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.input, args.lenient, input::NO_TRAILING)?;
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
