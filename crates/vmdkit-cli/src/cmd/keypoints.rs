@@ -1,15 +1,18 @@
 //! `vmdkit keypoints`: a motion played on a model, read off as a keypoint layout's joints (see
 //! `vmdkit::retarget::keypoints_from_motion`) — the inverse of `vmdkit retarget`.
 
-use super::retarget::{explain, named_layout, parse_units, parse_up, target_model};
-use crate::eval_args::{check_fps, OutputLimit};
+use crate::args::axes::{parse_units, parse_up};
+use crate::args::frames::check_fps;
+use crate::args::layout::{named_layout, target_model};
+use crate::args::limit::OutputLimit;
 use crate::input;
 use crate::output;
+use crate::shared::eval::pose_keypoints;
+use crate::shared::retarget::explain;
 use std::io::{stdout, IsTerminal};
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
-use vmdkit::retarget::{keypoints_from_motion_with_progress, InputAxes, KeypointOptions};
-use vmdkit::skeleton::Skeleton;
+use vmdkit::retarget::{InputAxes, KeypointOptions};
 
 const AFTER_HELP: &str = "\
 The motion is played by vmdkit's evaluator (IK, appends, morphs) and each joint of the layout
@@ -98,30 +101,6 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
         ));
     }
     Ok(format)
-}
-
-/// `motion` played on `model` as `layout`'s joints, with a progress bar over the frames when
-/// they are many (a minute at 30 fps): what `keypoints` and `retarget --source-model` do.
-pub fn pose_keypoints(
-    motion: &vmdkit::Motion,
-    model: &vmdkit::model::Model,
-    layout: &vmdkit::keypoints::Layout,
-    options: &KeypointOptions,
-) -> Result<vmdkit::keypoints::Keypoints, vmdkit::retarget::RetargetError> {
-    let long = vmdkit::retarget::keypoints_size(motion, 1, options.fps).frames >= 1800;
-    let bar = crate::batch::progress_bar(0, long, "frames");
-    let keypoints = keypoints_from_motion_with_progress(
-        motion,
-        &Skeleton::new(model),
-        layout,
-        options,
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
-    bar.finish_and_clear();
-    keypoints
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {

@@ -1,14 +1,15 @@
 //! `vmdkit plot`: a track's curves over time as a PNG, or one key's Bézier handles; several
 //! motions overlay (see `vmdkit_draw`).
 
-use super::render::parse_size;
+use crate::args::size::parse_size;
 use crate::input;
 use crate::output;
+use crate::shared::fonts::say_script;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit_draw::{
     bone_panels, camera_panels, draw_chart, draw_key_curves, morph_panels, Canvas, Font, KeyCurves,
-    NameScript, SampleRange, Size,
+    SampleRange, Size,
 };
 
 const AFTER_HELP: &str = "\
@@ -136,20 +137,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     output::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
 }
 
-/// Says on stderr in which script names are drawn, and with which font.
-pub fn say_script(font: Option<&Font>) {
-    match font {
-        Some(f) if f.script() == NameScript::Japanese => {
-            say!("note: names in Japanese ({})", f.path().display())
-        }
-        Some(f) => say!(
-            "note: names in English: no font with Japanese glyphs found ({} has no kanji; Debian's fonts-noto-cjk has them)",
-            f.path().display()
-        ),
-        None => say!("note: no font found: tick numbers only, no names"),
-    }
-}
-
 fn chart_size(args: &Args) -> anyhow::Result<Size> {
     Ok(args.size.unwrap_or(Size::new(900, 600)?))
 }
@@ -157,8 +144,8 @@ fn chart_size(args: &Args) -> anyhow::Result<Size> {
 /// `--from`/`--to`, defaulting to 0 and the last key.
 fn range(args: &Args, last: u32) -> anyhow::Result<SampleRange> {
     let (from, to) = (args.from.unwrap_or(0.0), args.to.unwrap_or(f64::from(last)));
-    crate::eval_args::check_frame(from)?;
-    crate::eval_args::check_frame(to)?;
+    crate::args::frames::check_frame(from)?;
+    crate::args::frames::check_frame(to)?;
     if to < from {
         return Err(crate::error::usage(format!("--to {to} is before --from {from}")));
     }

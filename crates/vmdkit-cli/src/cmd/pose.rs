@@ -1,10 +1,12 @@
 //! `vmdkit pose`: every bone of a model in model space at one time of a motion (see
 //! `vmdkit::skeleton`).
 
+use crate::args::frames::check_frame;
+use crate::args::ik::IkMode;
 use crate::error::usage;
-use crate::eval_args::{bind, check_frame, IkMode};
 use crate::input::{self, pose_as_motion, read_model, read_pose, InputKind};
 use crate::output;
+use crate::shared::eval::bind;
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
@@ -77,7 +79,7 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
         input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?
     };
     if !is_pose {
-        super::render::note_outside(&loaded.label, &loaded.motion, frame, frame);
+        crate::shared::eval::note_outside(&loaded.label, &loaded.motion, frame, frame);
     }
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);

@@ -1,8 +1,9 @@
 //! `vmdkit sample`: what a motion says at one time, as MMD plays it (see `vmdkit::eval`).
 
-use crate::eval_args::{check_frame, warn_duplicates, MotionAt};
+use crate::args::frames::{check_frame, MotionAt};
 use crate::input;
 use crate::output::write_json_line;
+use crate::shared::eval::warn_duplicates;
 use anyhow::Context;
 use std::io::Write;
 use vmdkit::eval::{BoneSample, CameraSample, LightSample, MotionSampler};

@@ -1,9 +1,9 @@
 //! Writing outputs, shared by every command: one job per file.
 //!
-//! - [`out_arg`]: OUT (`-o OUT` or OUT after the input) and what every OUT is checked for;
-//! - [`write`]: writing a file atomically, a device in place, or stdout;
-//! - [`motion`]: a motion in VMD, JSON or CSV;
-//! - [`summary`]: what commands print of what they wrote.
+//! - [`out_arg`] — OUT (`-o OUT` or OUT after the input) and what every OUT is checked for;
+//! - [`write`] — writing a file atomically, a device in place, or stdout;
+//! - [`motion`] — a motion in VMD, JSON or CSV;
+//! - [`summary`] — what commands print of what they wrote.
 //!
 //! Outputs read from `crate::input` (`-`, the formats, the files read), never the other way.
 

@@ -1,7 +1,8 @@
 //! `vmdkit rename`: rename bones and morphs (see `vmdkit::edit::rename`).
 
-use super::{list, InOut};
+use super::InOut;
 use crate::error::usage;
+use crate::shared::messages::list;
 use anyhow::Context;
 use std::path::PathBuf;
 use vmdkit::edit::EnglishStyle;

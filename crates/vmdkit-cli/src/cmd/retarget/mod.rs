@@ -2,11 +2,17 @@
 //! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured
 //! ([`summary`] words the report).
 
+mod bvh;
 mod summary;
 
-use crate::eval_args::OutputLimit;
+use crate::args::axes::parse_units;
+use crate::args::axes::parse_up;
+use crate::args::layout::named_layout;
+use crate::args::layout::target_model;
+use crate::args::limit::OutputLimit;
 use crate::input::{self, read_model};
 use crate::output;
+use crate::shared::retarget::explain;
 use anyhow::Context;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -14,10 +20,9 @@ use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
     KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
 };
-use vmdkit::model::Model;
 use vmdkit::retarget::{
-    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
-    RetargetOptions, ScaleMode,
+    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
+    ScaleMode,
 };
 use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
@@ -76,14 +81,6 @@ pub enum OnOff {
     On,
     /// Leg rotations keyed directly, IK switched off in the property section
     Off,
-}
-
-pub fn parse_units(text: &str) -> Result<Units, String> {
-    Units::parse(text).ok_or_else(|| format!("expected mm, cm, m or metres per unit, not `{text}`"))
-}
-
-pub fn parse_up(text: &str) -> Result<UpAxis, String> {
-    UpAxis::parse(text).ok_or_else(|| format!("expected y, -y, z or -z, not `{text}`"))
 }
 
 #[derive(clap::Args)]
@@ -239,24 +236,6 @@ fn key_mode(args: &Args) -> anyhow::Result<KeyMode> {
     }))
 }
 
-/// The model at `path`, or the built-in standard model; with a label for messages.
-pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
-    match path {
-        Some(path) => Ok((read_model(path)?, path.display().to_string())),
-        None => Ok((vmdkit::example::standard_model(), "the built-in standard model".to_string())),
-    }
-}
-
-/// A layout by name or mapping file (the `auto` choice is the caller's).
-pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
-    let path = Path::new(text);
-    if path.is_file() {
-        crate::input::note_input(path);
-        return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
-    }
-    Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
-}
-
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     let bytes = read_input(&args.input)?;
     let kind = FileKind::detect(&bytes);
@@ -307,7 +286,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         (None, Some(fps)) => Sourced { value: fps, from: "from the file" },
         (None, None) => Sourced { value: 30.0, from: "default" },
     };
-    crate::eval_args::check_fps(fps.value)?;
+    crate::args::frames::check_fps(fps.value)?;
     let axes = InputAxes {
         up: args.up.or(keypoints.up).unwrap_or(UpAxis::Y),
         left_handed: args.left_handed,
@@ -327,12 +306,12 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
 
 /// A BVH: its joints' world positions by FK, mapped by name or by a mapping file (`bvh.rs`).
 fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
-    let bvh = super::bvh::keypoints(&args.input, bytes, &args.layout)?;
+    let bvh = bvh::keypoints(&args.input, bytes, &args.layout)?;
     let fps = match args.fps {
         Some(fps) => Sourced { value: fps, from: "given" },
         None => Sourced { value: bvh.keypoints.fps.unwrap_or(30.0), from: "from the frame time" },
     };
-    crate::eval_args::check_fps(fps.value)?;
+    crate::args::frames::check_fps(fps.value)?;
     let axes = InputAxes { up: args.up.unwrap_or(UpAxis::Y), left_handed: args.left_handed };
     Ok(Input {
         keypoints: bvh.keypoints,
@@ -379,7 +358,7 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
-    let keypoints = super::keypoints::pose_keypoints(&loaded.motion, &model, &layout, &options)
+    let keypoints = crate::shared::eval::pose_keypoints(&loaded.motion, &model, &layout, &options)
         .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
@@ -391,17 +370,4 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         source: Some(source.display().to_string()),
         smooth: SmoothArg::Normal,
     })
-}
-
-/// The library's error, with the input, model or layout it is about.
-pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) -> anyhow::Error {
-    match &err {
-        RetargetError::TooLarge(e) => crate::eval_args::too_large(input, e),
-        RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),
-        RetargetError::JointCount { .. } | RetargetError::LayoutTooSparse { .. } => {
-            crate::error::usage(format!("{err}; pass --layout to choose another"))
-        }
-        RetargetError::Option(_) => crate::error::usage(err.to_string()),
-        _ => anyhow::anyhow!("cannot retarget with layout {}: {err}", layout.name),
-    }
 }

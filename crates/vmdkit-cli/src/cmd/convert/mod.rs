@@ -2,6 +2,9 @@
 //! VPD poses to motions and motions at a frame to VPD poses.
 //! `.glb` outputs go to `gltf.rs`.
 
+mod bvh;
+mod gltf;
+
 use crate::batch::{is_long, spinner};
 use crate::error::{usage, Outcome};
 use crate::input::{self, is_stdio, pose_as_motion, read_pose, Format, InputKind};
@@ -101,11 +104,11 @@ pub struct Args {
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     #[command(flatten)]
-    bvh: super::bvh::ExportArgs,
+    bvh: bvh::ExportArgs,
     #[command(flatten)]
-    gltf: super::gltf::GltfArgs,
+    gltf: gltf::GltfArgs,
     #[command(flatten)]
-    limit: crate::eval_args::OutputLimit,
+    limit: crate::args::limit::OutputLimit,
     /// Print no summary line for a .bvh or .glb output (warnings still go to stderr)
     #[arg(short, long)]
     quiet: bool,
@@ -164,7 +167,7 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
                 "a .vpd OUT needs --frame F: the time of the motion to write as a pose",
             ));
         };
-        crate::eval_args::check_frame(frame)?;
+        crate::args::frames::check_frame(frame)?;
         let loaded = input::read_motion(&args.input, args.from, args.lenient, input::NO_TRAILING)?;
         loaded.warn_repairs();
         let pose = VpdPose::from_motion(&loaded.motion, frame);
@@ -193,8 +196,7 @@ const BIG_INPUT: u64 = 32 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let output = args.out.path();
-    let exported =
-        [(super::bvh::is_bvh(output), "a .bvh"), (super::gltf::is_glb(output), "a .glb")];
+    let exported = [(bvh::is_bvh(output), "a .bvh"), (gltf::is_glb(output), "a .glb")];
     if let Some((_, what)) = exported.iter().find(|(is, _)| *is && args.to.is_none()) {
         if args.frame.is_some() || args.pretty || args.bom || args.keep_trailing {
             return Err(usage(format!(
@@ -202,14 +204,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             )));
         }
         let model = args.model.as_deref();
-        if super::bvh::is_bvh(output) {
+        if bvh::is_bvh(output) {
             args.gltf.refuse_unless_glb(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            super::bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
+            bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
         } else {
             args.bvh.refuse_unless_bvh(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            super::gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
+            gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
         }
         return Ok(Outcome::Success);
     }

@@ -1,12 +1,14 @@
 //! `vmdkit bake --model MODEL -o OUT.vmd`: IK baked into forward keys (see
 //! `vmdkit::edit::bake_ik`).
 
-use super::bake::BakeArgs;
-use super::edit::{counts, errors, list};
+use super::BakeArgs;
+use crate::args::ik::IkMode;
+use crate::args::limit::too_large;
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, too_large, warn_duplicates, IkMode};
 use crate::input::{self, read_model, Format};
 use crate::output;
+use crate::shared::eval::{bind, warn_duplicates};
+use crate::shared::messages::{counts, errors, list};
 use std::path::Path;
 use vmdkit::edit::{bake_ik, BakeError, IkBakeOptions, ReduceOptions};
 use vmdkit::eval::MotionSampler;

@@ -1,11 +1,13 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
 //! `.npz`, CSV or JSON (see `vmdkit::skeleton::export`).
 
-use super::bake::BakeArgs;
+use super::BakeArgs;
+use crate::args::ik::IkMode;
+use crate::args::limit::{too_large, OutputLimit};
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, too_large, IkMode, OutputLimit};
 use crate::input::{self, read_model};
 use crate::output;
+use crate::shared::eval::bind;
 use std::path::Path;
 use vmdkit::edit::BakeError;
 use vmdkit::eval::MotionSampler;

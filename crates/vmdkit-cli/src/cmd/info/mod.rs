@@ -1,9 +1,11 @@
 //! `vmdkit info`: what a motion file holds, and what is odd about it.
 
-use super::info_model::{write_model, write_pose};
+mod model;
+
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
 use crate::input::{expand_inputs, read_motion, read_pose, InputKind, LoadError, Loaded};
+use model::{write_model, write_pose};
 use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,11 +1,13 @@
 //! `vmdkit convert … OUT.glb`: a model, its mesh, a motion and a camera as one glTF binary
 //! (`vmdkit::gltf`). `convert` hands every `.glb` output here.
 
+use crate::args::ik::IkMode;
+use crate::args::limit::{too_large, OutputLimit};
 use crate::error::usage;
-use crate::eval_args::{bind, too_large, warn_duplicates, IkMode, OutputLimit};
 use crate::input::{self, read_model};
 use crate::output;
 use crate::output::{print_export_summary, ExportSummary};
+use crate::shared::eval::{bind, warn_duplicates};
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit::gltf::{
