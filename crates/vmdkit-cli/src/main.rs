@@ -1,7 +1,8 @@
 //! `vmdkit`: inspect, check and convert MikuMikuDance VMD motion files.
 //!
 //! This file only parses arguments and maps results to exit statuses (see [`error`]); each
-//! command lives in `cmd/<name>.rs`.
+//! command lives in `cmd/<name>.rs` (or `cmd/<name>/`), on a layer of arguments several
+//! commands share ([`args`]), reading inputs ([`input`]) and writing outputs ([`output`]).
 
 /// `eprintln!` for a person: the line with its control characters escaped
 /// (`vmdkit::shown::escape_controls`), since names, paths and values from files may hold any
@@ -20,14 +21,14 @@ macro_rules! say_part {
     };
 }
 
+mod args;
 mod batch;
 mod cmd;
 mod error;
-mod eval_args;
-mod inputs;
-mod io;
+mod input;
 mod output;
 mod report;
+mod shared;
 mod signals;
 mod terminal;
 

@@ -2,9 +2,7 @@
 
 use crate::batch::for_each_ordered;
 use crate::error::{usage, Outcome};
-use crate::eval_args::read_model;
-use crate::inputs::{read_pose, InputKind};
-use crate::io::{expand_inputs, read_motion, LoadError};
+use crate::input::{expand_inputs, read_model, read_motion, read_pose, InputKind, LoadError};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;

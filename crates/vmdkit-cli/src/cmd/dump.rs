@@ -5,7 +5,7 @@
 //! from each curve's own row of the interpolation block.
 
 use crate::error::{usage, Outcome};
-use crate::io::{self, Loaded};
+use crate::input::{self, Loaded};
 use crate::output::Num;
 use crate::report::{entries, kept, panel_euler_deg, round_deg, KeyOptions, ListingHead};
 use clap::ValueEnum;
@@ -96,9 +96,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let sections = asked_sections(&args)?;
     let loaded = match &args.file {
         Some(path) if !args.example => {
-            crate::inputs::load_motion_or_pose(path, args.lenient, io::NO_TRAILING)?
+            crate::input::load_motion_or_pose(path, args.lenient, input::NO_TRAILING)?
         }
-        _ => io::example(),
+        _ => input::example(),
     };
     let options = KeyOptions {
         euler: args.euler,

@@ -1,7 +1,8 @@
 //! `vmdkit example`: the built-in example motion as a file, to try the other commands on.
 
 use crate::error::{usage, Outcome};
-use crate::io::{self, Format};
+use crate::input::Format;
+use crate::output;
 use crate::output::OutArg;
 
 const AFTER_HELP: &str = "\
@@ -34,6 +35,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         return Err(usage(format!("--pretty indents JSON, and the output is {}", format.name())));
     }
     let motion = vmdkit::example::example_motion();
-    io::save_motion(output, &motion, format, args.pretty, io::TEXT_TRAILING_CAP)?;
+    output::save_motion(output, &motion, format, args.pretty, output::TEXT_TRAILING_CAP)?;
     Ok(Outcome::Success)
 }

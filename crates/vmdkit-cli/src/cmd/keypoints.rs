@@ -1,14 +1,18 @@
 //! `vmdkit keypoints`: a motion played on a model, read off as a keypoint layout's joints (see
 //! `vmdkit::retarget::keypoints_from_motion`) — the inverse of `vmdkit retarget`.
 
-use super::retarget::{explain, named_layout, parse_units, parse_up, target_model};
-use crate::eval_args::{check_fps, OutputLimit};
-use crate::io;
+use crate::args::axes::{parse_units, parse_up};
+use crate::args::frames::check_fps;
+use crate::args::layout::{named_layout, target_model};
+use crate::args::limit::OutputLimit;
+use crate::input;
+use crate::output;
+use crate::shared::eval::pose_keypoints;
+use crate::shared::retarget::explain;
 use std::io::{stdout, IsTerminal};
 use std::path::PathBuf;
 use vmdkit::keypoints::{KeypointFormat, Units, UpAxis};
-use vmdkit::retarget::{keypoints_from_motion_with_progress, InputAxes, KeypointOptions};
-use vmdkit::skeleton::Skeleton;
+use vmdkit::retarget::{InputAxes, KeypointOptions};
 
 const AFTER_HELP: &str = "\
 The motion is played by vmdkit's evaluator (IK, appends, morphs) and each joint of the layout
@@ -76,7 +80,7 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
         Some(To::Csv) => KeypointFormat::Csv,
         Some(To::Json) => KeypointFormat::Json,
         // Text, which a terminal shows.
-        None if io::is_stdio(&args.output) => KeypointFormat::Json,
+        None if input::is_stdio(&args.output) => KeypointFormat::Json,
         None => {
             let ext = args.output.extension().and_then(|e| e.to_str()).unwrap_or("");
             match KeypointFormat::from_name(ext) {
@@ -91,7 +95,7 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
             }
         }
     };
-    if format == KeypointFormat::Npy && io::is_stdio(&args.output) && stdout().is_terminal() {
+    if format == KeypointFormat::Npy && input::is_stdio(&args.output) && stdout().is_terminal() {
         return Err(crate::error::usage(
             "refusing to write binary .npy to a terminal: redirect stdout, or pass --to json",
         ));
@@ -99,36 +103,12 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
     Ok(format)
 }
 
-/// `motion` played on `model` as `layout`'s joints, with a progress bar over the frames when
-/// they are many (a minute at 30 fps): what `keypoints` and `retarget --source-model` do.
-pub fn pose_keypoints(
-    motion: &vmdkit::Motion,
-    model: &vmdkit::model::Model,
-    layout: &vmdkit::keypoints::Layout,
-    options: &KeypointOptions,
-) -> Result<vmdkit::keypoints::Keypoints, vmdkit::retarget::RetargetError> {
-    let long = vmdkit::retarget::keypoints_size(motion, 1, options.fps).frames >= 1800;
-    let bar = crate::batch::progress_bar(0, long, "frames");
-    let keypoints = keypoints_from_motion_with_progress(
-        motion,
-        &Skeleton::new(model),
-        layout,
-        options,
-        &|done, total| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-        },
-    );
-    bar.finish_and_clear();
-    keypoints
-}
-
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
     let format = output_format(args)?;
     let layout = named_layout(&args.layout)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
-    let loaded = io::load_motion(&args.motion, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.motion, args.lenient, input::NO_TRAILING)?;
     let options = KeypointOptions {
         fps: args.fps,
         axes: InputAxes { up: args.up, left_handed: args.left_handed },
@@ -137,7 +117,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let keypoints = pose_keypoints(&loaded.motion, &model, &layout, &options)
         .map_err(|e| explain(e, &loaded.label, &model_label, &layout))?;
-    io::write_output(&args.output, |w| match format {
+    output::write_output(&args.output, |w| match format {
         KeypointFormat::Npy => keypoints.write_npy(w),
         KeypointFormat::Csv => keypoints.write_csv(w),
         _ => keypoints.write_json(w),
@@ -145,7 +125,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let placed = layout.joints.iter().filter(|j| j.role.is_some()).count();
     say!(
         "{}: {} frames × {} joints ({}, {placed} placed) of {} on {model_label} at {} fps, {}",
-        io::output_label(&args.output),
+        output::output_label(&args.output),
         keypoints.frame_count,
         keypoints.joint_count,
         layout.name,

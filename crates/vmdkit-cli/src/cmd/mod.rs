@@ -1,22 +1,19 @@
-//! One module per subcommand. To add a command: add `name.rs` with an `Args` (clap `Args`)
-//! and a `run(Args) -> anyhow::Result<Outcome>`, then a variant and a `run` arm below.
+//! One module per subcommand. To add a command: add `name.rs` (or `name/mod.rs` when it needs
+//! files of its own) with an `Args` (clap `Args`) and a `run(Args) -> anyhow::Result<Outcome>`,
+//! then a variant and a `run` arm below. No command imports another: arguments several
+//! commands take are `crate::args`' argument groups, other shared helpers `crate::shared`'s.
 
 use crate::error::Outcome;
 use clap::Subcommand;
 
 pub mod bake;
-pub mod bake_ik;
-pub mod bake_world;
-pub mod bvh;
 pub mod check;
 pub mod completions;
 pub mod convert;
 pub mod dump;
 pub mod edit;
 pub mod example;
-pub mod gltf;
 pub mod info;
-mod info_model;
 pub mod keypoints;
 pub mod plot;
 pub mod pose;
@@ -39,7 +36,7 @@ pub enum Command {
     /// Evaluate a motion at any (fractional) frame, as MMD plays it
     Sample(sample::SampleArgs),
     /// Resample a motion at a new frame rate; with --model, bake IK into FK keys or world joints
-    Bake(BakeCommand),
+    Bake(bake::BakeCommand),
     /// Pose a model's skeleton: every bone's model-space position and rotation at a frame
     Pose(pose::PoseArgs),
     /// Retarget 3D keypoints, or a motion made for another model, onto a model as a VMD
@@ -79,25 +76,5 @@ impl Command {
             Command::Example(args) => example::run(args),
             Command::Completions(args) => completions::run(args),
         }
-    }
-}
-
-/// `bake`: key frames at a new rate, or with `--model` IK baked into forward keys (.vmd) or the
-/// world-space joints of every frame.
-#[derive(clap::Args)]
-pub struct BakeCommand {
-    #[command(flatten)]
-    keys: bake::BakeArgs,
-    /// Pose this PMX/PMD model (or PmxEditor bone CSV): with a .vmd output, bake IK into forward
-    /// keys; with .npz, .csv or .json, bake world positions and rotations
-    #[arg(long, value_name = "MODEL")]
-    model: Option<std::path::PathBuf>,
-    #[command(flatten)]
-    world: bake_world::WorldBakeOptions,
-}
-
-impl BakeCommand {
-    fn run(&self) -> anyhow::Result<()> {
-        bake::run(&self.keys, self.model.as_deref(), &self.world)
     }
 }

@@ -1,13 +1,15 @@
 //! `vmdkit plot`: a track's curves over time as a PNG, or one key's Bézier handles; several
 //! motions overlay (see `vmdkit_draw`).
 
-use super::render::parse_size;
-use crate::io;
+use crate::args::size::parse_size;
+use crate::input;
+use crate::output;
+use crate::shared::fonts::say_script;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
 use vmdkit_draw::{
     bone_panels, camera_panels, draw_chart, draw_key_curves, morph_panels, Canvas, Font, KeyCurves,
-    NameScript, SampleRange, Size,
+    SampleRange, Size,
 };
 
 const AFTER_HELP: &str = "\
@@ -70,7 +72,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut labels = Vec::new();
     let mut samplers = Vec::new();
     for path in &args.motions {
-        let loaded = io::load_motion(path, args.lenient, io::NO_TRAILING)?;
+        let loaded = input::load_motion(path, args.lenient, input::NO_TRAILING)?;
         let encoding = loaded.motion.detect_encoding();
         samplers.push((MotionSampler::new(&loaded.motion), encoding));
         let name =
@@ -132,21 +134,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let chart = camera_panels(&labels, &tracks, range(args, last)?);
         draw_chart(&chart, chart_size(args)?, font.as_ref()).0
     };
-    io::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
-}
-
-/// Says on stderr in which script names are drawn, and with which font.
-pub fn say_script(font: Option<&Font>) {
-    match font {
-        Some(f) if f.script() == NameScript::Japanese => {
-            say!("note: names in Japanese ({})", f.path().display())
-        }
-        Some(f) => say!(
-            "note: names in English: no font with Japanese glyphs found ({} has no kanji; Debian's fonts-noto-cjk has them)",
-            f.path().display()
-        ),
-        None => say!("note: no font found: tick numbers only, no names"),
-    }
+    output::write_output(&args.output, |out| canvas.write_png(out).map_err(std::io::Error::other))
 }
 
 fn chart_size(args: &Args) -> anyhow::Result<Size> {
@@ -156,8 +144,8 @@ fn chart_size(args: &Args) -> anyhow::Result<Size> {
 /// `--from`/`--to`, defaulting to 0 and the last key.
 fn range(args: &Args, last: u32) -> anyhow::Result<SampleRange> {
     let (from, to) = (args.from.unwrap_or(0.0), args.to.unwrap_or(f64::from(last)));
-    crate::eval_args::check_frame(from)?;
-    crate::eval_args::check_frame(to)?;
+    crate::args::frames::check_frame(from)?;
+    crate::args::frames::check_frame(to)?;
     if to < from {
         return Err(crate::error::usage(format!("--to {to} is before --from {from}")));
     }

@@ -1,10 +1,12 @@
 //! `vmdkit pose`: every bone of a model in model space at one time of a motion (see
 //! `vmdkit::skeleton`).
 
+use crate::args::frames::check_frame;
+use crate::args::ik::IkMode;
 use crate::error::usage;
-use crate::eval_args::{bind, check_frame, read_model, IkMode};
-use crate::inputs::{pose_as_motion, read_pose, InputKind};
-use crate::io;
+use crate::input::{self, pose_as_motion, read_model, read_pose, InputKind};
+use crate::output;
+use crate::shared::eval::bind;
 use crate::report::PoseDoc;
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,10 +76,10 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
         }
         pose_as_motion(&args.file, &read_pose(&args.file)?, 0)
     } else {
-        io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?
+        input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?
     };
     if !is_pose {
-        super::render::note_outside(&loaded.label, &loaded.motion, frame, frame);
+        crate::shared::eval::note_outside(&loaded.label, &loaded.motion, frame, frame);
     }
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
@@ -89,7 +91,7 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
-        io::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
+        output::write_json_line(&mut out, &PoseDoc::new(frame, &skeleton, &pose))?;
     } else {
         let mut text = crate::terminal::Escaping::new(&mut out);
         write_table(&mut text, frame, &loaded.label, &skeleton, &pose)?;

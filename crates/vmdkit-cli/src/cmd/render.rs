@@ -1,17 +1,19 @@
 //! `vmdkit render`: the pose as a stick figure, one frame as a PNG, a range as an animated GIF
 //! or as numbered PNG frames (see `vmdkit_draw`).
 
+use crate::args::figure::parse_view;
+use crate::args::figure::FigureModel;
+use crate::args::figure::FigureOptions;
+use crate::args::frames::{check_fps, check_frame};
+use crate::args::size::parse_size;
 use crate::batch::progress_bar;
-use crate::eval_args::{check_fps, check_frame, read_model, IkMode};
-use crate::inputs::{load_motion_or_pose, InputKind};
-use crate::io;
+use crate::input::camera_sampler;
+use crate::input::{self, load_motion_or_pose, InputKind};
+use crate::output;
+use crate::shared::eval::note_outside;
+use crate::shared::eval::range_times;
 use std::path::{Path, PathBuf};
-use vmdkit::eval::MotionSampler;
-use vmdkit_draw::{BoneSet, FigureRenderer, Font, GifWriter, Projection, Size, View};
-
-/// Most frames one command draws: 30 minutes at 30 fps. A damaged last frame number must not
-/// start billions of frames.
-const MAX_FRAMES: usize = 54_000;
+use vmdkit_draw::{FigureRenderer, Font, GifWriter, Projection, Size, View};
 
 const AFTER_HELP: &str = "\
 The figure: bones as lines from each bone's head to its parent's, joints as dots, the model's
@@ -44,9 +46,8 @@ pub struct Args {
     /// frame 0 unless --frame)
     #[arg(value_name = "MOTION")]
     pub motion: PathBuf,
-    /// The model (.pmx, .pmd); the built-in standard skeleton when not given
-    #[arg(long, value_name = "MODEL")]
-    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: FigureModel,
     /// The frame of a still image (30 fps frames; fractions allowed)
     #[arg(long, value_name = "F", allow_negative_numbers = true, conflicts_with_all = ["from", "to"])]
     pub frame: Option<f64>,
@@ -75,55 +76,8 @@ pub struct Args {
     /// font, else the model's English names; stderr says which); labels never overlap
     #[arg(long)]
     pub labels: bool,
-    /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
-    /// MMD shows), all (hidden helpers too)
-    #[arg(long, value_name = "SET", default_value = "body", value_parser = parse_bones)]
-    pub bones: BoneSet,
-    /// IK solver
-    #[arg(long, value_enum, value_name = "MODE", default_value_t)]
-    pub ik: IkMode,
-    /// Read a damaged VMD leniently, keeping every complete record
-    #[arg(long)]
-    pub lenient: bool,
-}
-
-/// `--view`: front, side, top or degrees.
-pub fn parse_view(text: &str) -> Result<View, String> {
-    View::parse(text)
-        .ok_or_else(|| format!("{text:?} is not front, side, top or an angle in degrees"))
-}
-
-/// `--bones`: body, visible or all.
-pub fn parse_bones(text: &str) -> Result<BoneSet, String> {
-    BoneSet::parse(text).ok_or_else(|| format!("{text:?} is not body, visible or all"))
-}
-
-/// Says once on stderr when the times `from`..=`to` reach outside the motion's keys (before
-/// frame 0 or after its last key): allowed, MMD holds the first and last keys, but a mistyped
-/// frame should not pass unnoticed. Nothing for a motion without keys or a VPD pose.
-pub fn note_outside(label: &str, motion: &vmdkit::Motion, from: f64, to: f64) {
-    let Some(last) = MotionSampler::new(motion).last_frame() else { return };
-    let last_f = f64::from(last);
-    let what = if from == to {
-        format!("frame {from} is")
-    } else {
-        format!("frames {from} to {to} reach")
-    };
-    if to > last_f {
-        say!(
-            "note: {what} past the last key of {label} (frame {last}): posed as MMD does, holding that key"
-        );
-    } else if from < 0.0 {
-        say!("note: {what} before frame 0 of {label}: posed as MMD does, with its first keys");
-    }
-}
-
-/// `--size`: WIDTHxHEIGHT, each 1 to 16384.
-pub fn parse_size(text: &str) -> Result<Size, String> {
-    let bad = || format!("{text:?} is not a size such as 512x512");
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let (w, h) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
-    Size::new(w, h).map_err(|e| e.to_string())
+    #[command(flatten)]
+    pub figure: FigureOptions,
 }
 
 /// What -o asks for.
@@ -134,7 +88,7 @@ enum Output {
 }
 
 fn output_kind(path: &Path, still: bool) -> anyhow::Result<Output> {
-    if io::is_stdio(path) {
+    if input::is_stdio(path) {
         return Ok(if still { Output::Png } else { Output::Gif });
     }
     let text = path.to_string_lossy();
@@ -157,30 +111,27 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let is_pose = InputKind::of(&args.motion) == InputKind::Pose;
     let frame = args.frame.or(is_pose.then_some(0.0));
     let kind = output_kind(&args.output, frame.is_some())?;
-    let loaded = load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
-    let model = match &args.model {
-        Some(path) => read_model(path)?,
-        None => vmdkit::example::standard_model(),
-    };
+    let loaded = load_motion_or_pose(&args.motion, args.figure.lenient, input::NO_TRAILING)?;
+    let model = args.model.read()?;
     let times = frame_times(args, frame, &kind, &loaded.motion, &loaded.label)?;
     if !is_pose {
         note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
     }
     let camera = match &args.camera {
-        Some(path) => Some(camera_sampler(path, args.lenient)?),
+        Some(path) => Some(camera_sampler(path, args.figure.lenient)?),
         None => None,
     };
     let mut renderer =
-        FigureRenderer::with_options(&model, &loaded.motion, args.size, args.ik.options());
+        FigureRenderer::with_options(&model, &loaded.motion, args.size, args.figure.ik.options());
     for message in
         crate::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
         say!("warning: {message}");
     }
-    renderer.set_bones(args.bones);
+    renderer.set_bones(args.figure.bones);
     let font = Font::find_system();
     if args.labels {
-        super::plot::say_script(font.as_ref());
+        crate::shared::fonts::say_script(font.as_ref());
         renderer.set_labels(true);
     }
     renderer.set_font(font);
@@ -198,13 +149,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Output::Png => {
             let t = times[0];
             let canvas = renderer.draw(&projection(t), t, None);
-            io::write_output(&args.output, |out| {
+            output::write_output(&args.output, |out| {
                 canvas.write_png(out).map_err(std::io::Error::other)
             })?;
         }
         Output::Gif => {
             let (w, h) = (args.size.width(), args.size.height());
-            io::write_output(&args.output, |out| {
+            output::write_output(&args.output, |out| {
                 let mut gif = GifWriter::new(out, w, h, args.fps).map_err(std::io::Error::other)?;
                 for &t in &times {
                     let label = counter(t);
@@ -222,7 +173,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 let label = counter(t);
                 let canvas = renderer.draw(&projection(t), t, label.as_deref());
                 let path = args.output.join(format!("{i:05}.png"));
-                io::write_output(&path, |out| {
+                output::write_output(&path, |out| {
                     canvas.write_png(out).map_err(std::io::Error::other)
                 })?;
                 bar.inc(1);
@@ -253,42 +204,6 @@ fn frame_times(
     range_times(args.from, args.to, args.fps, motion, label)
 }
 
-/// Motion times from `from` (default 0) to `to` (default the last key) at `fps`, refusing
-/// more than 54,000. Too many frames up to `--to` is a usage error; up to the last key of
-/// `motion` (read from `label`), a fact of the file: exit 1, naming it and the key.
-pub fn range_times(
-    from: Option<f64>,
-    to: Option<f64>,
-    fps: f64,
-    motion: &vmdkit::Motion,
-    label: &str,
-) -> anyhow::Result<Vec<f64>> {
-    let to_given = to.is_some();
-    let from = from.unwrap_or(0.0);
-    let last = MotionSampler::new(motion).last_frame().unwrap_or(0);
-    let to = to.unwrap_or(f64::from(last));
-    check_frame(from)?;
-    check_frame(to)?;
-    if to < from {
-        return Err(crate::error::usage(format!("--to {to} is before --from {from}")));
-    }
-    let step = 30.0 / fps;
-    let count = ((to - from) / step + 1e-9).floor() + 1.0;
-    if count > MAX_FRAMES as f64 {
-        let span = format!("{from} to {to} at {fps} fps is {count} frames");
-        if to_given {
-            return Err(crate::error::usage(format!(
-                "{span}, more than the {MAX_FRAMES} one command draws"
-            )));
-        }
-        anyhow::bail!(
-            "{label}: its last key is at frame {last}: {span}, more than the {MAX_FRAMES} one \
-             command draws; pass --to (or --from) to draw part of it"
-        );
-    }
-    Ok((0..count as usize).map(|i| from + i as f64 * step).collect())
-}
-
 /// The frame counter: whole frames without a fraction.
 fn frame_label(t: f64) -> String {
     if t.fract() == 0.0 {
@@ -296,13 +211,4 @@ fn frame_label(t: f64) -> String {
     } else {
         format!("{t:.1}")
     }
-}
-
-pub fn camera_sampler(path: &Path, lenient: bool) -> anyhow::Result<MotionSampler> {
-    let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
-    let sampler = MotionSampler::new(&loaded.motion);
-    if sampler.camera_track().is_none() {
-        anyhow::bail!("{}: has no camera keys to draw through", loaded.label);
-    }
-    Ok(sampler)
 }

@@ -1,7 +1,9 @@
 //! `vmdkit sample`: what a motion says at one time, as MMD plays it (see `vmdkit::eval`).
 
-use crate::eval_args::{check_frame, warn_duplicates, MotionAt};
-use crate::io::{self, write_json_line};
+use crate::args::frames::{check_frame, MotionAt};
+use crate::input;
+use crate::output::write_json_line;
+use crate::shared::eval::warn_duplicates;
 use crate::report::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
 use anyhow::Context;
 use std::io::Write;
@@ -46,7 +48,8 @@ pub struct SampleArgs {
 
 pub fn run(args: &SampleArgs) -> anyhow::Result<()> {
     check_frame(args.at.frame)?;
-    let loaded = crate::inputs::load_motion_or_pose(&args.at.file, args.lenient, io::NO_TRAILING)?;
+    let loaded =
+        crate::input::load_motion_or_pose(&args.at.file, args.lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let stdout = std::io::stdout();

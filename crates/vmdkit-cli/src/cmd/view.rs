@@ -1,11 +1,15 @@
 //! `vmdkit view`: one offline HTML file that plays the motion as a stick figure (see
 //! `vmdkit_draw::write_viewer`).
 
-use super::render::{camera_sampler, note_outside, parse_bones, range_times};
-use crate::eval_args::{check_fps, read_model, IkMode};
-use crate::io;
+use crate::args::figure::FigureModel;
+use crate::args::figure::FigureOptions;
+use crate::args::frames::check_fps;
+use crate::input::camera_sampler;
+use crate::input::{self};
+use crate::output;
+use crate::shared::eval::{note_outside, range_times};
 use std::path::PathBuf;
-use vmdkit_draw::{write_viewer, BoneSet, FigureRenderer, Size, View};
+use vmdkit_draw::{write_viewer, FigureRenderer, Size, View};
 
 const AFTER_HELP: &str = "\
 The file holds everything: every joint's position at every frame (16-bit, delta-coded and
@@ -25,9 +29,8 @@ pub struct Args {
     /// The motion: .vmd, or a .json/.csv written by `vmdkit convert`; or a VPD pose
     #[arg(value_name = "MOTION")]
     pub motion: PathBuf,
-    /// The model (.pmx, .pmd); the built-in standard skeleton when not given
-    #[arg(long, value_name = "MODEL")]
-    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub model: FigureModel,
     /// Include the camera of this VMD (it may be MOTION itself)
     #[arg(long, value_name = "CAMERA")]
     pub camera: Option<PathBuf>,
@@ -43,47 +46,37 @@ pub struct Args {
     /// Last frame (default: the motion's last key)
     #[arg(long, value_name = "B", allow_negative_numbers = true)]
     pub to: Option<f64>,
-    /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
-    /// MMD shows), all (hidden helpers too)
-    #[arg(long, value_name = "SET", default_value = "body", value_parser = parse_bones)]
-    pub bones: BoneSet,
-    /// IK solver
-    #[arg(long, value_enum, value_name = "MODE", default_value_t)]
-    pub ik: IkMode,
-    /// Read a damaged VMD leniently, keeping every complete record
-    #[arg(long)]
-    pub lenient: bool,
+    #[command(flatten)]
+    pub figure: FigureOptions,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     crate::output::require_extension(&args.output, &["html", "htm"], "an HTML page")?;
     check_fps(args.fps)?;
-    let loaded = crate::inputs::load_motion_or_pose(&args.motion, args.lenient, io::NO_TRAILING)?;
-    let model = match &args.model {
-        Some(path) => read_model(path)?,
-        None => vmdkit::example::standard_model(),
-    };
+    let loaded =
+        crate::input::load_motion_or_pose(&args.motion, args.figure.lenient, input::NO_TRAILING)?;
+    let model = args.model.read()?;
     let times = range_times(args.from, args.to, args.fps, &loaded.motion, &loaded.label)?;
-    if crate::inputs::InputKind::of(&args.motion) != crate::inputs::InputKind::Pose {
+    if crate::input::InputKind::of(&args.motion) != crate::input::InputKind::Pose {
         note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
     }
     let camera = match &args.camera {
-        Some(path) => Some(camera_sampler(path, args.lenient)?),
+        Some(path) => Some(camera_sampler(path, args.figure.lenient)?),
         None => None,
     };
     let size = Size::new(1, 1)?;
     let mut renderer =
-        FigureRenderer::with_options(&model, &loaded.motion, size, args.ik.options());
+        FigureRenderer::with_options(&model, &loaded.motion, size, args.figure.ik.options());
     for message in
         crate::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {
         say!("warning: {message}");
     }
-    renderer.set_bones(args.bones);
+    renderer.set_bones(args.figure.bones);
     renderer.fit(View::Front, &times); // sizes the floor grid
     let title =
         args.motion.file_name().map_or(loaded.label.clone(), |n| n.to_string_lossy().into_owned());
-    io::write_output(&args.output, |out| {
+    output::write_output(&args.output, |out| {
         write_viewer(&mut renderer, &times, args.fps, &title, camera.as_ref(), None, out)
             .map_err(std::io::Error::other)
     })

@@ -1,6 +1,7 @@
 //! `vmdkit append`: motions one after another in time (see `vmdkit::edit::append`).
 
-use super::{counts, load_all, save, warn_model_names};
+use super::{load_all, save, warn_model_names};
+use crate::shared::messages::counts;
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\

@@ -1,6 +1,7 @@
 //! `vmdkit filter`: keep or drop bones and morphs by name (see `vmdkit::edit::filter`).
 
-use super::{list, InOut};
+use super::InOut;
+use crate::shared::messages::list;
 use vmdkit::edit::FilterMode;
 
 const AFTER_HELP: &str = "\

@@ -1,6 +1,7 @@
 //! `vmdkit merge`: several motions into one (see `vmdkit::edit::merge`).
 
-use super::{counts, load_all, save, warn_model_names};
+use super::{load_all, save, warn_model_names};
+use crate::shared::messages::counts;
 use std::path::PathBuf;
 use vmdkit::Section;
 

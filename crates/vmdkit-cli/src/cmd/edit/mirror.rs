@@ -1,6 +1,7 @@
 //! `vmdkit mirror`: left ⇄ right (see `vmdkit::edit::mirror`).
 
-use super::{list, InOut};
+use super::InOut;
+use crate::shared::messages::list;
 
 const AFTER_HELP: &str = "\
 Mirrors across the model's X = 0 plane: bone translations (x negated), rotations (quaternion

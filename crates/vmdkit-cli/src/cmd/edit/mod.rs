@@ -8,9 +8,10 @@
 //! any other input): that is refused as bad usage, as in every command.
 //! What the edit had to approximate, shorten or drop is reported on stderr.
 
-use crate::error::usage;
-use crate::io::{self, Format};
+use crate::input::{self, Format};
+use crate::output;
 use crate::output::OutArg;
+use crate::shared::messages::counts;
 use std::path::{Path, PathBuf};
 use vmdkit::Motion;
 
@@ -125,7 +126,7 @@ impl InOut {
 
     /// Writes `motion` to OUT atomically.
     pub fn write(&self, motion: &Motion) -> anyhow::Result<()> {
-        io::save_motion(self.output(), motion, self.format()?, false, io::TEXT_TRAILING_CAP)
+        output::save_motion(self.output(), motion, self.format()?, false, output::TEXT_TRAILING_CAP)
     }
 
     /// The start of most edits' summary line: "OUT: <counts of `motion`>".
@@ -154,81 +155,13 @@ pub fn load_all(inputs: &[PathBuf], lenient: bool, output: &Path) -> anyhow::Res
 }
 
 pub fn load(path: &Path, lenient: bool) -> anyhow::Result<Motion> {
-    Ok(io::load_motion(path, lenient, io::ALL_TRAILING)?.motion)
+    Ok(input::load_motion(path, lenient, input::ALL_TRAILING)?.motion)
 }
 
 /// Writes `motion` to `path` atomically (temporary file, then rename); `-` is stdout (VMD).
 pub fn save(path: &Path, motion: &Motion) -> anyhow::Result<()> {
     let format = Format::of_output(path)?;
-    io::save_motion(path, motion, format, false, io::TEXT_TRAILING_CAP)
-}
-
-/// Key counts for messages: "1234 bone, 56 morph, 7 camera keys".
-pub fn counts(m: &Motion) -> String {
-    let mut parts = vec![format!("{} bone", m.bones.len()), format!("{} morph", m.morphs.len())];
-    for (n, what) in [
-        (m.cameras.len(), "camera"),
-        (m.lights.len(), "light"),
-        (m.shadows.len(), "self-shadow"),
-        (m.properties.len(), "property"),
-    ] {
-        if n > 0 {
-            parts.push(format!("{n} {what}"));
-        }
-    }
-    format!("{} keys", parts.join(", "))
-}
-
-/// A short list for messages: the first `max` items (each cut and escaped, as names from files
-/// are), then "and N more".
-pub fn list<T: AsRef<str>>(items: &[T], max: usize) -> String {
-    vmdkit::shown::shown_list(items).at_most(max).to_string()
-}
-
-/// Tolerance flags shared by `reduce` and `retime`.
-#[derive(clap::Args, Clone, Copy)]
-pub struct ToleranceArgs {
-    /// Largest bone translation (and camera position) error at any frame, model units
-    #[arg(long, value_name = "E", default_value_t = vmdkit::edit::Tolerance::default().position)]
-    pub max_position_error: f64,
-    /// Largest bone rotation (and camera angle) error at any frame, degrees
-    #[arg(long, value_name = "D", default_value_t = vmdkit::edit::Tolerance::default().angle_degrees)]
-    pub max_angle_error: f64,
-    /// Largest morph weight error at any frame
-    #[arg(long, value_name = "M", default_value_t = vmdkit::edit::Tolerance::default().morph)]
-    pub max_morph_error: f64,
-}
-
-impl ToleranceArgs {
-    pub fn tolerance(&self) -> anyhow::Result<vmdkit::edit::Tolerance> {
-        for (v, flag) in [
-            (self.max_position_error, "--max-position-error"),
-            (self.max_angle_error, "--max-angle-error"),
-            (self.max_morph_error, "--max-morph-error"),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(usage(format!("{flag} must be a number ≥ 0, not {v}")));
-            }
-        }
-        Ok(vmdkit::edit::Tolerance {
-            position: self.max_position_error,
-            angle_degrees: self.max_angle_error,
-            morph: self.max_morph_error,
-        })
-    }
-}
-
-/// The largest errors, for messages.
-pub fn errors(e: &vmdkit::edit::MeasuredErrors) -> String {
-    let mut s =
-        format!("bones {:.4} units / {:.3}°, morphs {:.4}", e.position, e.angle_degrees, e.morph);
-    if e.camera_position > 0.0 || e.camera_angle_degrees > 0.0 {
-        s.push_str(&format!(
-            ", camera {:.4} units / {:.3}°",
-            e.camera_position, e.camera_angle_degrees
-        ));
-    }
-    s
+    output::save_motion(path, motion, format, false, output::TEXT_TRAILING_CAP)
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! `vmdkit reduce`: few keys with fitted curves (see `vmdkit::edit::reduce`).
 
-use super::{errors, list, InOut, ToleranceArgs};
+use super::InOut;
+use crate::args::tolerance::ToleranceArgs;
 use crate::batch::{is_long, progress_bar, spinner};
+use crate::shared::messages::{errors, list};
 use vmdkit::edit::{KeyCounts, ReduceMethod, ReduceOptions};
 
 const AFTER_HELP: &str = "\

@@ -1,7 +1,8 @@
 //! `vmdkit rename`: rename bones and morphs (see `vmdkit::edit::rename`).
 
-use super::{list, InOut};
+use super::InOut;
 use crate::error::usage;
+use crate::shared::messages::list;
 use anyhow::Context;
 use std::path::PathBuf;
 use vmdkit::edit::RenameMap;
@@ -130,7 +131,7 @@ fn rename_map(args: &RenameArgs, motion: &Motion) -> anyhow::Result<RenameMap> {
         RenameMap::new()
     };
     if let Some(path) = &args.map {
-        crate::output::note_input(path);
+        crate::input::note_input(path);
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let given = RenameMap::from_csv(&text).with_context(|| path.display().to_string())?;

@@ -1,7 +1,9 @@
 //! `vmdkit retime`: a new frame rate or speed (see `vmdkit::edit::retime`).
 
-use super::{counts, errors, list, InOut, ToleranceArgs};
+use super::InOut;
+use crate::args::tolerance::ToleranceArgs;
 use crate::error::usage;
+use crate::shared::messages::{counts, errors, list};
 
 const AFTER_HELP: &str = "\
 --fps N makes the frame numbers count at N frames per second (the input counting at

@@ -3,7 +3,7 @@
 
 use super::InOut;
 use crate::error::usage;
-use crate::eval_args::read_model;
+use crate::input::read_model;
 use glam::{Quat, Vec3};
 use std::path::PathBuf;
 use vmdkit::edit::{place, EditError, PlaceRoot, RigidTransform};

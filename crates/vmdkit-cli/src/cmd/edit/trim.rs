@@ -24,10 +24,10 @@ pub struct TrimArgs {
     #[command(flatten)]
     pub io: InOut,
     /// First frame kept
-    #[arg(long, value_name = "A", value_parser = crate::eval_args::frame_number)]
+    #[arg(long, value_name = "A", value_parser = crate::args::frames::frame_number)]
     pub from: u32,
     /// Last frame kept
-    #[arg(long, value_name = "B", value_parser = crate::eval_args::frame_number)]
+    #[arg(long, value_name = "B", value_parser = crate::args::frames::frame_number)]
     pub to: u32,
     /// Shift the result so that --from becomes frame 0
     #[arg(long)]

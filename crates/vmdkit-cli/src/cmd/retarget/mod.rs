@@ -2,10 +2,17 @@
 //! skeleton as a VMD (see `vmdkit::retarget`), with what the fit left measured
 //! ([`summary`] words the report).
 
+mod bvh;
 mod summary;
 
-use crate::eval_args::{read_model, OutputLimit};
-use crate::io;
+use crate::args::axes::parse_units;
+use crate::args::axes::parse_up;
+use crate::args::layout::named_layout;
+use crate::args::layout::target_model;
+use crate::args::limit::OutputLimit;
+use crate::input::{self, read_model};
+use crate::output;
+use crate::shared::retarget::explain;
 use anyhow::Context;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -13,10 +20,9 @@ use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
     KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
 };
-use vmdkit::model::Model;
 use vmdkit::retarget::{
-    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
-    RetargetOptions, ScaleMode,
+    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
+    ScaleMode,
 };
 use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
@@ -75,14 +81,6 @@ pub enum OnOff {
     On,
     /// Leg rotations keyed directly, IK switched off in the property section
     Off,
-}
-
-pub fn parse_units(text: &str) -> Result<Units, String> {
-    Units::parse(text).ok_or_else(|| format!("expected mm, cm, m or metres per unit, not `{text}`"))
-}
-
-pub fn parse_up(text: &str) -> Result<UpAxis, String> {
-    UpAxis::parse(text).ok_or_else(|| format!("expected y, -y, z or -z, not `{text}`"))
 }
 
 #[derive(clap::Args)]
@@ -168,10 +166,10 @@ struct Input {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    if args.json && io::is_stdio(&args.output) {
+    if args.json && input::is_stdio(&args.output) {
         return Err(crate::error::usage("--json and -o - would both write stdout"));
     }
-    let format = io::Format::of_output(&args.output)?;
+    let format = input::Format::of_output(&args.output)?;
     let keys = key_mode(args)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let input = match &args.source_model {
@@ -208,11 +206,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     bar.finish_and_clear();
     let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
-    io::save_motion(&args.output, &out.motion, format, false, io::TEXT_TRAILING_CAP)?;
+    output::save_motion(&args.output, &out.motion, format, false, output::TEXT_TRAILING_CAP)?;
     if args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
-        io::write_json_line(&mut lock, &out.report)?;
+        output::write_json_line(&mut lock, &out.report)?;
     } else {
         say_part!("{}", summary::summary(args, &input, &model_label, &options, &out.report));
     }
@@ -238,24 +236,6 @@ fn key_mode(args: &Args) -> anyhow::Result<KeyMode> {
     }))
 }
 
-/// The model at `path`, or the built-in standard model; with a label for messages.
-pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
-    match path {
-        Some(path) => Ok((read_model(path)?, path.display().to_string())),
-        None => Ok((vmdkit::example::standard_model(), "the built-in standard model".to_string())),
-    }
-}
-
-/// A layout by name or mapping file (the `auto` choice is the caller's).
-pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
-    let path = Path::new(text);
-    if path.is_file() {
-        crate::output::note_input(path);
-        return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
-    }
-    Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
-}
-
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     let bytes = read_input(&args.input)?;
     let kind = FileKind::detect(&bytes);
@@ -272,7 +252,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
     // Bytes of no known kind are left to the reader the extension names (CSV has no
     // signature); anything else that is no capture is named as what it is.
     let unknown = matches!(kind, FileKind::Text | FileKind::Binary | FileKind::Json);
-    let named = io::is_stdio(&args.input)
+    let named = input::is_stdio(&args.input)
         || args
             .input
             .extension()
@@ -280,7 +260,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
             .is_some_and(|e| KeypointFormat::from_name(e).is_some());
     if !(Expected::Capture.accepts(kind) || unknown && named) {
         let label = args.input.display().to_string();
-        return Err(anyhow::anyhow!(io::wrong_kind(&label, kind, Expected::Capture)));
+        return Err(anyhow::anyhow!(input::wrong_kind(&label, kind, Expected::Capture)));
     }
     let format = KeypointFormat::guess(&bytes, Some(&args.input));
     let keypoints = Keypoints::parse(&bytes, format)
@@ -306,7 +286,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         (None, Some(fps)) => Sourced { value: fps, from: "from the file" },
         (None, None) => Sourced { value: 30.0, from: "default" },
     };
-    crate::eval_args::check_fps(fps.value)?;
+    crate::args::frames::check_fps(fps.value)?;
     let axes = InputAxes {
         up: args.up.or(keypoints.up).unwrap_or(UpAxis::Y),
         left_handed: args.left_handed,
@@ -326,12 +306,12 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
 
 /// A BVH: its joints' world positions by FK, mapped by name or by a mapping file (`bvh.rs`).
 fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
-    let bvh = super::bvh::keypoints(&args.input, bytes, &args.layout)?;
+    let bvh = bvh::keypoints(&args.input, bytes, &args.layout)?;
     let fps = match args.fps {
         Some(fps) => Sourced { value: fps, from: "given" },
         None => Sourced { value: bvh.keypoints.fps.unwrap_or(30.0), from: "from the frame time" },
     };
-    crate::eval_args::check_fps(fps.value)?;
+    crate::args::frames::check_fps(fps.value)?;
     let axes = InputAxes { up: args.up.unwrap_or(UpAxis::Y), left_handed: args.left_handed };
     Ok(Input {
         keypoints: bvh.keypoints,
@@ -347,13 +327,13 @@ fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
 
 /// The keypoint file's bytes, or stdin's for `-`.
 fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
-    if io::is_stdio(path) {
+    if input::is_stdio(path) {
         let mut bytes = Vec::new();
         std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read stdin")?;
         return Ok(bytes);
     }
-    io::refuse_folder(path, "a keypoint file")?;
-    crate::output::note_input(path);
+    input::refuse_folder(path, "a keypoint file")?;
+    crate::input::note_input(path);
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 
@@ -374,11 +354,11 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         ));
     }
     let model = read_model(source)?;
-    let loaded = io::load_motion(&args.input, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.input, args.lenient, input::NO_TRAILING)?;
     let layout = every_role();
     let options =
         KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
-    let keypoints = super::keypoints::pose_keypoints(&loaded.motion, &model, &layout, &options)
+    let keypoints = crate::shared::eval::pose_keypoints(&loaded.motion, &model, &layout, &options)
         .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
     Ok(Input {
         keypoints,
@@ -390,17 +370,4 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
         source: Some(source.display().to_string()),
         smooth: SmoothArg::Normal,
     })
-}
-
-/// The library's error, with the input, model or layout it is about.
-pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) -> anyhow::Error {
-    match &err {
-        RetargetError::TooLarge(e) => crate::eval_args::too_large(input, e),
-        RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),
-        RetargetError::JointCount { .. } | RetargetError::LayoutTooSparse { .. } => {
-            crate::error::usage(format!("{err}; pass --layout to choose another"))
-        }
-        RetargetError::Option(_) => crate::error::usage(err.to_string()),
-        _ => anyhow::anyhow!("cannot retarget with layout {}: {err}", layout.name),
-    }
 }

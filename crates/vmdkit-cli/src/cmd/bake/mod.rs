@@ -1,18 +1,24 @@
 //! `vmdkit bake`: a key at every 1/N second (see `vmdkit::bake::bake`); with `--model`, IK
-//! baked into forward keys (`bake_ik.rs`) or world-space joints (`bake_world.rs`). This file
+//! baked into forward keys (`ik.rs`) or world-space joints (`world.rs`). This file
 //! picks the mode and refuses the options that would do nothing in it.
 
-use super::bake_world::WorldBakeOptions;
-use super::edit::ToleranceArgs;
+mod ik;
+mod world;
+
+use crate::args::frames::check_fps;
+use crate::args::limit::{too_large, OutputLimit};
+use crate::args::tolerance::ToleranceArgs;
 use crate::batch::{is_long, spinner};
 use crate::error::usage;
-use crate::eval_args::{check_fps, too_large, warn_duplicates, OutputLimit};
-use crate::io::{self, Format};
+use crate::input::{self, Format};
+use crate::output;
+use crate::shared::eval::warn_duplicates;
 use std::path::{Path, PathBuf};
 use vmdkit::bake::{bake_sampler, BakeError};
 use vmdkit::edit::Tolerance;
 use vmdkit::eval::MotionSampler;
 use vmdkit::math::FPS;
+use world::WorldBakeOptions;
 
 const AFTER_HELP: &str = "\
 Three bakes, picked by --model and the output's extension:
@@ -52,6 +58,27 @@ Examples:
   vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd
   vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd --reduce --max-angle-error 0.2
   vmdkit bake dance.vmd --model miku.pmx --fps 30 --metres --up z -o joints.npz";
+
+/// `bake`: key frames at a new rate, or with `--model` IK baked into forward keys (.vmd) or the
+/// world-space joints of every frame.
+#[derive(clap::Args)]
+pub struct BakeCommand {
+    #[command(flatten)]
+    keys: BakeArgs,
+    /// Pose this PMX/PMD model (or PmxEditor bone CSV): with a .vmd output, bake IK into forward
+    /// keys; with .npz, .csv or .json, bake world positions and rotations
+    #[arg(long, value_name = "MODEL")]
+    model: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    world: WorldBakeOptions,
+}
+
+impl BakeCommand {
+    /// Runs the bake the arguments ask for.
+    pub fn run(&self) -> anyhow::Result<()> {
+        run(&self.keys, self.model.as_deref(), &self.world)
+    }
+}
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -132,7 +159,7 @@ fn refuse(flag: &str, why: &str) -> anyhow::Error {
 }
 
 /// Runs the bake `args` and `model` ask for (see the help).
-pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyhow::Result<()> {
+fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyhow::Result<()> {
     let is_vmd = Format::from_path(&args.output) == Some(Format::Vmd);
     if args.pretty && Format::from_path(&args.output) != Some(Format::Json) {
         return Err(refuse("--pretty", "indents JSON: it needs a .json output"));
@@ -160,15 +187,15 @@ pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> a
                 ));
             }
             let fps = args.fps.map(|fps| args.sampling_fps(fps)).transpose()?;
-            super::bake_ik::run(args, model, fps, world.ik.unwrap_or_default())
+            ik::run(args, model, fps, world.ik.unwrap_or_default())
         }
         Some(model) => {
-            super::bake_world::output_format(&args.output)?;
+            world::output_format(&args.output)?;
             if args.reduce {
                 return Err(refuse("--reduce", "applies to the IK bake, a .vmd output"));
             }
             let fps = args.required_fps("a world-space bake")?;
-            super::bake_world::run(args, model, fps, world)
+            world::run(args, model, fps, world)
         }
     }
 }
@@ -176,7 +203,7 @@ pub fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> a
 /// Every track resampled at `fps` (the sampling rate, after --from-fps).
 fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
     let format = Format::of_output(&args.output)?;
-    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     warn_duplicates(&loaded.label, &sampler);
     let bar = spinner(&format!("baking {}", loaded.label), is_long(&loaded.motion));
@@ -186,8 +213,9 @@ fn run_keys(args: &BakeArgs, fps: f64) -> anyhow::Result<()> {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         baked => baked?,
     };
-    let bar = spinner(&format!("writing {}", io::output_label(&args.output)), is_long(&baked));
-    let saved = io::save_motion(&args.output, &baked, format, args.pretty, io::TEXT_TRAILING_CAP);
+    let bar = spinner(&format!("writing {}", output::output_label(&args.output)), is_long(&baked));
+    let saved =
+        output::save_motion(&args.output, &baked, format, args.pretty, output::TEXT_TRAILING_CAP);
     bar.finish_and_clear();
     saved?;
     let keys = baked.bones.len()

@@ -2,11 +2,14 @@
 //! VPD poses to motions and motions at a frame to VPD poses.
 //! `.glb` outputs go to `gltf.rs`.
 
+mod bvh;
+mod gltf;
+
 use crate::batch::{is_long, spinner};
 use crate::error::{usage, Outcome};
-use crate::inputs::{pose_as_motion, read_pose, InputKind};
-use crate::io::{self, is_stdio, Format, TextStyle};
+use crate::input::{self, is_stdio, pose_as_motion, read_pose, Format, InputKind};
 use crate::output::OutArg;
+use crate::output::{self, TextStyle};
 use std::path::{Path, PathBuf};
 use vmdkit::model::VpdPose;
 
@@ -101,11 +104,11 @@ pub struct Args {
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     #[command(flatten)]
-    bvh: super::bvh::ExportArgs,
+    bvh: bvh::ExportArgs,
     #[command(flatten)]
-    gltf: super::gltf::GltfArgs,
+    gltf: gltf::GltfArgs,
     #[command(flatten)]
-    limit: crate::eval_args::OutputLimit,
+    limit: crate::args::limit::OutputLimit,
     /// Print no summary line for a .bvh or .glb output (warnings still go to stderr)
     #[arg(short, long)]
     quiet: bool,
@@ -154,8 +157,8 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
             let to = Format::of_output_to(output, args.to, "--to")?;
             refuse_idle_options(args, to)?;
             let style =
-                TextStyle { pretty: args.pretty, bom: args.bom, max_trailing: io::ALL_TRAILING };
-            io::save_motion_styled(output, &loaded.motion, to, style)?;
+                TextStyle { pretty: args.pretty, bom: args.bom, max_trailing: input::ALL_TRAILING };
+            output::save_motion_styled(output, &loaded.motion, to, style)?;
             return Ok(Outcome::Success);
         }
     } else {
@@ -164,8 +167,8 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
                 "a .vpd OUT needs --frame F: the time of the motion to write as a pose",
             ));
         };
-        crate::eval_args::check_frame(frame)?;
-        let loaded = io::read_motion(&args.input, args.from, args.lenient, io::NO_TRAILING)?;
+        crate::args::frames::check_frame(frame)?;
+        let loaded = input::read_motion(&args.input, args.from, args.lenient, input::NO_TRAILING)?;
         loaded.warn_repairs();
         let pose = VpdPose::from_motion(&loaded.motion, frame);
         if pose.bones.is_empty() && pose.morphs.is_empty() {
@@ -173,7 +176,7 @@ fn convert_with_pose(args: &Args, pose_in: bool, pose_out: bool) -> anyhow::Resu
         }
         pose
     };
-    io::write_output(args.out.path(), |out| out.write_all(&pose.to_bytes()))?;
+    output::write_output(args.out.path(), |out| out.write_all(&pose.to_bytes()))?;
     Ok(Outcome::Success)
 }
 
@@ -193,8 +196,7 @@ const BIG_INPUT: u64 = 32 << 20;
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let output = args.out.path();
-    let exported =
-        [(super::bvh::is_bvh(output), "a .bvh"), (super::gltf::is_glb(output), "a .glb")];
+    let exported = [(bvh::is_bvh(output), "a .bvh"), (gltf::is_glb(output), "a .glb")];
     if let Some((_, what)) = exported.iter().find(|(is, _)| *is && args.to.is_none()) {
         if args.frame.is_some() || args.pretty || args.bom || args.keep_trailing {
             return Err(usage(format!(
@@ -202,14 +204,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             )));
         }
         let model = args.model.as_deref();
-        if super::bvh::is_bvh(output) {
+        if bvh::is_bvh(output) {
             args.gltf.refuse_unless_glb(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            super::bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
+            bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
         } else {
             args.bvh.refuse_unless_bvh(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            super::gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
+            gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
         }
         return Ok(Outcome::Success);
     }
@@ -218,7 +220,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.model.is_some() {
         return Err(usage(format!(
             "--model is for a .bvh or .glb output, and {} is neither",
-            io::output_label(output)
+            output::output_label(output)
         )));
     }
     if let Some(done) = convert_pose(&args) {
@@ -234,20 +236,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let to = Format::of_output_to(output, args.to, "--to")?;
     refuse_idle_options(&args, to)?;
     let max_trailing = match to {
-        Format::Json | Format::Csv if !args.keep_trailing => io::TEXT_TRAILING_CAP,
-        _ => io::ALL_TRAILING,
+        Format::Json | Format::Csv if !args.keep_trailing => output::TEXT_TRAILING_CAP,
+        _ => input::ALL_TRAILING,
     };
     // Decoded in full (and the input unmapped) before the output is opened; a VMD's trailing
     // bytes that the output will not hold are not read at all.
     let big = std::fs::metadata(&args.input).is_ok_and(|m| m.len() >= BIG_INPUT);
     let bar = spinner(&format!("reading {}", args.input.display()), big);
-    let loaded = io::read_motion(&args.input, args.from, args.lenient, max_trailing);
+    let loaded = input::read_motion(&args.input, args.from, args.lenient, max_trailing);
     bar.finish_and_clear();
     let loaded = loaded?;
     loaded.warn_repairs();
     let style = TextStyle { pretty: args.pretty, bom: args.bom, max_trailing };
-    let bar = spinner(&format!("writing {}", io::output_label(output)), is_long(&loaded.motion));
-    let saved = io::save_motion_styled(output, &loaded.motion, to, style);
+    let bar =
+        spinner(&format!("writing {}", output::output_label(output)), is_long(&loaded.motion));
+    let saved = output::save_motion_styled(output, &loaded.motion, to, style);
     bar.finish_and_clear();
     saved?;
     Ok(Outcome::Success)

@@ -1,10 +1,11 @@
 //! `vmdkit info`: what a motion file holds, and what is odd about it.
 
-use super::info_model::{write_model, write_pose};
+mod model;
+
 use crate::batch::for_each_ordered;
 use crate::error::Outcome;
-use crate::inputs::{read_pose, InputKind};
-use crate::io::{expand_inputs, read_motion, LoadError, Loaded};
+use crate::input::{expand_inputs, read_motion, read_pose, InputKind, LoadError, Loaded};
+use model::{write_model, write_pose};
 use crate::report::{ModelDoc, PoseFileDoc};
 use serde::Serialize;
 use std::io::Write;
@@ -90,7 +91,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.example {
-        let info = Summary::Motion(summarise(crate::io::example()));
+        let info = Summary::Motion(summarise(crate::input::example()));
         emit(&mut out, &Ok(info), args.json, true)?;
         out.flush()?;
         return Ok(Outcome::Success);
@@ -127,13 +128,13 @@ fn read_summary(path: &std::path::Path, lenient: bool) -> Result<Summary, LoadEr
     let label = path.display().to_string();
     let failed = |message: String| LoadError { message, suggest_lenient: false };
     match InputKind::of(path) {
-        InputKind::Model => match crate::eval_args::read_model(path) {
+        InputKind::Model => match crate::input::read_model(path) {
             Ok(model) => Ok(Summary::Model { path: label, model: Box::new(model) }),
             Err(e) => Err(failed(e.to_string())),
         },
         InputKind::Pose => match read_pose(path) {
             Ok(pose) => {
-                let bytes = crate::inputs::input_size(path);
+                let bytes = crate::input::input_size(path);
                 Ok(Summary::Pose { path: label, bytes, pose })
             }
             Err(e) => Err(failed(e.to_string())),

@@ -1,10 +1,13 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
 //! `.npz`, CSV or JSON (see `vmdkit::bake::world`).
 
-use super::bake::BakeArgs;
+use super::BakeArgs;
+use crate::args::ik::IkMode;
+use crate::args::limit::{too_large, OutputLimit};
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, read_model, too_large, IkMode, OutputLimit};
-use crate::io;
+use crate::input::{self, read_model};
+use crate::output;
+use crate::shared::eval::bind;
 use std::path::Path;
 use vmdkit::bake::{bake_world, world_bake_size, BakeError, BakeSettings};
 use vmdkit::eval::MotionSampler;
@@ -119,7 +122,7 @@ pub fn run(
     let format = output_format(out)?;
     let settings = opts.settings(fps, limit)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
     if sampler.bone_tracks().is_empty() {
         return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
@@ -146,9 +149,9 @@ pub fn run(
     bake.fps = args.fps.unwrap_or(fps);
 
     match format {
-        Output::Npz => io::write_seekable_output(out, |w| bake.write_npz(w))?,
-        Output::Csv => io::write_output(out, |w| bake.write_csv(w))?,
-        Output::Json => io::write_output(out, |w| bake.write_json(w))?,
+        Output::Npz => output::write_seekable_output(out, |w| bake.write_npz(w))?,
+        Output::Csv => output::write_output(out, |w| bake.write_csv(w))?,
+        Output::Json => output::write_output(out, |w| bake.write_json(w))?,
     }
     say!(
         "{}: {} samples × {} bones at {} fps, {}, {}",

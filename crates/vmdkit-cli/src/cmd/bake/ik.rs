@@ -1,11 +1,14 @@
 //! `vmdkit bake --model MODEL -o OUT.vmd`: IK baked into forward keys (see
 //! `vmdkit::bake::bake_ik`).
 
-use super::bake::BakeArgs;
-use super::edit::{counts, errors, list};
+use super::BakeArgs;
+use crate::args::ik::IkMode;
+use crate::args::limit::too_large;
 use crate::batch::progress_bar;
-use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode};
-use crate::io::{self, Format};
+use crate::input::{self, read_model, Format};
+use crate::output;
+use crate::shared::eval::{bind, warn_duplicates};
+use crate::shared::messages::{counts, errors, list};
 use std::path::Path;
 use vmdkit::bake::{bake_ik, BakeError, IkBakeOptions};
 use vmdkit::edit::ReduceOptions;
@@ -23,7 +26,7 @@ pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> 
         false => None,
     };
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(&args.file, args.lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
     let skeleton = Skeleton::new(&model);
     let sampler = MotionSampler::new(&loaded.motion);
     if sampler.bone_tracks().is_empty() {
@@ -51,7 +54,7 @@ pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> 
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", loaded.label)),
         Ok(baked) => baked,
     };
-    io::save_motion(&args.output, &out, Format::Vmd, false, io::TEXT_TRAILING_CAP)?;
+    output::save_motion(&args.output, &out, Format::Vmd, false, output::TEXT_TRAILING_CAP)?;
 
     let names: Vec<&str> = report.baked_bones.iter().map(|&b| skeleton.bone_name(b)).collect();
     if !report.unkeyable_bones.is_empty() {

@@ -1,10 +1,13 @@
 //! `vmdkit convert … OUT.glb`: a model, its mesh, a motion and a camera as one glTF binary
 //! (`vmdkit::gltf`). `convert` hands every `.glb` output here.
 
+use crate::args::ik::IkMode;
+use crate::args::limit::{too_large, OutputLimit};
 use crate::error::usage;
-use crate::eval_args::{bind, read_model, too_large, warn_duplicates, IkMode, OutputLimit};
-use crate::io;
+use crate::input::{self, read_model};
+use crate::output;
 use crate::output::{print_export_summary, ExportSummary};
+use crate::shared::eval::{bind, warn_duplicates};
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit::gltf::{
@@ -82,7 +85,7 @@ pub fn run(
     args: &GltfArgs,
     quiet: bool,
 ) -> anyhow::Result<()> {
-    if io::is_stdio(output) {
+    if input::is_stdio(output) {
         return Err(usage("a .glb output must be a file (its textures are relative to it)"));
     }
     let (model_path, motion_path) = match (model, is_model(input)) {
@@ -111,7 +114,7 @@ pub fn run(
     let mut frames = 0;
     let motion = match motion_path {
         Some(path) => {
-            let loaded = io::load_motion(path, lenient, io::NO_TRAILING)?;
+            let loaded = input::load_motion(path, lenient, input::NO_TRAILING)?;
             loaded.warn_repairs();
             // What will not move: tracks no bone or morph of the model has.
             let sampler = MotionSampler::new(&loaded.motion);
@@ -124,7 +127,7 @@ pub fn run(
         None => None,
     };
     let camera = match &args.camera {
-        Some(path) => Some(io::load_motion(path, lenient, io::NO_TRAILING)?),
+        Some(path) => Some(input::load_motion(path, lenient, input::NO_TRAILING)?),
         None => None,
     };
     let textures_from = model_dir(model_path);
@@ -179,7 +182,7 @@ pub fn run(
         };
         say!("warning: {about}: {note}{hint}");
     }
-    io::write_output(output, |w| w.write_all(&export.glb))?;
+    output::write_output(output, |w| w.write_all(&export.glb))?;
     if !quiet {
         let joints = skeleton.bone_count();
         let (fps, bytes) = (vmdkit::gltf::FPS, export.glb.len() as u64);

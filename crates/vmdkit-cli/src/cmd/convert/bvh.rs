@@ -1,18 +1,14 @@
-//! BVH in `vmdkit convert` (VMD → BVH on a model) and `vmdkit retarget` (BVH → keypoints →
-//! VMD), kept apart from those commands' own files: see `vmdkit::bvh`.
+//! BVH in `vmdkit convert`: VMD → BVH on a model (see `vmdkit::bvh`); `vmdkit retarget` reads
+//! BVH in its own `bvh.rs`.
 
+use crate::args::limit::OutputLimit;
 use crate::error::usage;
-use crate::eval_args::{read_model, OutputLimit};
-use crate::io;
+use crate::input::{self, read_model};
+use crate::output;
 use crate::output::{print_export_summary, CountingWriter, ExportSummary};
-use anyhow::Context;
 use std::path::Path;
-use vmdkit::bvh::{
-    detect_layout, from_motion, to_keypoints, Bvh, BvhExportError, BvhExportOptions, BvhUnits,
-    EulerOrder, FkOptions, JointKind, PositionOffset,
-};
+use vmdkit::bvh::{from_motion, BvhExportError, BvhExportOptions, BvhUnits, EulerOrder, JointKind};
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::{Keypoints, Layout};
 
 /// `--order`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -105,13 +101,13 @@ pub fn convert(
         )));
     }
     let fps = args.fps.unwrap_or(30.0);
-    crate::eval_args::check_fps(fps)?;
+    crate::args::frames::check_fps(fps)?;
     let model = read_model(model_path)?;
-    let loaded = io::load_motion(input, lenient, io::NO_TRAILING)?;
+    let loaded = input::load_motion(input, lenient, input::NO_TRAILING)?;
     loaded.warn_repairs();
     let sampler = MotionSampler::new(&loaded.motion);
     let skeleton = vmdkit::skeleton::Skeleton::new(&model);
-    crate::eval_args::bind(&loaded.label, &skeleton, &sampler);
+    crate::shared::eval::bind(&loaded.label, &skeleton, &sampler);
     let order = match args.order.unwrap_or_default() {
         OrderArg::Xyz => EulerOrder::Xyz,
         OrderArg::Xzy => EulerOrder::Xzy,
@@ -130,12 +126,12 @@ pub fn convert(
         ..BvhExportOptions::default()
     };
     let bvh = from_motion(&model, &sampler, &options).map_err(|e| match e {
-        BvhExportError::TooLarge(e) => crate::eval_args::too_large(&loaded.label, &e),
+        BvhExportError::TooLarge(e) => crate::args::limit::too_large(&loaded.label, &e),
         BvhExportError::BadFrameRate(_) => usage(e.to_string()),
         e => anyhow::anyhow!("{}: {e}", model_path.display()),
     })?;
     let mut bytes = 0;
-    io::write_output(output, |w| {
+    output::write_output(output, |w| {
         let mut counted = CountingWriter { inner: w, count: 0 };
         bvh.write_to(&mut counted)?;
         bytes = counted.count;
@@ -147,40 +143,4 @@ pub fn convert(
         print_export_summary(output, &summary);
     }
     Ok(())
-}
-
-/// A BVH as the retargeting's keypoints: every joint's world position per frame, with the
-/// layout that says which joint is which, and how that layout was chosen.
-pub struct BvhInput {
-    /// The joints' positions, in the file's units, Y up, right-handed, at the file's rate.
-    pub keypoints: Keypoints,
-    /// Roles by joint name.
-    pub layout: Layout,
-    /// How the layout was chosen.
-    pub layout_from: &'static str,
-}
-
-/// Reads `bytes` (from `path`) as a BVH and maps its joints: by name (`layout` is `auto`) or
-/// by a mapping file of `joint = role` lines.
-pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhInput> {
-    let bvh = Bvh::parse(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let (layout, layout_from) = if layout.eq_ignore_ascii_case("auto") {
-        let layout = detect_layout(&bvh).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        (layout, "joint names")
-    } else {
-        let file = Path::new(layout);
-        if !file.is_file() {
-            return Err(usage(format!(
-                "--layout {layout}: a BVH's joints are mapped by name (auto) or by a mapping \
-                 file of `joint = role` lines, not by a keypoint layout"
-            )));
-        }
-        crate::output::note_input(file);
-        let layout = Layout::from_file(file).with_context(|| file.display().to_string())?;
-        (layout, "mapping file")
-    };
-    let fk = FkOptions { position_offset: PositionOffset::Replace };
-    let keypoints =
-        to_keypoints(&bvh, &layout, fk).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Ok(BvhInput { keypoints, layout, layout_from })
 }
