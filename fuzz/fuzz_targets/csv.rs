@@ -13,9 +13,9 @@ use vmdkit::convert::{self, ConvertError};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    match convert::from_csv_str_with_warnings(&text) {
-        Ok((motion, warnings)) => {
-            assert!(warnings.iter().all(|w| !w.is_empty()));
+    match convert::from_csv_str(&text) {
+        Ok(convert::Converted { motion, warnings }) => {
+            assert!(warnings.iter().all(|w| !w.to_string().is_empty()));
             motion_checks::check_all(&motion);
         }
         Err(err) => {

@@ -27,11 +27,13 @@ pub fn check_json(motion: &Motion) {
     for pretty in [false, true] {
         let text = convert::to_json_string(motion, pretty);
         let back = convert::from_json_str(&text)
-            .unwrap_or_else(|e| panic!("written JSON does not read: {e}\n{text}"));
+            .unwrap_or_else(|e| panic!("written JSON does not read: {e}\n{text}"))
+            .motion;
         assert!(same(motion, &back), "JSON round trip changes the motion\n{text}");
     }
     let back = convert::from_json_value(convert::to_json(motion))
-        .unwrap_or_else(|e| panic!("JSON value tree does not read: {e}"));
+        .unwrap_or_else(|e| panic!("JSON value tree does not read: {e}"))
+        .motion;
     assert!(same(motion, &back), "JSON value round trip changes the motion");
 }
 
@@ -39,7 +41,8 @@ pub fn check_json(motion: &Motion) {
 pub fn check_csv(motion: &Motion) {
     let text = convert::to_csv_string(motion);
     let back = convert::from_csv_str(&text)
-        .unwrap_or_else(|e| panic!("written CSV does not read: {e}\n{text}"));
+        .unwrap_or_else(|e| panic!("written CSV does not read: {e}\n{text}"))
+        .motion;
     assert!(same(motion, &back), "CSV round trip changes the motion\n{text}");
 }
 

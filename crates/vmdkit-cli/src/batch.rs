@@ -101,6 +101,6 @@ pub fn is_long(motion: &vmdkit::Motion) -> bool {
     motion.bones.len() + motion.morphs.len() + motion.cameras.len() >= LONG_KEYS
 }
 
-/// Keys from which reduce, retime, keypoints and convert take long enough to want a bar (a
-/// debug build reduces a 13,000-key bake of the example in 1.5 s).
+/// Keys from which reduce, retime, keypoints and convert take long enough to want a bar
+/// (BENCHMARKS.md, "Key reduction", has what reducing a bake costs).
 const LONG_KEYS: usize = 50_000;

@@ -119,11 +119,7 @@ def pypmxvmd_read(path, arrays):
         return motion
     keys = motion.bone_frames
     # pypmxvmd gives rotations as Euler angles in degrees (three numbers), as it stores them.
-    return (
-        np.fromiter((k.frame_number for k in keys), np.uint32, count=len(keys)),
-        np.array([k.position for k in keys], np.float32).reshape(-1, 3),
-        np.array([k.rotation for k in keys], np.float32).reshape(len(keys), -1),
-    )
+    return peer_arrays(keys, (k.frame_number for k in keys), (len(keys), -1))
 
 
 def bone_tools_read(path, arrays):
@@ -133,10 +129,16 @@ def bone_tools_read(path, arrays):
     if not arrays:
         return motion
     keys = motion.bones
+    return peer_arrays(keys, (k.frame for k in keys), (-1, 4))
+
+
+def peer_arrays(keys, frames, rotation_shape):
+    """The frame, position and rotation arrays built from a peer's objects, one per key, as a
+    user of that reader would build them."""
     return (
-        np.fromiter((k.frame for k in keys), np.uint32, count=len(keys)),
+        np.fromiter(frames, np.uint32, count=len(keys)),
         np.array([k.position for k in keys], np.float32).reshape(-1, 3),
-        np.array([k.rotation for k in keys], np.float32).reshape(-1, 4),
+        np.array([k.rotation for k in keys], np.float32).reshape(rotation_shape),
     )
 
 

@@ -89,6 +89,53 @@ impl Named {
     }
 }
 
+/// The `#[pymethods]` of a named section (`$what` its keys' kind, "bone" or "morph"): the
+/// name columns both have, then the class's own methods. pyo3 takes a class's methods from one
+/// block, so the shared getters are written into it here.
+macro_rules! named_section_methods {
+    ($class:ident, $kind:expr, $what:literal, $($methods:tt)*) => {
+        #[pymethods]
+        impl $class {
+            #[doc = concat!("Per key, the index of its ", $what, "'s name in `names` (N,) uint32.")]
+            #[getter]
+            fn name_index(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
+                self.names.index(py, &self.data, $kind)
+            }
+
+            #[doc = concat!(
+                "The ", $what, " names, decoded with the motion's encoding (a new list on each ",
+                "access)."
+            )]
+            #[getter]
+            fn names<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+                self.names.text(py, &self.data, $kind)
+            }
+
+            #[doc = concat!("The ", $what, " names as bytes up to the NUL, in `names` order.")]
+            #[getter]
+            fn names_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
+                self.names.raw(py, &self.data, $kind)
+            }
+
+            $($methods)*
+        }
+
+        impl $class {
+            /// Puts the name columns into a `to_dict`'s dict as `Motion.from_arrays` takes
+            /// them: `names` as bytes, with the raw fields.
+            fn put_name_columns<'py>(
+                &self,
+                py: Python<'py>,
+                d: &Bound<'py, PyDict>,
+            ) -> PyResult<()> {
+                put(d, "name_index", self.name_index(py))?;
+                put(d, "names", self.names_raw(py))?;
+                put(d, "name_fields", self.name_fields(py))
+            }
+        }
+    };
+}
+
 /// Which of the two named sections.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -136,30 +183,12 @@ impl Named {
     }
 }
 
-#[pymethods]
-impl BoneArrays {
+named_section_methods! {
+    BoneArrays, Kind::Bone, "bone",
     /// Frame numbers (N,) uint32, in file order.
     #[getter]
     fn frame(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
         self.core(py).frame.clone_ref(py)
-    }
-
-    /// Per key, the index of its bone's name in `names` (N,) uint32.
-    #[getter]
-    fn name_index(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
-        self.names.index(py, &self.data, Kind::Bone)
-    }
-
-    /// The bone names, decoded with the motion's encoding (a new list on each access).
-    #[getter]
-    fn names<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
-        self.names.text(py, &self.data, Kind::Bone)
-    }
-
-    /// The bone names as bytes up to the NUL, in `names` order.
-    #[getter]
-    fn names_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
-        self.names.raw(py, &self.data, Kind::Bone)
     }
 
     /// The raw 15-byte name fields (N, 15) uint8, padding after the NUL included.
@@ -222,9 +251,7 @@ impl BoneArrays {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         put(&d, "frame", self.frame(py))?;
-        put(&d, "name_index", self.name_index(py))?;
-        put(&d, "names", self.names_raw(py))?;
-        put(&d, "name_fields", self.name_fields(py))?;
+        self.put_name_columns(py, &d)?;
         put(&d, "position", self.position(py))?;
         put(&d, "rotation", self.rotation(py))?;
         put(&d, "interpolation", self.interpolation(py))?;
@@ -270,31 +297,13 @@ pub struct MorphArrays {
     names: Named,
 }
 
-#[pymethods]
-impl MorphArrays {
+named_section_methods! {
+    MorphArrays, Kind::Morph, "morph",
     /// Frame numbers (N,) uint32, in file order.
     #[getter]
     fn frame(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
         let keys = &self.data.motion().morphs;
         cached(py, &self.frame, || vec1(py, py.detach(|| keys.iter().map(|k| k.frame).collect())))
-    }
-
-    /// Per key, the index of its morph's name in `names` (N,) uint32.
-    #[getter]
-    fn name_index(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
-        self.names.index(py, &self.data, Kind::Morph)
-    }
-
-    /// The morph names, decoded with the motion's encoding (a new list on each access).
-    #[getter]
-    fn names<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
-        self.names.text(py, &self.data, Kind::Morph)
-    }
-
-    /// The morph names as bytes up to the NUL, in `names` order.
-    #[getter]
-    fn names_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyList> {
-        self.names.raw(py, &self.data, Kind::Morph)
     }
 
     /// The raw 15-byte name fields (N, 15) uint8, padding after the NUL included.
@@ -315,9 +324,7 @@ impl MorphArrays {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         put(&d, "frame", self.frame(py))?;
-        put(&d, "name_index", self.name_index(py))?;
-        put(&d, "names", self.names_raw(py))?;
-        put(&d, "name_fields", self.name_fields(py))?;
+        self.put_name_columns(py, &d)?;
         put(&d, "weight", self.weight(py))?;
         Ok(d)
     }

@@ -180,7 +180,7 @@ pub fn read_motion(
     let bytes = file.metadata().map_or(0, |m| m.len());
     if format == Format::Json {
         // A file can be read again after an error, which then names the field's whole path.
-        let read = vmdkit::convert::from_json_seekable_with_warnings(file);
+        let read = vmdkit::convert::from_json_seekable(file);
         return finish_text(&label, read, format, bytes);
     }
     read_text(&label, file, format, bytes)
@@ -222,19 +222,19 @@ fn read_text(
     bytes: u64,
 ) -> Result<Loaded, LoadError> {
     let read = match format {
-        Format::Json => vmdkit::convert::from_json_reader_with_warnings(input),
-        _ => vmdkit::convert::from_csv_reader_with_warnings(input),
+        Format::Json => vmdkit::convert::from_json_reader(input),
+        _ => vmdkit::convert::from_csv_reader(input),
     };
     finish_text(label, read, format, bytes)
 }
 
 fn finish_text(
     label: &str,
-    read: Result<(Motion, Vec<String>), vmdkit::convert::ConvertError>,
+    read: Result<vmdkit::convert::Converted, vmdkit::convert::ConvertError>,
     format: Format,
     bytes: u64,
 ) -> Result<Loaded, LoadError> {
-    let (motion, notes) = read.map_err(|e| {
+    let vmdkit::convert::Converted { motion, warnings: notes } = read.map_err(|e| {
         LoadError::new(format!("{label}: cannot read as a vmdkit {} motion: {e}", format.name()))
     })?;
     // Edits the text formats cannot store exactly (a name too long for its field, ...).

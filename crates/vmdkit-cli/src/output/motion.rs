@@ -101,12 +101,14 @@ fn write_motion(
     style: TextStyle,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    use vmdkit::convert::{CsvOptions, JsonOptions};
     let TextStyle { pretty, bom, max_trailing } = style;
     match format {
         Format::Vmd => motion.write_to(out),
-        Format::Json => vmdkit::convert::write_json_with(motion, out, pretty, max_trailing),
-        Format::Csv if bom => vmdkit::convert::write_csv_bom(motion, out, max_trailing),
-        Format::Csv => vmdkit::convert::write_csv_with(motion, out, max_trailing),
+        Format::Json => {
+            vmdkit::convert::write_json(motion, out, JsonOptions { pretty, max_trailing })
+        }
+        Format::Csv => vmdkit::convert::write_csv(motion, out, CsvOptions { bom, max_trailing }),
     }
 }
 

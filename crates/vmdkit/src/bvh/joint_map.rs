@@ -120,8 +120,7 @@ pub const NAME_TABLES: &[&str] = &["cmu/mixamo", "cmu-3dsmax", "mmd", "mmd-engli
 pub enum BvhLayoutError {
     /// No built-in table names the joints the retargeting needs.
     #[error(
-        "no built-in joint map ({}) fits the BVH's joints; the best, {best}, lacks {}; pass a \
-         mapping file (`joint = role` lines) with --layout",
+        "no built-in joint map ({}) fits the BVH's joints; the best, {best}, lacks {}",
         NAME_TABLES.join(", "),
         missing.join(", ")
     )]
@@ -134,6 +133,14 @@ pub enum BvhLayoutError {
     /// A mapping names joints the BVH does not have.
     #[error("the BVH has no joint named {}", .0.join(", "))]
     MissingJoints(Vec<String>),
+}
+
+impl BvhLayoutError {
+    /// Whether naming the joints with a mapping file resolves this error: the front ends add
+    /// their own words for how (a flag, an argument).
+    pub fn a_mapping_file_may_help(&self) -> bool {
+        matches!(self, BvhLayoutError::NoTable { .. })
+    }
 }
 
 /// A joint name as tables compare it: without a namespace (`mixamorig:`), letters and digits

@@ -275,6 +275,8 @@ fn joint_maps_are_found_by_name() {
     // A skeleton without legs fits no table, and the error names what it looked for.
     let err = detect_layout(&skeleton(&[("Hips", None), ("Spine", Some(0))])).unwrap_err();
     assert!(err.to_string().contains("left_knee (LeftLeg)"), "{err}");
+    // It names no front end's flag; the front ends word the hint from the fact.
+    assert!(!err.to_string().contains("--") && err.a_mapping_file_may_help(), "{err}");
 }
 
 #[test]

@@ -160,6 +160,7 @@ mod tests {
             LongName::encode_as("一二三四五六七八九十", TextEncoding::Gbk).0
         );
         assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(warnings[0].starts_with("ik: ") && warnings[0].contains("shortened"));
+        let warning = warnings[0].to_string();
+        assert!(warning.starts_with("ik: ") && warning.contains("shortened"));
     }
 }

@@ -9,6 +9,7 @@
 //! ones, a flag byte with the given truth value); otherwise the field was edited and is written
 //! the plain way.
 
+use super::warning::{ConvertWarning, ConvertWarningKind};
 use crate::angles::mmd_euler_deg_to_quat;
 use crate::curve::Curve;
 use crate::format::layout::{SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2};
@@ -35,9 +36,9 @@ impl FieldError {
     }
 }
 
-/// Messages about lossy edits (a name shortened or with unencodable characters), each
-/// `field: message`; the caller adds where the record is.
-pub(crate) type Warnings = Vec<String>;
+/// Lossy edits (a name shortened or with unencodable characters); the caller adds where the
+/// record is.
+pub(crate) type Warnings = Vec<ConvertWarning>;
 
 // ---- writing ----------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ pub(crate) fn flag_out(byte: u8) -> Option<u8> {
 pub(crate) struct NamesIn {
     encoding: TextEncoding,
     encoded: HashMap<usize, HashMap<String, Vec<u8>>>,
-    /// `field: message` for each lossy encoding; the caller adds where the record is.
+    /// Each lossy encoding, named by field; the caller adds where the record is.
     pub warnings: Warnings,
 }
 
@@ -150,19 +151,18 @@ impl NamesIn {
         }
         let (name, status) = RawName::<N>::encode_as(text, self.encoding);
         by_text.insert(text.to_string(), name.0.to_vec());
-        let label = self.encoding.label();
-        let written = name.decode(self.encoding).text;
-        // The text may be a whole 20 MB cell: messages show it cut.
-        let (text, written) = (crate::shown::shown(text), crate::shown::shown(&written));
-        match status {
-            EncodeStatus::Ok => {}
-            EncodeStatus::Shortened => self.warnings.push(format!(
-                "{field}: {text:?} is longer than {N} bytes in {label}; shortened to {written:?}"
-            )),
-            EncodeStatus::Unencodable => self.warnings.push(format!(
-                "{field}: {text:?} has characters {label} cannot encode; written as {written:?}"
-            )),
-        }
+        let encoding = self.encoding;
+        let (text, written) = (text.to_string(), name.decode(encoding).text.into_owned());
+        let kind = match status {
+            EncodeStatus::Ok => return name,
+            EncodeStatus::Shortened => {
+                ConvertWarningKind::NameShortened { text, bytes: N, encoding, written }
+            }
+            EncodeStatus::Unencodable => {
+                ConvertWarningKind::NameUnencodable { text, encoding, written }
+            }
+        };
+        self.warnings.push(ConvertWarning::new(field, kind));
         name
     }
 
@@ -352,7 +352,8 @@ mod tests {
             assert_eq!(long, KeyName::encode("左足ＩＫ親左足").0);
         }
         assert_eq!(names.warnings.len(), 1, "one warning per distinct name");
-        assert!(names.warnings[0].starts_with("name: ") && names.warnings[0].contains("shortened"));
+        let warning = names.warnings[0].to_string();
+        assert!(warning.starts_with("name: ") && warning.contains("shortened"));
         let ik = names.name::<20>("左足ＩＫ親左足ＩＫ", None, "ik");
         assert_eq!(ik, LongName::encode("左足ＩＫ親左足ＩＫ").0, "each width has its own field");
     }

@@ -5,8 +5,10 @@
 //! interpolation blocks, flag bytes other than 0/1, unusual signatures, trailing bytes). So a
 //! VMD converted to text and back is byte-identical, the common case stays readable, and an
 //! edited field always wins over raw bytes that no longer agree with it. The one way to lose
-//! bytes is to ask for it: [`write_json_with`] and [`write_csv_with`] may keep only the first
-//! of a padded file's trailing bytes, and the document then records how many there were.
+//! bytes is to ask for it: [`JsonOptions::max_trailing`] and [`CsvOptions::max_trailing`] may
+//! keep only the first of a padded file's trailing bytes, and the document then records how
+//! many there were. Readers return the motion with the lossy edits they made
+//! ([`Converted`]), each a typed [`ConvertWarning`].
 //!
 //! Reading streams: keys go from the text straight into the motion, so reading a document from
 //! a reader holds the motion, not the text.
@@ -21,16 +23,16 @@ pub(crate) mod json;
 
 #[cfg(feature = "csv")]
 pub use csv::{
-    from_csv_reader, from_csv_reader_with_warnings, from_csv_str, from_csv_str_with_warnings,
-    to_csv_string, write_csv, write_csv_bom, write_csv_with, COLUMNS as CSV_COLUMNS, IK as CSV_IK,
-    META as CSV_META,
+    from_csv_reader, from_csv_str, to_csv_string, write_csv, CsvOptions, COLUMNS as CSV_COLUMNS,
+    IK as CSV_IK, META as CSV_META,
 };
 #[cfg(feature = "json")]
 pub use json::{
-    from_json_reader, from_json_reader_with_warnings, from_json_seekable_with_warnings,
-    from_json_str, from_json_str_with_warnings, from_json_value, to_json, to_json_string,
-    write_json, write_json_with,
+    from_json_reader, from_json_seekable, from_json_str, from_json_value, to_json, to_json_string,
+    write_json, JsonOptions,
 };
+#[cfg(any(feature = "json", feature = "csv"))]
+pub use warning::{ConvertWarning, ConvertWarningKind, Converted};
 
 #[cfg(any(feature = "json", feature = "csv"))]
 mod deferred;
@@ -42,6 +44,8 @@ mod scalar;
 mod testing;
 #[cfg(any(feature = "json", feature = "csv"))]
 mod trailing;
+#[cfg(any(feature = "json", feature = "csv"))]
+mod warning;
 
 use crate::error::{Categorize, Category};
 use crate::format::Section;

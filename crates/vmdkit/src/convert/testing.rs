@@ -1,5 +1,6 @@
 //! Motions that exercise every raw-bytes case, for the JSON and CSV tests.
 
+use super::{ConvertError, Converted};
 use crate::curve::Curve;
 use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
@@ -115,4 +116,11 @@ pub(crate) fn assert_same_bytes(a: &Motion, b: &Motion) {
         let at = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
         panic!("bytes differ at offset {at} (lengths {} and {})", a.len(), b.len());
     }
+}
+
+/// A read's motion and its warnings as the messages a person sees.
+pub(crate) fn with_messages(
+    read: Result<Converted, ConvertError>,
+) -> Result<(Motion, Vec<String>), ConvertError> {
+    read.map(|c| (c.motion, c.warnings.iter().map(ToString::to_string).collect()))
 }

@@ -2,6 +2,7 @@
 //! most [`PIECE`] bytes so that neither writing nor reading holds the text of gigabytes at once,
 //! and cut to a cap when the writer is asked to, with the full length recorded.
 
+use super::warning::{ConvertWarning, ConvertWarningKind};
 use crate::format::Motion;
 
 /// Bytes per hex string (a JSON array element, a CSV `#meta` `trailing` row) when there are
@@ -24,12 +25,8 @@ pub(crate) fn omitted(len: u64, given: usize) -> Result<u64, String> {
 }
 
 /// The warning of a reader that meets a recorded length: the VMD it makes is not the original.
-pub(crate) fn cut_warning(field: &str, len: u64, given: usize) -> String {
-    format!(
-        "{field}: the VMD had {len} bytes after its last section, of which this document holds \
-         the first {given}; the VMD made from it lacks the other {}",
-        len - given as u64
-    )
+pub(crate) fn cut_warning(field: impl Into<String>, len: u64, given: usize) -> ConvertWarning {
+    ConvertWarning::new(field, ConvertWarningKind::TrailingCut { len, given })
 }
 
 #[cfg(test)]
@@ -46,12 +43,13 @@ mod tests {
         assert_eq!(kept(&motion, usize::MAX), (&[7u8; 10][..], Some(15)));
         assert_eq!(omitted(15, 10), Ok(5));
         assert!(omitted(9, 10).is_err());
-        assert!(cut_warning("trailing_len", 15, 10).ends_with("lacks the other 5"));
+        assert!(cut_warning("trailing_len", 15, 10).to_string().ends_with("lacks the other 5"));
     }
 
     #[cfg(all(feature = "json", feature = "csv"))]
     mod formats {
         use super::super::PIECE;
+        use crate::convert::testing::with_messages;
         use crate::convert::*;
         use crate::format::Motion;
 
@@ -63,13 +61,14 @@ mod tests {
 
         fn json_with(motion: &Motion, max: usize) -> String {
             let mut out = Vec::new();
-            write_json_with(motion, &mut out, true, max).unwrap();
+            write_json(motion, &mut out, JsonOptions { pretty: true, max_trailing: max }).unwrap();
             String::from_utf8(out).unwrap()
         }
 
         fn csv_with(motion: &Motion, max: usize) -> String {
             let mut out = Vec::new();
-            write_csv_with(motion, &mut out, max).unwrap();
+            write_csv(motion, &mut out, CsvOptions { max_trailing: max, ..CsvOptions::default() })
+                .unwrap();
             String::from_utf8(out).unwrap()
         }
 
@@ -85,9 +84,9 @@ mod tests {
             let csv = csv_with(&motion, usize::MAX);
             assert_eq!(csv.lines().filter(|l| l.starts_with("#meta,trailing,")).count(), 4);
             for back in [
-                from_json_str_with_warnings(&json).unwrap(),
-                from_json_reader_with_warnings(json.as_bytes()).unwrap(),
-                from_csv_str_with_warnings(&csv).unwrap(),
+                with_messages(from_json_str(&json)).unwrap(),
+                with_messages(from_json_reader(json.as_bytes())).unwrap(),
+                with_messages(from_csv_str(&csv)).unwrap(),
             ] {
                 assert_eq!(back.0.to_bytes(), motion.to_bytes());
                 assert!(back.1.is_empty(), "{:?}", back.1);
@@ -103,8 +102,8 @@ mod tests {
             assert_eq!(value["trailing_len"], 1000);
             let csv = csv_with(&motion, 10);
             assert!(csv.contains(",00010203040506070809\n#meta,trailing_len,"), "{csv}");
-            let (from_json, json_warnings) = from_json_str_with_warnings(&json).unwrap();
-            let (from_csv, csv_warnings) = from_csv_str_with_warnings(&csv).unwrap();
+            let (from_json, json_warnings) = with_messages(from_json_str(&json)).unwrap();
+            let (from_csv, csv_warnings) = with_messages(from_csv_str(&csv)).unwrap();
             for (back, warnings) in [(&from_json, &json_warnings), (&from_csv, &csv_warnings)] {
                 assert_eq!(back.trailing, &motion.trailing[..10]);
                 assert_eq!(back.trailing_omitted, 990);
@@ -123,10 +122,10 @@ mod tests {
             // A length that matches the bytes given is no cut.
             let exact =
                 json_with(&motion, usize::MAX).replace("\n}", ",\n  \"trailing_len\": 1000\n}");
-            let (exact, warnings) = from_json_str_with_warnings(&exact).unwrap();
+            let Converted { motion: exact, warnings } = from_json_str(&exact).unwrap();
             assert_eq!((exact.trailing_omitted, warnings.len()), (0, 0));
             // Every byte cut: only the length is left.
-            let (none, _) = from_json_str_with_warnings(&json_with(&motion, 0)).unwrap();
+            let none = from_json_str(&json_with(&motion, 0)).unwrap().motion;
             assert_eq!((none.trailing.len(), none.trailing_omitted), (0, 1000));
         }
 

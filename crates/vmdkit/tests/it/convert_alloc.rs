@@ -50,10 +50,10 @@ fn reading_json_holds_the_motion_not_the_text() {
     for pretty in [false, true] {
         let text = convert::to_json_string(&motion, pretty);
         assert!(text.len() as f64 > BOUND * vmd_len as f64);
-        let (read, peak) = peak_heap(|| convert::from_json_reader(text.as_bytes()).unwrap());
+        let (read, peak) = peak_heap(|| convert::from_json_reader(text.as_bytes()).unwrap().motion);
         assert_eq!(read.to_bytes(), motion.to_bytes());
         check(&format!("JSON reader, pretty {pretty}"), text.len(), vmd_len, peak);
-        let (read, peak) = peak_heap(|| convert::from_json_str(&text).unwrap());
+        let (read, peak) = peak_heap(|| convert::from_json_str(&text).unwrap().motion);
         assert_eq!(read.to_bytes(), motion.to_bytes());
         check(&format!("JSON text, pretty {pretty}"), text.len(), vmd_len, peak);
     }
@@ -65,10 +65,10 @@ fn reading_csv_holds_the_motion_not_the_table() {
     let vmd_len = motion.encoded_len();
     let text = convert::to_csv_string(&motion);
     assert!(text.len() as f64 > BOUND * vmd_len as f64);
-    let (read, peak) = peak_heap(|| convert::from_csv_reader(text.as_bytes()).unwrap());
+    let (read, peak) = peak_heap(|| convert::from_csv_reader(text.as_bytes()).unwrap().motion);
     assert_eq!(read.to_bytes(), motion.to_bytes());
     check("CSV reader", text.len(), vmd_len, peak);
-    let (read, peak) = peak_heap(|| convert::from_csv_str(&text).unwrap());
+    let (read, peak) = peak_heap(|| convert::from_csv_str(&text).unwrap().motion);
     assert_eq!(read.to_bytes(), motion.to_bytes());
     check("CSV text", text.len(), vmd_len, peak);
 }

@@ -18,7 +18,8 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
         let motion = Motion::parse(&data).unwrap_or_else(|e| panic!("{path}: {e}"));
 
         let text = convert::to_json_string(&motion, true);
-        let back = convert::from_json_str(&text).unwrap_or_else(|e| panic!("{path}: JSON: {e}"));
+        let back =
+            convert::from_json_str(&text).unwrap_or_else(|e| panic!("{path}: JSON: {e}")).motion;
         assert!(back.to_bytes() == data, "{path}: VMD -> JSON -> VMD differs");
 
         let value: Value = serde_json::from_str(&text).unwrap();
@@ -32,7 +33,8 @@ fn convert_round_trips_every_readable_corpus_vmd_through_json_and_csv() {
         count_raw_fields(&value, &mut raw_fields);
 
         let table = convert::to_csv_string(&motion);
-        let back = convert::from_csv_str(&table).unwrap_or_else(|e| panic!("{path}: CSV: {e}"));
+        let back =
+            convert::from_csv_str(&table).unwrap_or_else(|e| panic!("{path}: CSV: {e}")).motion;
         assert!(back.to_bytes() == data, "{path}: VMD -> CSV -> VMD differs");
         checked += 1;
     }
@@ -107,7 +109,7 @@ fn convert_schema_accepts_written_documents_and_rejects_broken_ones() {
     odd.trailing = vec![1, 2, 3];
     let doc = convert::to_json(&odd);
     assert_eq!(schema.validate(&doc), Vec::<String>::new());
-    assert!(convert::from_json_value(doc).unwrap().to_bytes() == odd.to_bytes());
+    assert!(convert::from_json_value(doc).unwrap().motion.to_bytes() == odd.to_bytes());
 
     let broken = |change: fn(&mut Value)| {
         let mut doc = convert::to_json(&vmdkit::example::example_motion());

@@ -23,7 +23,14 @@ pub struct BvhInput {
 pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhInput> {
     let bvh = Bvh::parse(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let (layout, layout_from) = if layout.eq_ignore_ascii_case("auto") {
-        let layout = detect_layout(&bvh).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let layout = detect_layout(&bvh).map_err(|e| {
+            let hint = if e.a_mapping_file_may_help() {
+                "; pass a mapping file (`joint = role` lines) with --layout"
+            } else {
+                ""
+            };
+            anyhow::anyhow!("{}: {e}{hint}", path.display())
+        })?;
         (layout, "joint names")
     } else {
         let file = Path::new(layout);

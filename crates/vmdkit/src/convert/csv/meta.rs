@@ -7,7 +7,7 @@ use super::{col, META};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::{parse_encoding, unhex, unhex_append};
-use crate::convert::{trailing, ConvertError};
+use crate::convert::{trailing, ConvertError, ConvertWarning};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::layout::SIGNATURE_LEN;
 use crate::format::{Header, Motion, Version};
@@ -65,7 +65,11 @@ impl Meta {
 
     /// Fills `motion`'s header and file-level fields, and encodes the names of its keys.
     /// Returns the lossy encodings, each with its line.
-    pub fn apply(mut self, motion: &mut Motion, deferred: DeferredNames) -> Result<Vec<String>> {
+    pub fn apply(
+        mut self,
+        motion: &mut Motion,
+        deferred: DeferredNames,
+    ) -> Result<Vec<ConvertWarning>> {
         let mut take = |key: &str| self.values.remove(key);
         let version = meta_version(take("vmd_version"))?;
         let encoding = match take("encoding") {
@@ -84,8 +88,10 @@ impl Meta {
             let line = model_name_raw.as_ref().map_or(name_line, |(_, l)| *l);
             value_err(line, format!("{}: {}", e.field, e.reason))
         })?;
-        let mut warnings: Vec<String> =
-            names.warnings.drain(..).map(|w| format!("CSV line {name_line}: {w}")).collect();
+        let mut warnings = names.warnings.split_off(0);
+        for warning in &mut warnings {
+            warning.field = format!("CSV line {name_line}: {}", warning.field);
+        }
         let signature = fields::signature_in(version, signature_raw);
         motion.header = Header { signature, model_name };
         warnings.extend(deferred.resolve(motion, &mut names));
@@ -102,7 +108,7 @@ impl Meta {
                 trailing::omitted(len, given).map_err(|r| value_err(line, r))?;
             if motion.trailing_omitted > 0 {
                 let field = format!("CSV line {line}: trailing_len");
-                warnings.push(trailing::cut_warning(&field, len, given));
+                warnings.push(trailing::cut_warning(field, len, given));
             }
         }
         Ok(warnings)

@@ -1,4 +1,4 @@
-//! Motions as one CSV table: UTF-8 (with a BOM only when asked, [`write_csv_bom`], since
+//! Motions as one CSV table: UTF-8 (with a BOM only when asked, [`CsvOptions::bom`], since
 //! spreadsheets need one and most other readers keep it as part of the first column), a header row, then
 //! `#meta` rows for the file-level fields and one row per keyframe with a `section` column.
 //! Cells a section does not use stay empty. The layout is in `docs/csv-format.md`.
@@ -12,7 +12,7 @@
 //! let motion = vmdkit::example::example_motion();
 //! let text = convert::to_csv_string(&motion);
 //! assert!(text.lines().any(|l| l.starts_with("bone,右腕,15,")));
-//! assert_eq!(convert::from_csv_str(&text).unwrap().to_bytes(), motion.to_bytes());
+//! assert_eq!(convert::from_csv_str(&text).unwrap().motion.to_bytes(), motion.to_bytes());
 //! ```
 
 mod meta;
@@ -22,7 +22,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-use super::ConvertError;
+use super::{ConvertError, Converted};
 use crate::format::Motion;
 use std::io::{self, Write};
 
@@ -95,25 +95,30 @@ pub const META: &str = "#meta";
 /// The `section` value of IK rows, which belong to the `property` row above them.
 pub const IK: &str = "ik";
 
-/// Writes the motion as CSV to `w`, without a byte-order mark ([`write_csv_bom`] adds one).
-pub fn write_csv(motion: &Motion, w: impl Write) -> io::Result<()> {
-    write::write(motion, w, usize::MAX, false)
+/// How [`write_csv`] writes a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsvOptions {
+    /// Start with UTF-8's byte-order mark: Excel reads a CSV without one in the system code
+    /// page, which garbles every Japanese name, while Python's `csv` module and most other
+    /// readers take the mark as part of the first header (`'\u{FEFF}section'`). The readers
+    /// here accept the table with or without it.
+    pub bom: bool,
+    /// At most this many of the bytes after the last section. When that cuts them (or they
+    /// were cut before, [`Motion::trailing_omitted`]), a `#meta` `trailing_len` row records
+    /// their full length, and reading it back says the VMD it makes differs.
+    pub max_trailing: usize,
 }
 
-/// Like [`write_csv`], with at most `max_trailing` of the bytes after the last section. When
-/// that cuts them (or they were cut before, [`Motion::trailing_omitted`]), a `#meta`
-/// `trailing_len` row records their full length, and reading it back says the VMD it makes
-/// differs.
-pub fn write_csv_with(motion: &Motion, w: impl Write, max_trailing: usize) -> io::Result<()> {
-    write::write(motion, w, max_trailing, false)
+impl Default for CsvOptions {
+    /// No byte-order mark, every trailing byte.
+    fn default() -> Self {
+        CsvOptions { bom: false, max_trailing: usize::MAX }
+    }
 }
 
-/// Like [`write_csv_with`], starting with UTF-8's byte-order mark: Excel reads a CSV without
-/// one in the system code page, which garbles every Japanese name, while Python's `csv` module
-/// and most other readers take the mark as part of the first header (`'\u{FEFF}section'`).
-/// The readers here accept the table with or without it.
-pub fn write_csv_bom(motion: &Motion, w: impl Write, max_trailing: usize) -> io::Result<()> {
-    write::write(motion, w, max_trailing, true)
+/// Writes the motion as CSV to `w`, as `options` say.
+pub fn write_csv(motion: &Motion, w: impl Write, options: CsvOptions) -> io::Result<()> {
+    write::write(motion, w, options.max_trailing, options.bom)
 }
 
 /// The motion as CSV text, without a byte-order mark (as [`write_csv`]).
@@ -123,26 +128,16 @@ pub fn to_csv_string(motion: &Motion) -> String {
     String::from_utf8(out).expect("the CSV writer writes UTF-8")
 }
 
-/// Reads a motion from CSV text. Lossy edits are made silently; see
-/// [`from_csv_str_with_warnings`].
-pub fn from_csv_str(text: &str) -> Result<Motion, ConvertError> {
-    Ok(read::read(text.as_bytes())?.0)
-}
-
-/// Reads a motion from CSV text, with a message for each lossy edit (`CSV line 12: name: ...`).
-pub fn from_csv_str_with_warnings(text: &str) -> Result<(Motion, Vec<String>), ConvertError> {
+/// Reads a motion from CSV text. Lossy edits (a name too long for its field, characters the
+/// encoding lacks) are made and returned as warnings beside the motion (`CSV line 12: name:
+/// ...`).
+pub fn from_csv_str(text: &str) -> Result<Converted, ConvertError> {
     read::read(text.as_bytes())
 }
 
 /// Reads a motion from CSV as it comes from `r`, buffered: memory holds the motion being
-/// built, not the table. A cell that is not UTF-8 is an error naming its line.
-pub fn from_csv_reader(r: impl io::Read) -> Result<Motion, ConvertError> {
-    Ok(read::read(r)?.0)
-}
-
-/// Like [`from_csv_reader`], with a message for each lossy edit.
-pub fn from_csv_reader_with_warnings(
-    r: impl io::Read,
-) -> Result<(Motion, Vec<String>), ConvertError> {
+/// built, not the table. A cell that is not UTF-8 is an error naming its line. Lossy edits
+/// are returned as in [`from_csv_str`].
+pub fn from_csv_reader(r: impl io::Read) -> Result<Converted, ConvertError> {
     read::read(r)
 }

@@ -6,7 +6,7 @@ use super::{col, COLUMNS, IK, META};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, BoneParts, CameraParts};
 use crate::convert::scalar::{parse_bool, parse_curve, parse_f32, parse_physics, unhex_array};
-use crate::convert::{skip_bom, ConvertError};
+use crate::convert::{skip_bom, ConvertError, Converted};
 use crate::curve::Curve;
 use crate::format::{
     BoneKey, CameraKey, IkState, LightKey, MorphKey, Motion, PhysicsToggle, PropertyKey, Section,
@@ -156,7 +156,7 @@ fn column_positions(header: &csv::StringRecord) -> Result<[Option<usize>; COLUMN
     Ok(positions)
 }
 
-pub(super) fn read(r: impl Read) -> Result<(Motion, Vec<String>)> {
+pub(super) fn read(r: impl Read) -> Result<Converted> {
     let mut r = io::BufReader::with_capacity(1 << 16, r);
     skip_bom(&mut r)?;
     let mut reader = csv::ReaderBuilder::new()
@@ -193,7 +193,7 @@ pub(super) fn read(r: impl Read) -> Result<(Motion, Vec<String>)> {
         }
     }
     let warnings = meta.apply(&mut motion, names)?;
-    Ok((motion, warnings))
+    Ok(Converted { motion, warnings })
 }
 
 fn add_row(row: &Row<'_>, motion: &mut Motion, names: &mut DeferredNames) -> Result<()> {

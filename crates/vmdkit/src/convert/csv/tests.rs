@@ -1,5 +1,8 @@
 use super::*;
-use crate::convert::testing::{assert_same_bytes, name, old_short_motion, quirky_motion};
+use crate::convert::testing::{
+    assert_same_bytes, name, old_short_motion, quirky_motion, with_messages,
+};
+use crate::convert::Converted;
 use crate::curve::Curve;
 use crate::example::example_motion;
 use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle};
@@ -42,7 +45,7 @@ impl Sheet {
     }
 
     fn read(&self) -> Result<(Motion, Vec<String>), ConvertError> {
-        from_csv_str_with_warnings(&self.text())
+        with_messages(from_csv_str(&self.text()))
     }
 
     /// The message of the error reading the sheet must give.
@@ -55,9 +58,9 @@ impl Sheet {
 fn every_kind_of_quirk_round_trips_byte_for_byte() {
     for motion in [example_motion(), quirky_motion(), old_short_motion(), Motion::default()] {
         let text = to_csv_string(&motion);
-        assert_same_bytes(&from_csv_str(&text).unwrap(), &motion);
+        assert_same_bytes(&from_csv_str(&text).unwrap().motion, &motion);
         let mut streamed = Vec::new();
-        write_csv(&motion, &mut streamed).unwrap();
+        write_csv(&motion, &mut streamed, CsvOptions::default()).unwrap();
         assert_eq!(streamed, text.as_bytes());
     }
 }
@@ -114,7 +117,7 @@ fn a_hand_written_sheet_makes_a_valid_vmd() {
                 bone,\"右腕,2\",10,0,45,0,,off,\r\n\
                 ,,,,,,,,\r\n\
                 morph,あ,5,,,,0.5,,\r\n";
-    let motion = from_csv_str(text).unwrap();
+    let motion = from_csv_str(text).unwrap().motion;
     assert_eq!(motion.header.model_name, crate::text::LongName::encode("初音ミク").0);
     assert_eq!(motion.bones[0], BoneKey::new(name("センター"), 0));
     let arm = motion.bones[1];
@@ -194,9 +197,10 @@ fn a_reader_gives_what_the_text_gives_and_meta_rows_may_come_last() {
     motion.bones[0].name = KeyName::encode_as("左手腕", TextEncoding::Gbk).0;
     let text = to_csv_string(&motion);
     assert!(text.contains("#meta,encoding,") && text.contains(",gbk\n"), "{text}");
-    let (from_text, warnings) = from_csv_str_with_warnings(&text).unwrap();
+    let Converted { motion: from_text, warnings } = from_csv_str(&text).unwrap();
     assert_same_bytes(&from_text, &motion);
-    let (read, read_warnings) = from_csv_reader_with_warnings(text.as_bytes()).unwrap();
+    let Converted { motion: read, warnings: read_warnings } =
+        from_csv_reader(text.as_bytes()).unwrap();
     assert_same_bytes(&read, &motion);
     assert_eq!(read_warnings, warnings);
     // The same sheet with its meta rows moved below the keys: names wait for the encoding.
@@ -205,7 +209,7 @@ fn a_reader_gives_what_the_text_gives_and_meta_rows_may_come_last() {
     let header = text.lines().next().unwrap();
     let moved: String =
         std::iter::once(header).chain(keys).chain(meta).map(|l| l.to_string() + "\n").collect();
-    assert_same_bytes(&from_csv_reader(moved.as_bytes()).unwrap(), &motion);
+    assert_same_bytes(&from_csv_reader(moved.as_bytes()).unwrap().motion, &motion);
 }
 
 #[test]
@@ -240,11 +244,12 @@ fn a_byte_order_mark_is_written_only_when_asked_and_read_either_way() {
     let plain = to_csv_string(&motion);
     assert!(plain.starts_with("section,"), "{}", &plain[..20]);
     let mut marked = Vec::new();
-    write_csv_bom(&motion, &mut marked, usize::MAX).unwrap();
+    write_csv(&motion, &mut marked, CsvOptions { bom: true, ..CsvOptions::default() }).unwrap();
     assert_eq!(marked, [b"\xEF\xBB\xBF", plain.as_bytes()].concat());
     for text in [plain.as_bytes(), &marked[..]] {
-        assert_same_bytes(&from_csv_reader(text).unwrap(), &motion);
-        assert_same_bytes(&from_csv_str(std::str::from_utf8(text).unwrap()).unwrap(), &motion);
+        assert_same_bytes(&from_csv_reader(text).unwrap().motion, &motion);
+        let text = std::str::from_utf8(text).unwrap();
+        assert_same_bytes(&from_csv_str(text).unwrap().motion, &motion);
     }
 }
 
@@ -263,11 +268,7 @@ fn a_closed_pipe_is_reported_as_one() {
     let mut motion = example_motion();
     motion.bones = motion.bones.iter().cycle().take(5000).cloned().collect();
     for bom in [false, true] {
-        let err = if bom {
-            write_csv_bom(&motion, Closed, usize::MAX)
-        } else {
-            write_csv(&motion, Closed)
-        };
+        let err = write_csv(&motion, Closed, CsvOptions { bom, ..CsvOptions::default() });
         assert_eq!(err.unwrap_err().kind(), std::io::ErrorKind::BrokenPipe);
     }
 }

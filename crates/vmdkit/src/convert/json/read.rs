@@ -7,7 +7,7 @@ use super::keys::{HexAppend, HexIn, HexText, SectionSeed};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::parse_encoding;
-use crate::convert::{section_key, skip_bom, trailing, ConvertError, BOM};
+use crate::convert::{section_key, skip_bom, trailing, ConvertError, Converted, BOM};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
 use crate::format::{Header, Motion, Section, Version};
 use crate::text::TextEncoding;
@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::fmt;
 use std::io::{self, Read, Seek, SeekFrom};
 
-pub(super) fn from_slice(bytes: &[u8]) -> Result<(Motion, Vec<String>), ConvertError> {
+pub(super) fn from_slice(bytes: &[u8]) -> Result<Converted, ConvertError> {
     // Editors on Windows may save JSON with a BOM, which JSON parsers reject.
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -26,7 +26,7 @@ pub(super) fn from_slice(bytes: &[u8]) -> Result<(Motion, Vec<String>), ConvertE
     })
 }
 
-pub(super) fn from_reader(r: impl Read) -> Result<(Motion, Vec<String>), ConvertError> {
+pub(super) fn from_reader(r: impl Read) -> Result<Converted, ConvertError> {
     let mut de = serde_json::Deserializer::from_reader(text_reader(r)?);
     // What was read is gone: a shape error is reported as it is, unless the fields read
     // before it already said the document is not a motion, and its path goes down to the key.
@@ -35,9 +35,7 @@ pub(super) fn from_reader(r: impl Read) -> Result<(Motion, Vec<String>), Convert
 
 /// Like [`from_reader`], then on a JSON error back to where the reader started, to read again
 /// what [`from_slice`] looks back for: the document's identity and the field's full path.
-pub(super) fn from_seekable<R: Read + Seek>(
-    mut r: R,
-) -> Result<(Motion, Vec<String>), ConvertError> {
+pub(super) fn from_seekable<R: Read + Seek>(mut r: R) -> Result<Converted, ConvertError> {
     let start = r.stream_position()?;
     let err = match from_reader(&mut r) {
         Err(err @ ConvertError::Json { .. }) => err,
@@ -68,7 +66,7 @@ fn text_reader<R: Read>(r: R) -> io::Result<io::BufReader<R>> {
     Ok(r)
 }
 
-pub(super) fn from_value(value: Value) -> Result<(Motion, Vec<String>), ConvertError> {
+pub(super) fn from_value(value: Value) -> Result<Converted, ConvertError> {
     let identity = || Identity::deserialize(&value).ok();
     let mut state = State::new();
     let head = DocSeed { state: &mut state }.deserialize(&value);
@@ -78,7 +76,7 @@ pub(super) fn from_value(value: Value) -> Result<(Motion, Vec<String>), ConvertE
 fn read<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
     identity: impl FnOnce() -> Option<Identity>,
-) -> Result<(Motion, Vec<String>), ConvertError> {
+) -> Result<Converted, ConvertError> {
     let mut state = State::new();
     let head = DocSeed { state: &mut state }.deserialize(&mut *de).and_then(|head| {
         de.end()?;
@@ -389,7 +387,7 @@ fn finish(
     head: Result<Head, serde_json::Error>,
     state: State,
     identity: impl FnOnce() -> Option<Identity>,
-) -> Result<(Motion, Vec<String>), ConvertError> {
+) -> Result<Converted, ConvertError> {
     let State { mut motion, names: deferred, error, reading } = state;
     if let Some(err) = error {
         return Err(err);
@@ -421,7 +419,7 @@ fn finish(
         }
     }
     fields::check_trailing(&motion).map_err(|e| top(&e.field, e.reason))?;
-    Ok((motion, warnings))
+    Ok(Converted { motion, warnings })
 }
 
 /// How many bytes a `trailing_len` says were cut from the ones given.

@@ -1,5 +1,8 @@
 use super::*;
-use crate::convert::testing::{assert_same_bytes, name, old_short_motion, quirky_motion};
+use crate::convert::testing::{
+    assert_same_bytes, name, old_short_motion, quirky_motion, with_messages,
+};
+use crate::convert::Converted;
 use crate::curve::Curve;
 use crate::example::example_motion;
 use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle, Section};
@@ -10,12 +13,13 @@ use serde_json::{json, Value};
 fn round_trip(motion: &Motion) {
     for pretty in [false, true] {
         let text = to_json_string(motion, pretty);
-        assert_same_bytes(&from_json_str(&text).unwrap(), motion);
+        assert_same_bytes(&from_json_str(&text).unwrap().motion, motion);
     }
     let mut streamed = Vec::new();
-    write_json(motion, &mut streamed, true).unwrap();
-    assert_same_bytes(&from_json_reader(&streamed[..]).unwrap(), motion);
-    assert_same_bytes(&from_json_value(to_json(motion)).unwrap(), motion);
+    write_json(motion, &mut streamed, JsonOptions { pretty: true, ..JsonOptions::default() })
+        .unwrap();
+    assert_same_bytes(&from_json_reader(&streamed[..]).unwrap().motion, motion);
+    assert_same_bytes(&from_json_value(to_json(motion)).unwrap().motion, motion);
 }
 
 fn edit(
@@ -24,7 +28,7 @@ fn edit(
 ) -> Result<(Motion, Vec<String>), ConvertError> {
     let mut value = to_json(motion);
     change(&mut value);
-    from_json_str_with_warnings(&value.to_string())
+    with_messages(from_json_str(&value.to_string()))
 }
 
 #[test]
@@ -169,7 +173,7 @@ fn a_bare_new_key_gets_mmd_defaults() {
         "bones": [{"name": "センター", "frame": 10}],
         "cameras": [{"frame": 0, "distance": -45, "target": [0, 10, 0], "rotation": [0, 0, 0], "view_angle": 30}],
         "properties": [{"frame": 0, "ik": [{"name": "右足ＩＫ", "enabled": false}]}]}"#;
-    let motion = from_json_str(text).unwrap();
+    let motion = from_json_str(text).unwrap().motion;
     assert_eq!(motion.bones, vec![BoneKey::new(name("センター"), 10)]);
     assert_eq!(motion.bones[0].interpolation, BoneInterpolation::DEFAULT);
     assert_eq!(motion.cameras[0].perspective_byte, 0);
@@ -376,7 +380,7 @@ fn errors_say_where_and_why() {
 fn a_bom_and_a_schema_link_are_accepted() {
     let text = "\u{FEFF}{\"$schema\": \"vmd-json.schema.json\", \"format\": \"vmdkit-motion\", \
                 \"schema_version\": 1, \"model_name\": \"\"}";
-    assert_eq!(from_json_str(text).unwrap(), Motion::default());
+    assert_eq!(from_json_str(text).unwrap().motion, Motion::default());
 }
 
 /// Hands its text over a few bytes at a time, as a pipe may.
@@ -395,10 +399,10 @@ impl std::io::Read for Trickle<'_> {
 fn a_reader_gives_what_the_text_gives() {
     for motion in [example_motion(), quirky_motion(), old_short_motion()] {
         let text = format!("\u{FEFF}{}", to_json_string(&motion, true));
-        let (from_text, warnings) = from_json_str_with_warnings(&text).unwrap();
+        let Converted { motion: from_text, warnings } = from_json_str(&text).unwrap();
         for step in [1, 2, 7, 1 << 16] {
-            let (read, read_warnings) =
-                from_json_reader_with_warnings(Trickle(text.as_bytes(), step)).unwrap();
+            let Converted { motion: read, warnings: read_warnings } =
+                from_json_reader(Trickle(text.as_bytes(), step)).unwrap();
             assert_same_bytes(&read, &from_text);
             assert_eq!(read_warnings, warnings);
         }
@@ -413,8 +417,8 @@ fn the_encoding_may_come_after_the_keys() {
     // serde_json's map is sorted, as `jq -S` sorts: "bones" comes before "encoding".
     let sorted = to_json(&motion).to_string();
     assert!(sorted.find("\"bones\"").unwrap() < sorted.find("\"encoding\"").unwrap());
-    assert_same_bytes(&from_json_str(&sorted).unwrap(), &motion);
-    assert_same_bytes(&from_json_reader(sorted.as_bytes()).unwrap(), &motion);
+    assert_same_bytes(&from_json_str(&sorted).unwrap().motion, &motion);
+    assert_same_bytes(&from_json_reader(sorted.as_bytes()).unwrap().motion, &motion);
 }
 
 #[test]
@@ -479,7 +483,7 @@ fn shape_errors_name_the_field_path_with_the_line_and_column() {
         // Not at the start of the stream: the reread goes back to where the document began.
         let mut file = std::io::Cursor::new(format!("  {text}").into_bytes());
         file.set_position(2);
-        from_json_seekable_with_warnings(file).map(|(motion, _)| motion)
+        from_json_seekable(file).map(|read| read.motion)
     };
     for err in [from_json_str(&wrong).unwrap_err(), seekable(&wrong).unwrap_err()] {
         let ConvertError::Json { line: at, path, .. } = &err else { panic!("{err}") };
