@@ -1,10 +1,11 @@
-//! The small numeric helpers every stage shares: MMD's frame rate, blends and rotation angles.
+//! The small numeric helpers every stage shares: MMD's frame rate, blends, rotation angles and
+//! the plain rotation geometry the retargeting solver builds on.
 //!
 //! Each is written once so that the stages that must agree bit for bit do: the evaluator and
 //! the curve fitter of `reduce` blend with the same [`lerp`], and IK, append transforms, the
 //! fitter and the tests measure rotations with the same [`quat_angle`].
 
-use glam::{Quat, Vec4};
+use glam::{DMat3, DQuat, DVec3, Quat, Vec4};
 
 /// MMD's frame rate: VMD frame numbers count at 30 fps (reference §6.1).
 pub const FPS: f64 = 30.0;
@@ -99,6 +100,38 @@ fn sin_to_half_pi(x: Vec4) -> Vec4 {
     let p = p * x2 + c(1.0 / 120.0);
     let p = p * x2 - c(1.0 / 6.0);
     x + x * x2 * p
+}
+
+/// The rotation vector (axis × angle, angle ≤ π) of a unit quaternion.
+pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
+    let q = if q.w < 0.0 { -q } else { q };
+    let v = DVec3::new(q.x, q.y, q.z);
+    let s = v.length();
+    if s < 1e-12 {
+        return v * 2.0;
+    }
+    v * (2.0 * s.atan2(q.w) / s)
+}
+
+/// The shortest rotation taking direction `from` to direction `to` (the identity when either
+/// is zero).
+pub(crate) fn shortest_arc(from: DVec3, to: DVec3) -> DQuat {
+    match (from.try_normalize(), to.try_normalize()) {
+        (Some(a), Some(b)) => DQuat::from_rotation_arc(a, b),
+        _ => DQuat::IDENTITY,
+    }
+}
+
+/// The rotation taking `a0` to `a1` exactly and `b0` as close to `b1` as that allows.
+pub(crate) fn frame_rotation(a0: DVec3, b0: DVec3, a1: DVec3, b1: DVec3) -> DQuat {
+    let basis = |a: DVec3, b: DVec3| {
+        let x = a.normalize_or(DVec3::X);
+        let z = x.cross(b).normalize_or(x.any_orthonormal_vector());
+        let y = z.cross(x);
+        DMat3::from_cols(x, y, z)
+    };
+    let r = basis(a1, b1) * basis(a0, b0).transpose();
+    DQuat::from_mat3(&r).normalize()
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! against their lists, so a [`Mesh`] is consistent by construction.
 
 use super::error::{ModelError, ModelErrorKind, ModelSection};
+use super::reader::{Reader, Result as ReadResult};
 use super::{pmd_mesh, pmx_mesh};
 use crate::error::{read_and_parse, FileError};
 use crate::text::KeyName;
@@ -117,6 +118,29 @@ pub struct Mesh {
 }
 
 impl Mesh {
+    /// Reads `count` vertex records: the position, normal and UV that open a vertex in both
+    /// PMD and PMX, then `rest`, which reads the format's own remainder of the record and
+    /// returns its weights.
+    pub(super) fn read_vertices(
+        &mut self,
+        r: &mut Reader,
+        count: usize,
+        mut rest: impl FnMut(&mut Reader) -> ReadResult<VertexWeights>,
+    ) -> ReadResult<()> {
+        self.positions.reserve_exact(count);
+        self.normals.reserve_exact(count);
+        self.uvs.reserve_exact(count);
+        self.weights.reserve_exact(count);
+        for i in 0..count {
+            r.record(Some(i));
+            self.positions.push(r.vec3()?);
+            self.normals.push(r.vec3()?);
+            self.uvs.push(Vec2::new(r.f32()?, r.f32()?));
+            self.weights.push(rest(r)?);
+        }
+        Ok(())
+    }
+
     /// Reads a PMX or PMD file's mesh. A bone CSV has none: that is
     /// [`ModelErrorKind::NotAModel`].
     pub fn parse(data: &[u8]) -> Result<Mesh, ModelError> {

@@ -119,9 +119,7 @@ pub(super) fn read_header(r: &mut Reader) -> Result<(String, String)> {
 
 pub(super) fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
     r.enter(ModelSection::Bones);
-    let at = r.pos();
-    let bone_count = r.u16()? as usize;
-    r.check_count(bone_count as u64, BONE_SIZE, at)?;
+    let bone_count = r.count_u16(BONE_SIZE)?;
     let mut raw_bones = Vec::with_capacity(bone_count);
     for i in 0..bone_count {
         r.record(Some(i));
@@ -143,9 +141,7 @@ pub(super) fn read_raw_bones(r: &mut Reader) -> Result<Vec<RawBone>> {
 /// walked. The first is the base skin (panel 0) the others are relative to.
 fn read_skins(r: &mut Reader) -> Result<Vec<MorphSummary>> {
     r.enter(ModelSection::Morphs);
-    let at = r.pos();
-    let count = r.u16()? as usize;
-    r.check_count(count as u64, 25, at)?;
+    let count = r.count_u16(25)?;
     let mut skins = Vec::with_capacity(count);
     for i in 0..count {
         r.record(Some(i));
@@ -228,9 +224,7 @@ fn skip_physics(r: &mut Reader, counts: &mut SectionCounts) -> Result<()> {
 
 /// A `u32` count followed by that many records of `size` bytes.
 pub(super) fn fixed_section(r: &mut Reader, size: usize) -> Result<usize> {
-    let at = r.pos();
-    let count = r.u32()?;
-    let count = r.check_count(count as u64, size, at)?;
+    let count = r.count_u32(size)?;
     r.skip(count * size)?;
     Ok(count)
 }
@@ -247,9 +241,7 @@ fn bone_index(
 
 pub(super) fn read_iks(r: &mut Reader, bone_count: usize) -> Result<Vec<RawIk>> {
     r.enter(ModelSection::Ik);
-    let at = r.pos();
-    let count = r.u16()? as usize;
-    r.check_count(count as u64, 11, at)?;
+    let count = r.count_u16(11)?;
     let mut iks = Vec::with_capacity(count);
     for i in 0..count {
         r.record(Some(i));

@@ -12,7 +12,7 @@ use super::pmd;
 use super::pmx_mesh::check_vertex_bones;
 use super::reader::{Reader, Result};
 use super::types::key_name;
-use glam::{Vec2, Vec4};
+use glam::Vec4;
 
 pub(crate) fn parse(data: &[u8]) -> Result<Mesh> {
     let mut r = Reader::new(data);
@@ -29,39 +29,24 @@ pub(crate) fn parse(data: &[u8]) -> Result<Mesh> {
     Ok(mesh)
 }
 
-fn count(r: &mut Reader, size: usize) -> Result<usize> {
-    let at = r.pos();
-    let n = r.u32()?;
-    r.check_count(n.into(), size, at)
-}
-
 fn read_vertices(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
     r.enter(ModelSection::Vertices);
-    let n = count(r, 38)?;
-    mesh.positions.reserve_exact(n);
-    mesh.normals.reserve_exact(n);
-    mesh.uvs.reserve_exact(n);
-    mesh.weights.reserve_exact(n);
-    for i in 0..n {
-        r.record(Some(i));
-        mesh.positions.push(r.vec3()?);
-        mesh.normals.push(r.vec3()?);
-        mesh.uvs.push(Vec2::new(r.f32()?, r.f32()?));
+    let n = r.count_u32(38)?;
+    mesh.read_vertices(r, n, |r| {
         let (b0, b1) = (r.u16()?, r.u16()?);
         let w = f32::from(r.u8()?.min(100)) / 100.0;
         r.skip(1)?; // edge flag
-        mesh.weights.push(VertexWeights {
+        Ok(VertexWeights {
             kind: WeightKind::Bdef2,
             bones: [b0.into(), b1.into(), 0, 0],
             weights: [w, 1.0 - w, 0.0, 0.0],
-        });
-    }
-    Ok(())
+        })
+    })
 }
 
 fn read_faces(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
     r.enter(ModelSection::Faces);
-    let n = count(r, 2)?;
+    let n = r.count_u32(2)?;
     let vertices = mesh.positions.len();
     mesh.indices.reserve_exact(n);
     for _ in 0..n {
@@ -74,7 +59,7 @@ fn read_faces(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
 
 fn read_materials(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
     r.enter(ModelSection::Materials);
-    let n = count(r, 70)?;
+    let n = r.count_u32(70)?;
     let mut drawn = 0usize;
     for i in 0..n {
         r.record(Some(i));
@@ -113,15 +98,13 @@ fn colour_texture(field: &str) -> Option<String> {
 
 fn read_skins(r: &mut Reader, mesh: &mut Mesh) -> Result<()> {
     r.enter(ModelSection::Morphs);
-    let at = r.pos();
-    let skins = r.u16()? as usize;
-    r.check_count(skins as u64, 25, at)?;
+    let skins = r.count_u16(25)?;
     let vertices = mesh.positions.len();
     let mut base: Vec<u32> = Vec::new();
     for i in 0..skins {
         r.record(Some(i));
         let name = pmd::decode(r.take(20)?);
-        let n = count(r, 16 + 1)?;
+        let n = r.count_u32(16 + 1)?;
         let kind = r.u8()?;
         let mut offsets = Vec::with_capacity(n);
         for _ in 0..n {

@@ -8,7 +8,6 @@ use super::mesh::{GroupMorph, Material, Mesh, VertexMorph, VertexWeights, Weight
 use super::pmx::{self, Globals};
 use super::reader::{Reader, Result};
 use super::types::key_name;
-use glam::Vec2;
 
 pub(crate) fn parse(data: &[u8]) -> Result<Mesh> {
     let mut r = Reader::new(data);
@@ -52,20 +51,12 @@ fn checked_vertex(r: &mut Reader, g: &Globals, count: usize, what: &'static str)
 fn read_vertices(r: &mut Reader, g: &Globals, mesh: &mut Mesh) -> Result<()> {
     r.enter(ModelSection::Vertices);
     let count = r.count_i32(32 + 16 * g.additional_uvs + 1 + g.bone as usize + 4)?;
-    mesh.positions.reserve_exact(count);
-    mesh.normals.reserve_exact(count);
-    mesh.uvs.reserve_exact(count);
-    mesh.weights.reserve_exact(count);
-    for i in 0..count {
-        r.record(Some(i));
-        mesh.positions.push(r.vec3()?);
-        mesh.normals.push(r.vec3()?);
-        mesh.uvs.push(Vec2::new(r.f32()?, r.f32()?));
+    mesh.read_vertices(r, count, |r| {
         r.skip(16 * g.additional_uvs)?;
-        mesh.weights.push(read_weights(r, g)?);
+        let weights = read_weights(r, g)?;
         r.skip(4)?; // edge scale
-    }
-    Ok(())
+        Ok(weights)
+    })
 }
 
 fn read_weights(r: &mut Reader, g: &Globals) -> Result<VertexWeights> {

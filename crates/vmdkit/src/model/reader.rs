@@ -147,6 +147,20 @@ impl<'a> Reader<'a> {
         Ok(count as usize)
     }
 
+    /// A PMD `u16` count, checked as [`Reader::check_count`] does.
+    pub fn count_u16(&mut self, min_record: usize) -> Result<usize> {
+        let at = self.pos;
+        let count = self.u16()?;
+        self.check_count(count.into(), min_record, at)
+    }
+
+    /// A PMD `u32` count, checked as [`Reader::check_count`] does.
+    pub fn count_u32(&mut self, min_record: usize) -> Result<usize> {
+        let at = self.pos;
+        let count = self.u32()?;
+        self.check_count(count.into(), min_record, at)
+    }
+
     /// A PMX `i32` count, checked as [`Reader::check_count`] does.
     pub fn count_i32(&mut self, min_record: usize) -> Result<usize> {
         let at = self.pos;

@@ -23,7 +23,7 @@
 //! 3. Scale (`scale.rs`): the median, over the clip and over segments, of the target's segment
 //!    length over the input's, so that noisy lengths and a few bad frames do not move it.
 //! 4. `rig.rs`: the target's keyed bones and where each joint sits on them, from the model's
-//!    own rest pose; `solve.rs` + `lm.rs`: every frame's bone rotations and root translation.
+//!    own rest pose; `solve/` + `lm/`: every frame's bone rotations and root translation.
 //! 5. `feet.rs`: the floor from foot heights, no foot below it, feet still while in contact.
 //! 6. `keys.rs`: keys (センター/グルーブ, rotations, 足ＩＫ/つま先ＩＫ or IK switched off),
 //!    thinned with [`edit::reduce`](crate::edit::reduce); `report.rs` measures the result by

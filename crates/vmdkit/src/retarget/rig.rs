@@ -150,7 +150,7 @@ impl Rig {
         let clavicles = [find("左肩"), find("右肩")];
 
         // センター is keyed too, for its translation; the torso fit leaves its turn at rest
-        // (solve.rs, `torso_group`).
+        // (`solve/torso.rs`, `torso_group`).
         let mut keyed: Vec<usize> = vec![required.centre, required.lower, required.upper];
         keyed.extend(upper2.into_iter().chain(neck).chain(head));
         for (clavicle, limbs) in clavicles.iter().zip(&required.sided) {

@@ -12,9 +12,22 @@
 //! reference (the points' own fit that a correcting fit is held near, [`Prior::held`]), which
 //! keeps its pull so that what the points leave free settles on it rather than walking from
 //! frame to frame.
+//!
+//! The problem (the pose, its terms and priors, and their cost) is in `problem.rs`; the dense
+//! linear algebra of the normal equations, at most 27 unknowns, in `dense.rs`.
+
+mod dense;
+mod problem;
+
+#[cfg(test)]
+mod tests;
+
+pub(crate) use problem::{residual, Goal, Prior, Shoulders, State, Term};
 
 use super::rig::{Anchor, Rig};
+use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, Matrix};
 use glam::{DMat3, DQuat, DVec3};
+use problem::{cost_of, terms_cost};
 
 /// Bones per group at most: センター, 下半身, 上半身, 上半身2, a 上半身3 that follows it, 首
 /// and 頭 when the head is solved with the trunk, plus the translation.
@@ -33,125 +46,6 @@ pub(crate) const STOP_DECREASE: f64 = 1e-4;
 /// The squared residual under which the second, nearly prior-free pass runs: 0.03 units
 /// root-mean-square over a handful of points.
 const POLISH_BELOW: f64 = 1e-3;
-
-/// The pose being solved: root translation, every rig bone's world rotation, and the pivots
-/// (bone heads) they place.
-#[derive(Clone, Debug)]
-pub(crate) struct State {
-    pub translation: DVec3,
-    pub world: Vec<DQuat>,
-    pub pivot: Vec<DVec3>,
-}
-
-impl State {
-    pub fn rest(rig: &Rig) -> State {
-        State {
-            translation: DVec3::ZERO,
-            world: vec![DQuat::IDENTITY; rig.bones.len()],
-            pivot: rig.bones.iter().map(|b| b.rest).collect(),
-        }
-    }
-
-    /// Pivots from the translation and the world rotations, parents first.
-    pub fn place(&mut self, rig: &Rig) {
-        self.place_only(rig, u64::MAX);
-    }
-
-    /// Pivots of the bones in the bit set `bones` (which holds the parent of each of them
-    /// whose pivot has to change too), the others' left as they are.
-    fn place_only(&mut self, rig: &Rig, bones: u64) {
-        for (i, b) in rig.bones.iter().enumerate() {
-            if bones & (1 << i) == 0 {
-                continue;
-            }
-            self.pivot[i] = match b.parent {
-                Some(p) => self.pivot[p] + self.world[p] * (b.rest - rig.bones[p].rest),
-                None => b.rest + self.translation,
-            };
-        }
-    }
-
-    /// Where an anchor is in this pose (pivots must be placed).
-    pub fn point(&self, rig: &Rig, a: Anchor) -> DVec3 {
-        self.pivot[a.bone] + self.world[a.bone] * (a.rest - rig.bones[a.bone].rest)
-    }
-}
-
-/// What a term asks of a point.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Goal {
-    /// Be at the target.
-    At,
-    /// Be at this distance from the target (a child bone's head whose own rotation will point
-    /// it at the target, so only the distance is the group's business).
-    Reach(f64),
-    /// Lie from `from` in the direction `target` (a unit vector), at whatever distance the
-    /// skeleton has: a segment's direction, free of the input's lengths. The residual is the
-    /// difference of unit vectors times `length`, so it weighs like a position error there.
-    Along { from: Anchor, length: f64 },
-    /// As `Along`, from the model's shoulders' midpoint once each 肩 points at its shoulder
-    /// point ([`Shoulders`]) rather than from a point rigid with one bone.
-    AlongFromShoulders { from: Shoulders, length: f64 },
-}
-
-/// The model's shoulders' midpoint where the clavicles will put it: each 腕 head lies from its
-/// 肩 head (`pivots`, rigid with the chest) toward the input's shoulder point (`aims`) at the
-/// 肩's length (`reach`), as the solver then points each 肩. Fitting the trunk through it, not
-/// through the 腕 heads at the clavicles' last turn, leaves nothing to iterate.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Shoulders {
-    pub pivots: [Anchor; 2],
-    pub aims: [DVec3; 2],
-    pub reach: [f64; 2],
-}
-
-impl Shoulders {
-    /// The midpoint in this pose (pivots must be placed).
-    pub fn point(&self, rig: &Rig, state: &State) -> DVec3 {
-        (0..2).map(|s| self.shoulder(rig, state, s).0).sum::<DVec3>() / 2.0
-    }
-
-    /// Side `s`'s 腕 head and its derivative by its 肩 head's position.
-    fn shoulder(&self, rig: &Rig, state: &State, s: usize) -> (DVec3, DMat3) {
-        let p = state.point(rig, self.pivots[s]);
-        let v = self.aims[s] - p;
-        let len = v.length().max(1e-12);
-        let u = v / len;
-        // d(p + L·v/|v|)/dp = I − L·(I − u uᵀ)/|v|.
-        let d = DMat3::IDENTITY - (DMat3::IDENTITY - outer(u, u)) * (self.reach[s] / len);
-        (p + u * self.reach[s], d)
-    }
-}
-
-/// One weighted observation of a group.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Term {
-    pub anchor: Anchor,
-    pub target: DVec3,
-    pub weight: f64,
-    pub goal: Goal,
-}
-
-/// A group bone's prior: the rotation it is pulled toward and how hard (units per radian).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Prior {
-    pub toward: DQuat,
-    pub weight: f64,
-    /// Whether `toward` is a reference of its own (the points' own fit that a fit through the
-    /// shoulders' midpoint corrects) rather than the previous
-    /// frame's pose. Such a prior keeps its weight in the second pass, so that degrees of
-    /// freedom the points leave free settle on it there. Weakened like the others, it would let
-    /// them stop wherever the first pass's pull toward the previous frame left them, and on
-    /// identical frames each frame would then move them a little further toward it.
-    pub held: bool,
-}
-
-impl Prior {
-    /// A prior toward the previous frame's rotation.
-    pub fn previous(toward: DQuat, weight: f64) -> Prior {
-        Prior { toward, weight, held: false }
-    }
-}
 
 /// Solves `group`'s world rotations (and the translation when `translate`) for `terms`, from
 /// the state's current values, with one prior per group bone, stopping once a step lowers the
@@ -289,15 +183,6 @@ fn solve_once(
 }
 
 /// δ·(2g − Aδ) over the leading n unknowns.
-fn predicted_decrease(a: &Matrix, g: &[f64; MAX_N], step: &[f64; MAX_N], n: usize) -> f64 {
-    (0..n)
-        .map(|i| {
-            let a_step: f64 = (0..n).map(|j| a[i][j] * step[j]).sum();
-            step[i] * (2.0 * g[i] - a_step)
-        })
-        .sum()
-}
-
 fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N]) {
     let offset = if translate {
         state.translation -= DVec3::new(step[0], step[1], step[2]);
@@ -311,74 +196,6 @@ fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N
         state.world[b] = (DQuat::from_scaled_axis(-w) * state.world[b]).normalize();
     }
 }
-
-/// A term's residual: a vector for `At` and `Along`, a scalar (in `.1`) for `Reach`.
-fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
-    let x = state.point(rig, t.anchor);
-    match t.goal {
-        Goal::At => (x - t.target, 0.0),
-        Goal::Reach(length) => {
-            let d = x - t.target;
-            (d, d.length() - length)
-        }
-        Goal::Along { from, length } => {
-            let v = x - state.point(rig, from);
-            ((v.normalize_or_zero() - t.target) * length, 0.0)
-        }
-        Goal::AlongFromShoulders { from, length } => {
-            let v = x - from.point(rig, state);
-            ((v.normalize_or_zero() - t.target) * length, 0.0)
-        }
-    }
-}
-
-fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
-    terms
-        .iter()
-        .map(|t| {
-            let (d, r) = residual(state, rig, t);
-            let e = match t.goal {
-                Goal::At | Goal::Along { .. } | Goal::AlongFromShoulders { .. } => {
-                    d.length_squared()
-                }
-                Goal::Reach(_) => r * r,
-            };
-            t.weight * t.weight * e
-        })
-        .sum()
-}
-
-/// The weighted squared residual of the terms and priors; each group bone's prior error (the
-/// rotation vector from its prior's rotation) goes to `errors`.
-fn cost_of(
-    rig: &Rig,
-    state: &State,
-    group: &[usize],
-    terms: &[Term],
-    prior: &[(DQuat, f64)],
-    errors: &mut [DVec3; MAX_BONES],
-) -> f64 {
-    let priors: f64 = (group.iter().zip(prior).zip(errors.iter_mut()))
-        .map(|((&b, &(q, w)), e)| {
-            *e = rotation_vector(state.world[b] * q.inverse());
-            w * w * e.length_squared()
-        })
-        .sum();
-    terms_cost(rig, state, terms) + priors
-}
-
-/// The rotation vector (axis × angle, angle ≤ π) of a unit quaternion.
-pub(crate) fn rotation_vector(q: DQuat) -> DVec3 {
-    let q = if q.w < 0.0 { -q } else { q };
-    let v = DVec3::new(q.x, q.y, q.z);
-    let s = v.length();
-    if s < 1e-12 {
-        return v * 2.0;
-    }
-    v * (2.0 * s.atan2(q.w) / s)
-}
-
-type Matrix = [[f64; MAX_N]; MAX_N];
 
 /// JᵀJ and Jᵀr into the leading block of `a` and `g`, accumulated row block by row block
 /// without storing J; `errors` are the group bones' prior errors at this pose ([`cost_of`]).
@@ -529,110 +346,5 @@ fn point_blocks(
         // ω × lever = −[lever]× ω.
         out[i] = lever.map_or(DMat3::ZERO, |l| skew(-l));
         i += 1;
-    }
-}
-
-fn outer(a: DVec3, b: DVec3) -> DMat3 {
-    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
-}
-
-fn add_block(a: &mut Matrix, row: usize, col: usize, m: DMat3) {
-    for r in 0..3 {
-        for c in 0..3 {
-            a[row + r][col + c] += m.col(c)[r];
-        }
-    }
-}
-
-/// The matrix of `v ×`.
-fn skew(v: DVec3) -> DMat3 {
-    DMat3::from_cols(
-        DVec3::new(0.0, v.z, -v.y),
-        DVec3::new(-v.z, 0.0, v.x),
-        DVec3::new(v.y, -v.x, 0.0),
-    )
-}
-
-/// Solves `m x = b` for a symmetric positive definite `m` (n ≤ 15) in place. A dense Cholesky
-/// of this size is a few hundred operations, well below what a linear-algebra crate's
-/// dispatch would cost per frame.
-#[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
-fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_N]) -> bool {
-    // The diagonal's reciprocals: n divisions instead of one per element and substitution.
-    let mut inverse = [0.0; MAX_N];
-    for j in 0..n {
-        let mut d = m[j][j];
-        for k in 0..j {
-            d -= m[j][k] * m[j][k];
-        }
-        if d <= 0.0 || !d.is_finite() {
-            return false;
-        }
-        let d = d.sqrt();
-        m[j][j] = d;
-        inverse[j] = 1.0 / d;
-        for i in j + 1..n {
-            let mut s = m[i][j];
-            for k in 0..j {
-                s -= m[i][k] * m[j][k];
-            }
-            m[i][j] = s * inverse[j];
-        }
-    }
-    for i in 0..n {
-        let mut s = b[i];
-        for k in 0..i {
-            s -= m[i][k] * x[k];
-        }
-        x[i] = s * inverse[i];
-    }
-    for i in (0..n).rev() {
-        let mut s = x[i];
-        for k in i + 1..n {
-            s -= m[k][i] * x[k];
-        }
-        x[i] = s * inverse[i];
-    }
-    true
-}
-
-#[cfg(test)]
-mod jacobian_tests {
-    use super::*;
-    use crate::keypoints::Role;
-
-    #[test]
-    fn analytic_jacobian_matches_finite_differences() {
-        let skeleton = crate::skeleton::Skeleton::new(&crate::example::standard_model());
-        let rig = Rig::new(&skeleton).unwrap();
-        let mut state = State::rest(&rig);
-        for (i, w) in state.world.iter_mut().enumerate() {
-            *w = DQuat::from_scaled_axis(DVec3::new(0.3, -0.2 * i as f64, 0.1 + 0.05 * i as f64));
-        }
-        state.translation = DVec3::new(0.5, -0.3, 0.2);
-        state.place(&rig);
-        let group = [rig.root, rig.lower_body, rig.upper_body, rig.upper_body2.unwrap()];
-        for role in [Role::LeftHip, Role::Spine, Role::Chest, Role::Thorax, Role::LeftCollar] {
-            let anchor = rig.anchor(role).unwrap();
-            let x = state.point(&rig, anchor);
-            for (k, &b) in group.iter().enumerate() {
-                for axis in 0..3 {
-                    let mut w = DVec3::ZERO;
-                    w[axis] = 1e-6;
-                    let mut s2 = state.clone();
-                    s2.world[b] = DQuat::from_scaled_axis(w) * s2.world[b];
-                    s2.place(&rig);
-                    let numeric = (s2.point(&rig, anchor) - x) / 1e-6;
-                    // Analytic: the block normal_equations uses (no translation block here).
-                    let mut blocks = [DMat3::ZERO; MAX_BONES + 1];
-                    point_blocks(&rig, &state, &group, false, anchor, x, &mut blocks);
-                    let analytic = blocks[k] * w.normalize();
-                    assert!(
-                        (numeric - analytic).length() < 1e-4,
-                        "{role} bone {k} axis {axis}: {numeric} vs {analytic}"
-                    );
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,94 @@
+//! The dense linear algebra of the normal equations: fixed-size matrices of at most
+//! [`MAX_N`] unknowns, filled and solved in place so that nothing is allocated per step.
+
+use super::MAX_N;
+use glam::{DMat3, DVec3};
+
+/// A square matrix of the largest problem; a fit uses its leading n × n block.
+pub(super) type Matrix = [[f64; MAX_N]; MAX_N];
+
+/// δ·(2g − Aδ) over the leading n unknowns.
+pub(super) fn predicted_decrease(
+    a: &Matrix,
+    g: &[f64; MAX_N],
+    step: &[f64; MAX_N],
+    n: usize,
+) -> f64 {
+    (0..n)
+        .map(|i| {
+            let a_step: f64 = (0..n).map(|j| a[i][j] * step[j]).sum();
+            step[i] * (2.0 * g[i] - a_step)
+        })
+        .sum()
+}
+
+/// The outer product `a bᵀ`.
+pub(super) fn outer(a: DVec3, b: DVec3) -> DMat3 {
+    DMat3::from_cols(a * b.x, a * b.y, a * b.z)
+}
+
+/// Adds the 3 × 3 block `m` to `a` at (`row`, `col`).
+pub(super) fn add_block(a: &mut Matrix, row: usize, col: usize, m: DMat3) {
+    for r in 0..3 {
+        for c in 0..3 {
+            a[row + r][col + c] += m.col(c)[r];
+        }
+    }
+}
+
+/// The matrix of `v ×`.
+pub(super) fn skew(v: DVec3) -> DMat3 {
+    DMat3::from_cols(
+        DVec3::new(0.0, v.z, -v.y),
+        DVec3::new(-v.z, 0.0, v.x),
+        DVec3::new(v.y, -v.x, 0.0),
+    )
+}
+
+/// Solves `m x = b` for a symmetric positive definite `m` (n ≤ 15) in place. A dense Cholesky
+/// of this size is a few hundred operations, well below what a linear-algebra crate's
+/// dispatch would cost per frame.
+#[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
+pub(super) fn cholesky_solve(
+    m: &mut Matrix,
+    b: &[f64; MAX_N],
+    n: usize,
+    x: &mut [f64; MAX_N],
+) -> bool {
+    // The diagonal's reciprocals: n divisions instead of one per element and substitution.
+    let mut inverse = [0.0; MAX_N];
+    for j in 0..n {
+        let mut d = m[j][j];
+        for k in 0..j {
+            d -= m[j][k] * m[j][k];
+        }
+        if d <= 0.0 || !d.is_finite() {
+            return false;
+        }
+        let d = d.sqrt();
+        m[j][j] = d;
+        inverse[j] = 1.0 / d;
+        for i in j + 1..n {
+            let mut s = m[i][j];
+            for k in 0..j {
+                s -= m[i][k] * m[j][k];
+            }
+            m[i][j] = s * inverse[j];
+        }
+    }
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= m[i][k] * x[k];
+        }
+        x[i] = s * inverse[i];
+    }
+    for i in (0..n).rev() {
+        let mut s = x[i];
+        for k in i + 1..n {
+            s -= m[k][i] * x[k];
+        }
+        x[i] = s * inverse[i];
+    }
+    true
+}
