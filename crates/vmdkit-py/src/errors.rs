@@ -81,6 +81,15 @@ pub fn file_error(py: Python<'_>, err: vmdkit::ReadError) -> PyErr {
     }
 }
 
+/// The library's refusal of a dense output, with its usual cause where a Python user sees it
+/// (Python has no limit to raise).
+pub fn too_large_message(err: &vmdkit::limit::OutputTooLarge) -> String {
+    format!(
+        "{err}; frame numbers far beyond the rest (`Motion.warnings()` lists them) are the \
+         usual cause"
+    )
+}
+
 /// An `EditError` for an edit the library refused.
 pub fn edit_error(err: vmdkit::edit::EditError) -> PyErr {
     EditError::new_err(err.to_string())

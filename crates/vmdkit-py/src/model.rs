@@ -268,7 +268,12 @@ impl Model {
             let binding = Binding::new(skeleton, &sampler);
             bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
         })?
-        .map_err(|e| VmdError::new_err(e.to_string()))?;
+        .map_err(|e| match e {
+            vmdkit::edit::BakeError::TooLarge(e) => {
+                VmdError::new_err(crate::errors::too_large_message(&e))
+            }
+            other => VmdError::new_err(other.to_string()),
+        })?;
         // Streamed into the temporary file: the arrays are not held twice.
         detached(py, || vmdkit::io::write_atomic_with(&path, |w| bake.write_npz(w)))?
             .map_err(|e| os_error(py, &path.display().to_string(), e))?;

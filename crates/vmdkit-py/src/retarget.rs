@@ -154,6 +154,7 @@ fn float32<'py>(obj: &Bound<'py, PyAny>) -> PyResult<PyReadonlyArrayDyn<'py, f32
 fn retarget_error(err: LibraryError) -> PyErr {
     match err {
         LibraryError::Option(message) => PyValueError::new_err(message),
+        LibraryError::TooLarge(e) => RetargetError::new_err(crate::errors::too_large_message(&e)),
         other => RetargetError::new_err(other.to_string()),
     }
 }

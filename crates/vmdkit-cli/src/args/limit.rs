@@ -21,5 +21,8 @@ impl OutputLimit {
 
 /// The library's refusal of a dense output, about `label`, with the flag that lifts it.
 pub fn too_large(label: &str, err: &OutputTooLarge) -> anyhow::Error {
-    anyhow::anyhow!("{label}: {err} (--max-output-size)")
+    anyhow::anyhow!(
+        "{label}: {err}; frame numbers far beyond the rest (`vmdkit check` warns of them) are \
+         the usual cause, else raise the limit (--max-output-size)"
+    )
 }

@@ -14,6 +14,7 @@ from typing import (
     Tuple,
     Union,
     final,
+    type_check_only,
 )
 
 import numpy as np
@@ -94,8 +95,9 @@ class LintWarning:
     @property
     def message(self) -> str: ...
 
-# What every section's columns have. Only the stub knows this protocol: at runtime the six
-# classes share no base, each has these members.
+# What every section's columns have. Only the stub knows these protocols (`type_check_only`):
+# at runtime the six classes share no base, each has these members.
+@type_check_only
 class _KeyColumns(Protocol):
     @property
     def frame(self) -> npt.NDArray[np.uint32]: ...
@@ -103,6 +105,7 @@ class _KeyColumns(Protocol):
     def __len__(self) -> int: ...
 
 # What the two named sections' columns (bones, morphs) also have.
+@type_check_only
 class _NamedKeyColumns(_KeyColumns, Protocol):
     @property
     def name_index(self) -> npt.NDArray[np.uint32]: ...
@@ -115,6 +118,7 @@ class _NamedKeyColumns(_KeyColumns, Protocol):
 
 # What the two sections with interpolation blocks (bones, camera) also have: the raw blocks
 # and their Bézier control points.
+@type_check_only
 class _CurveColumns(_KeyColumns, Protocol):
     @property
     def interpolation(self) -> npt.NDArray[np.uint8]: ...
