@@ -19,7 +19,8 @@ impl OutputLimit {
     }
 }
 
-/// The library's refusal of a dense output, about `label`, with the flag that lifts it.
+/// The library's refusal of a dense output, about `label`, with its usual cause, the command
+/// that finds it and the flag that lifts the limit.
 pub fn too_large(label: &str, err: &OutputTooLarge) -> anyhow::Error {
     anyhow::anyhow!(
         "{label}: {err}; frame numbers far beyond the rest (`vmdkit check` warns of them) are \
