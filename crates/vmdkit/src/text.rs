@@ -318,6 +318,12 @@ mod tests {
         for &name in crate::keypoints::Units::NAMES {
             assert!(name.parse::<crate::keypoints::Units>().is_ok());
         }
+        for &name in crate::skeleton::IkVariant::NAMES {
+            assert!(name.parse::<crate::skeleton::IkVariant>().is_ok());
+        }
+        for &name in crate::bvh::EulerOrder::NAMES {
+            assert!(name.parse::<crate::bvh::EulerOrder>().is_ok());
+        }
         for &name in crate::retarget::FloorMode::NAMES {
             assert!(name.parse::<crate::retarget::FloorMode>().is_ok());
         }
