@@ -20,14 +20,10 @@ use vmdkit::{
 
 /// The encoding named by its label.
 pub fn encoding_named(label: &str) -> PyResult<TextEncoding> {
-    match label {
-        "shift_jis" => Ok(TextEncoding::ShiftJis),
-        "gbk" => Ok(TextEncoding::Gbk),
-        "utf-8" => Ok(TextEncoding::Utf8),
-        other => Err(PyValueError::new_err(format!(
-            "encoding is one of shift_jis, gbk, utf-8, not {other:?}"
-        ))),
-    }
+    label.parse().map_err(|_| {
+        let accepted = TextEncoding::NAMES.join(", ");
+        PyValueError::new_err(format!("encoding is one of {accepted}, not {label:?}"))
+    })
 }
 
 /// A name field from a str (encoded) or bytes (as they are).

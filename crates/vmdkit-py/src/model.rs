@@ -315,22 +315,23 @@ enum IkArg {
     Mode(String),
 }
 
-/// `ik` as posing options.
+/// `ik` as posing options: on or off, or a solver by the library's name, or "off".
 fn pose_options(ik: &IkArg) -> PyResult<PoseOptions> {
-    let mmd = PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: true };
     let off = PoseOptions { solve_ik: false, ..PoseOptions::default() };
-    match ik {
-        IkArg::On(true) => Ok(mmd),
-        IkArg::On(false) => Ok(off),
-        IkArg::Mode(mode) => match mode.to_ascii_lowercase().as_str() {
-            "mmd" => Ok(mmd),
-            "plain" => Ok(PoseOptions { ik_variant: IkVariant::Plain, solve_ik: true }),
-            "off" => Ok(off),
-            other => Err(PyValueError::new_err(format!(
-                "ik must be True, False, \"mmd\", \"plain\" or \"off\", not {other:?}"
-            ))),
-        },
-    }
+    let variant = match ik {
+        IkArg::On(true) => IkVariant::Mmd,
+        IkArg::On(false) => return Ok(off),
+        IkArg::Mode(mode) if mode.eq_ignore_ascii_case("off") => return Ok(off),
+        IkArg::Mode(mode) => mode.parse().map_err(|_| {
+            let other = mode.to_ascii_lowercase();
+            let solvers: Vec<String> = IkVariant::NAMES.iter().map(|n| format!("{n:?}")).collect();
+            let solvers = solvers.join(", ");
+            PyValueError::new_err(format!(
+                "ik must be True, False, {solvers} or \"off\", not {other:?}"
+            ))
+        })?,
+    };
+    Ok(PoseOptions { ik_variant: variant, solve_ik: true })
 }
 
 /// Frames as a flat list of finite numbers, with the shape they came in.

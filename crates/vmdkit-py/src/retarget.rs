@@ -83,65 +83,63 @@ fn layout(spec: &LayoutArg, names: Option<&[String]>, joints: Option<usize>) -> 
     Layout::from_file(path).map_err(|e| RetargetError::new_err(format!("{}: {e}", path.display())))
 }
 
+/// The library's names as Python literals for a message: `"y", "-y", "z" or "-z"`, or with
+/// `more` ("a positive cutoff in Hz") as the last choice.
+fn choices(names: &[&str], more: Option<&str>) -> String {
+    let mut quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    if let Some(more) = more {
+        quoted.push(more.to_string());
+    }
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
 /// `units` as the library's.
 fn units(value: &UnitsArg) -> PyResult<Units> {
     let parsed = match value {
         UnitsArg::Metres(m) if m.is_finite() && *m > 0.0 => Some(Units::MetresPer(*m)),
         UnitsArg::Metres(_) => None,
-        UnitsArg::Name(text) => Units::parse(text),
+        UnitsArg::Name(text) => text.parse().ok(),
     };
     parsed.ok_or_else(|| {
         let given = match value {
             UnitsArg::Metres(m) => m.to_string(),
             UnitsArg::Name(text) => format!("{text:?}"),
         };
-        PyValueError::new_err(format!(
-            "units must be \"mm\", \"cm\", \"m\" or a positive number of metres per unit, \
-             not {given}"
-        ))
+        let accepted = choices(Units::NAMES, Some("a positive number of metres per unit"));
+        PyValueError::new_err(format!("units must be {accepted}, not {given}"))
     })
 }
 
 fn up_axis(text: &str) -> PyResult<UpAxis> {
-    UpAxis::parse(text).ok_or_else(|| {
-        PyValueError::new_err(format!("up must be \"y\", \"-y\", \"z\" or \"-z\", not {text:?}"))
+    text.parse().map_err(|_| {
+        PyValueError::new_err(format!("up must be {}, not {text:?}", choices(UpAxis::NAMES, None)))
     })
 }
 
 /// `smooth` as the library's: a level's name, or a cutoff in hertz given as a number or as
 /// text ("2.5"), which must be finite and positive either way.
 fn smoothing(value: &SmoothArg) -> PyResult<Smoothing> {
-    let hz = match value {
-        SmoothArg::Hz(hz) => *hz,
-        SmoothArg::Level(level) => match level.to_ascii_lowercase().as_str() {
-            "none" => return Ok(Smoothing::None),
-            "light" => return Ok(Smoothing::Light),
-            "normal" => return Ok(Smoothing::Normal),
-            "strong" => return Ok(Smoothing::Strong),
-            other => other.trim().parse().unwrap_or(f64::NAN),
-        },
+    let parsed = match value {
+        SmoothArg::Hz(hz) if hz.is_finite() && *hz > 0.0 => {
+            Ok(Smoothing::Custom { cutoff_hz: *hz })
+        }
+        SmoothArg::Hz(hz) => Err(hz.to_string()),
+        SmoothArg::Level(level) => level.parse().map_err(|_| format!("{level:?}")),
     };
-    if hz.is_finite() && hz > 0.0 {
-        return Ok(Smoothing::Custom { cutoff_hz: hz });
-    }
-    let given = match value {
-        SmoothArg::Hz(hz) => hz.to_string(),
-        SmoothArg::Level(level) => format!("{level:?}"),
-    };
-    Err(PyValueError::new_err(format!(
-        "smooth must be \"none\", \"light\", \"normal\", \"strong\" or a positive cutoff in \
-         Hz, not {given}"
-    )))
+    parsed.map_err(|given| {
+        let accepted = choices(Smoothing::NAMES, Some("a positive cutoff in Hz"));
+        PyValueError::new_err(format!("smooth must be {accepted}, not {given}"))
+    })
 }
 
 fn floor(text: &str) -> PyResult<FloorMode> {
-    match text.to_ascii_lowercase().as_str() {
-        "estimate" => Ok(FloorMode::Estimate),
-        "keep" => Ok(FloorMode::Keep),
-        _ => Err(PyValueError::new_err(format!(
-            "floor must be \"estimate\" or \"keep\", not {text:?}"
-        ))),
-    }
+    text.parse().map_err(|_| {
+        let accepted = choices(FloorMode::NAMES, None);
+        PyValueError::new_err(format!("floor must be {accepted}, not {text:?}"))
+    })
 }
 
 /// A float32 array of `obj`, as NumPy converts it.

@@ -120,5 +120,5 @@ pub use format::{
 };
 pub use text::{
     detect_encoding, DecodeStatus, Decoded, EncodeStatus, Encoded, KeyName, LongName, RawName,
-    TextEncoding, MMD_PAD,
+    TextEncoding, UnknownName, MMD_PAD,
 };

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
+use std::str::FromStr;
 
 /// The byte MMD fills a name field with after the terminating NUL.
 pub const MMD_PAD: u8 = 0xFD;
@@ -27,7 +28,32 @@ pub enum TextEncoding {
     Utf8,
 }
 
+/// Text that is none of the names an option accepts (`"stron".parse::<Smoothing>()`), with
+/// what it accepts, for a front end to word its own message and list its choices. Every option
+/// enum that reads a name (`Smoothing`, `FloorMode`, `TextEncoding`, `EulerOrder`, `UpAxis`,
+/// `Units`) gives this from its `FromStr` and lists its names in a `NAMES` constant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{given:?} is none of {}{}", accepted.join(", "), number.map_or(String::new(), |n| format!(", nor {n}")))]
+pub struct UnknownName {
+    /// The text given.
+    pub given: String,
+    /// The names accepted.
+    pub accepted: &'static [&'static str],
+    /// The number accepted instead of a name, if one is ("a positive cutoff in hertz").
+    pub number: Option<&'static str>,
+}
+
+impl UnknownName {
+    /// `given` is none of `accepted` (and not a number).
+    pub fn new(given: &str, accepted: &'static [&'static str]) -> Self {
+        UnknownName { given: given.to_string(), accepted, number: None }
+    }
+}
+
 impl TextEncoding {
+    /// The names [`TextEncoding::from_str`] reads: each encoding's [`label`](Self::label).
+    pub const NAMES: &'static [&'static str] = &["shift_jis", "gbk", "utf-8"];
+
     /// The name used in reports and JSON: `shift_jis`, `gbk` or `utf-8`.
     pub fn label(self) -> &'static str {
         match self {
@@ -96,6 +122,20 @@ impl TextEncoding {
             out.extend_from_slice(bytes);
         }
         Encoded { bytes: out, status }
+    }
+}
+
+impl FromStr for TextEncoding {
+    type Err = UnknownName;
+
+    /// An encoding by its [`label`](Self::label), exactly: `shift_jis`, `gbk` or `utf-8`.
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        match text {
+            "shift_jis" => Ok(TextEncoding::ShiftJis),
+            "gbk" => Ok(TextEncoding::Gbk),
+            "utf-8" => Ok(TextEncoding::Utf8),
+            _ => Err(UnknownName::new(text, Self::NAMES)),
+        }
     }
 }
 
@@ -263,6 +303,42 @@ pub fn detect_encoding<'a>(names: impl Iterator<Item = (&'a [u8], bool)> + Clone
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_option_name_reads_back() {
+        for &name in TextEncoding::NAMES {
+            assert_eq!(name.parse::<TextEncoding>().unwrap().label(), name);
+        }
+        for &name in crate::keypoints::UpAxis::NAMES {
+            assert_eq!(name.parse::<crate::keypoints::UpAxis>().unwrap().label(), name);
+        }
+        for &name in crate::keypoints::Smoothing::NAMES {
+            assert!(name.to_uppercase().parse::<crate::keypoints::Smoothing>().is_ok());
+        }
+        for &name in crate::keypoints::Units::NAMES {
+            assert!(name.parse::<crate::keypoints::Units>().is_ok());
+        }
+        for &name in crate::skeleton::IkVariant::NAMES {
+            assert!(name.parse::<crate::skeleton::IkVariant>().is_ok());
+        }
+        for &name in crate::bvh::EulerOrder::NAMES {
+            assert!(name.parse::<crate::bvh::EulerOrder>().is_ok());
+        }
+        for &name in crate::retarget::FloorMode::NAMES {
+            assert!(name.parse::<crate::retarget::FloorMode>().is_ok());
+        }
+        assert_eq!(
+            "2.5".parse::<crate::keypoints::Smoothing>(),
+            Ok(crate::keypoints::Smoothing::Custom { cutoff_hz: 2.5 })
+        );
+        let err = "sjis".parse::<TextEncoding>().unwrap_err();
+        assert_eq!(err.to_string(), "\"sjis\" is none of shift_jis, gbk, utf-8");
+        let err = "-1".parse::<crate::keypoints::Units>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "\"-1\" is none of mm, cm, m, nor a positive number of metres per unit"
+        );
+    }
 
     #[test]
     fn cp932_round_trip_and_mmd_padding() {

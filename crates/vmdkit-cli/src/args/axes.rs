@@ -1,13 +1,24 @@
-//! `--units` and `--up`: the units and up axis of keypoints (`retarget`, `keypoints`).
+//! `--units` and `--up`: the units and up axis of keypoints (`retarget`, `keypoints`), read by
+//! the library's `FromStr` and worded with its names.
 
 use vmdkit::keypoints::{Units, UpAxis};
 
 /// `--units`: mm, cm, m, or metres per unit.
 pub fn parse_units(text: &str) -> Result<Units, String> {
-    Units::parse(text).ok_or_else(|| format!("expected mm, cm, m or metres per unit, not `{text}`"))
+    text.parse().map_err(|_| {
+        format!("expected {} or metres per unit, not `{text}`", Units::NAMES.join(", "))
+    })
 }
 
 /// `--up`: y, -y, z or -z.
 pub fn parse_up(text: &str) -> Result<UpAxis, String> {
-    UpAxis::parse(text).ok_or_else(|| format!("expected y, -y, z or -z, not `{text}`"))
+    text.parse().map_err(|_| format!("expected {}, not `{text}`", either(UpAxis::NAMES)))
+}
+
+/// `a, b or c`.
+fn either(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
 }

@@ -1,5 +1,6 @@
 //! `--ik`: the CCD solver the commands that pose a model use.
 
+use clap::ValueEnum;
 use vmdkit::skeleton::{IkVariant, PoseOptions};
 
 /// The CCD solver to use.
@@ -15,12 +16,14 @@ pub enum IkMode {
 }
 
 impl IkMode {
-    /// The library's posing options for this mode.
+    /// The library's posing options for this mode: a solver read by its name
+    /// (`vmdkit::skeleton::IkVariant`'s `FromStr`), or none.
     pub fn options(self) -> PoseOptions {
-        match self {
-            IkMode::Mmd => PoseOptions { ik_variant: IkVariant::Mmd, solve_ik: true },
-            IkMode::Plain => PoseOptions { ik_variant: IkVariant::Plain, solve_ik: true },
-            IkMode::Off => PoseOptions { solve_ik: false, ..PoseOptions::default() },
+        if self == IkMode::Off {
+            return PoseOptions { solve_ik: false, ..PoseOptions::default() };
         }
+        let name = self.to_possible_value().expect("every mode has a name");
+        let variant: IkVariant = name.get_name().parse().expect("the solvers are the library's");
+        PoseOptions { ik_variant: variant, solve_ik: true }
     }
 }

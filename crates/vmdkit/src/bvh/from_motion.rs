@@ -6,7 +6,9 @@ use crate::eval::MotionSampler;
 use crate::limit::{DenseSize, OutputTooLarge, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::model::{BoneFlags, Model, Tail};
 use crate::skeleton::{Axes, Binding, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT};
+use crate::text::UnknownName;
 use glam::{DVec3, EulerRot};
+use std::str::FromStr;
 
 /// A translation this far (model units) from the rest offset at some frame gives a joint
 /// position channels: well above f32 posing noise, well below anything visible.
@@ -44,6 +46,10 @@ pub enum EulerOrder {
 }
 
 impl EulerOrder {
+    /// The names [`EulerOrder::from_str`] reads (in any case), one per order, in the order of
+    /// the variants.
+    pub const NAMES: &'static [&'static str] = &["xyz", "xzy", "yxz", "yzx", "zxy", "zyx"];
+
     /// `zxy`, `XYZ`…
     pub fn parse(text: &str) -> Option<EulerOrder> {
         Some(match text.to_ascii_lowercase().as_str() {
@@ -79,6 +85,15 @@ impl EulerOrder {
             EulerOrder::Zxy => EulerRot::ZXY,
             EulerOrder::Zyx => EulerRot::ZYX,
         }
+    }
+}
+
+impl FromStr for EulerOrder {
+    type Err = UnknownName;
+
+    /// As [`EulerOrder::parse`].
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        EulerOrder::parse(text).ok_or_else(|| UnknownName::new(text, Self::NAMES))
     }
 }
 

@@ -32,8 +32,10 @@ pub(crate) use layout::normalize;
 pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 
+use crate::text::UnknownName;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
+use std::str::FromStr;
 
 /// Joint positions over time: `positions[frame * joint_count + joint]`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -97,6 +99,10 @@ pub enum Units {
 }
 
 impl Units {
+    /// The names [`Units::from_str`] reads besides a number of metres per unit (and the long
+    /// spellings TRC headers write).
+    pub const NAMES: &'static [&'static str] = &["mm", "cm", "m"];
+
     /// Metres per unit.
     pub fn metres(self) -> f64 {
         match self {
@@ -126,6 +132,18 @@ impl Units {
     }
 }
 
+impl FromStr for Units {
+    type Err = UnknownName;
+
+    /// As [`Units::parse`].
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        Units::parse(text).ok_or_else(|| UnknownName {
+            number: Some("a positive number of metres per unit"),
+            ..UnknownName::new(text, Self::NAMES)
+        })
+    }
+}
+
 /// Which input axis points up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -141,6 +159,9 @@ pub enum UpAxis {
 }
 
 impl UpAxis {
+    /// The names [`UpAxis::from_str`] reads (`+y` and `+z` too): each axis's [`label`](Self::label).
+    pub const NAMES: &'static [&'static str] = &["y", "-y", "z", "-z"];
+
     /// `y`, `-y`, `z` or `-z`.
     pub fn parse(text: &str) -> Option<UpAxis> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -160,5 +181,14 @@ impl UpAxis {
             UpAxis::Z => "z",
             UpAxis::NegZ => "-z",
         }
+    }
+}
+
+impl FromStr for UpAxis {
+    type Err = UnknownName;
+
+    /// As [`UpAxis::parse`].
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        UpAxis::parse(text).ok_or_else(|| UnknownName::new(text, Self::NAMES))
     }
 }

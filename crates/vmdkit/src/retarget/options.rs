@@ -4,6 +4,8 @@ use super::axes::InputAxes;
 use super::RetargetError;
 use crate::edit::{ReduceMethod, Tolerance};
 use crate::keypoints::{Smoothing, Units};
+use crate::text::UnknownName;
+use std::str::FromStr;
 
 /// How keypoint lengths become model units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +38,24 @@ pub enum FloorMode {
     /// The input's own coordinates, only scaled: for inputs already in the model's space (the
     /// round-trip tests) and for callers that place the motion themselves.
     Keep,
+}
+
+impl FloorMode {
+    /// The names [`FloorMode::from_str`] reads, in any case.
+    pub const NAMES: &'static [&'static str] = &["estimate", "keep"];
+}
+
+impl FromStr for FloorMode {
+    type Err = UnknownName;
+
+    /// `estimate` or `keep`, in any case.
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        match text.to_ascii_lowercase().as_str() {
+            "estimate" => Ok(FloorMode::Estimate),
+            "keep" => Ok(FloorMode::Keep),
+            _ => Err(UnknownName::new(text, Self::NAMES)),
+        }
+    }
 }
 
 /// Everything [`retarget`](super::retarget) can be told.

@@ -32,7 +32,9 @@
 use super::bones::SkelBone;
 use super::notes::SkeletonNote;
 use crate::model::Ik;
+use crate::text::UnknownName;
 use glam::{Mat3, Quat, Vec3};
+use std::str::FromStr;
 
 /// Which CCD step to take (reference §10.2, §12 rows 14–15).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -46,6 +48,24 @@ pub enum IkVariant {
     /// The plain CCD clamp of three.js, saba and MMDAgent: every link limited to the IK's limit
     /// angle, no axis snapping, angles past a bound clamped.
     Plain,
+}
+
+impl IkVariant {
+    /// The names [`IkVariant::from_str`] reads, in any case.
+    pub const NAMES: &'static [&'static str] = &["mmd", "plain"];
+}
+
+impl FromStr for IkVariant {
+    type Err = UnknownName;
+
+    /// `mmd` or `plain`, in any case.
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        match text.to_ascii_lowercase().as_str() {
+            "mmd" => Ok(IkVariant::Mmd),
+            "plain" => Ok(IkVariant::Plain),
+            _ => Err(UnknownName::new(text, Self::NAMES)),
+        }
+    }
 }
 
 /// Iteration cap, as BM.

@@ -6,26 +6,24 @@ use crate::error::usage;
 use crate::input::{self, read_model};
 use crate::output;
 use crate::output::{print_export_summary, CountingWriter, ExportSummary};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::path::Path;
 use vmdkit::bvh::{from_motion, BvhExportError, BvhExportOptions, BvhUnits, EulerOrder, JointKind};
 use vmdkit::eval::MotionSampler;
 
-/// `--order`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum OrderArg {
-    /// Xrotation Yrotation Zrotation
-    Xyz,
-    /// Xrotation Zrotation Yrotation
-    Xzy,
-    /// Yrotation Xrotation Zrotation
-    Yxz,
-    /// Yrotation Zrotation Xrotation
-    Yzx,
-    /// Zrotation Xrotation Yrotation (the most common)
-    #[default]
-    Zxy,
-    /// Zrotation Yrotation Xrotation (CMU's)
-    Zyx,
+/// `--order`: the library's orders by name, each shown with the channels it writes.
+fn order_parser() -> impl TypedValueParser<Value = EulerOrder> {
+    let values = EulerOrder::NAMES.iter().map(|&name| {
+        let channels: Vec<String> =
+            name.chars().map(|axis| format!("{}rotation", axis.to_ascii_uppercase())).collect();
+        let note = match name {
+            "zxy" => " (the most common)",
+            "zyx" => " (CMU's)",
+            _ => "",
+        };
+        PossibleValue::new(name).help(format!("{}{note}", channels.join(" ")))
+    });
+    PossibleValuesParser::new(values).map(|name| name.parse().expect("a name the library gave"))
 }
 
 /// `convert`'s flags for a `.bvh` output.
@@ -39,8 +37,8 @@ pub struct ExportArgs {
     #[arg(long)]
     metres: bool,
     /// Rotation channel order of every joint
-    #[arg(long, value_enum, value_name = "ORDER")]
-    order: Option<OrderArg>,
+    #[arg(long, value_name = "ORDER", value_parser = order_parser())]
+    order: Option<EulerOrder>,
     /// Name joints with the model's English bone names (its Japanese name where a bone has none)
     #[arg(long)]
     english_names: bool,
@@ -108,14 +106,7 @@ pub fn convert(
     let sampler = MotionSampler::new(&loaded.motion);
     let skeleton = vmdkit::skeleton::Skeleton::new(&model);
     crate::shared::eval::bind(&loaded.label, &skeleton, &sampler);
-    let order = match args.order.unwrap_or_default() {
-        OrderArg::Xyz => EulerOrder::Xyz,
-        OrderArg::Xzy => EulerOrder::Xzy,
-        OrderArg::Yxz => EulerOrder::Yxz,
-        OrderArg::Yzx => EulerOrder::Yzx,
-        OrderArg::Zxy => EulerOrder::Zxy,
-        OrderArg::Zyx => EulerOrder::Zyx,
-    };
+    let order = args.order.unwrap_or_default();
     let options = BvhExportOptions {
         fps,
         units: if args.metres { BvhUnits::Metres } else { BvhUnits::Mmd },

@@ -14,6 +14,7 @@ use crate::input::{self, read_model};
 use crate::output;
 use crate::shared::retarget::explain;
 use anyhow::Context;
+use clap::ValueEnum;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
@@ -63,13 +64,10 @@ pub enum SmoothArg {
 }
 
 impl SmoothArg {
+    /// The library's smoothing of this level, read by its name.
     fn smoothing(self) -> Smoothing {
-        match self {
-            SmoothArg::None => Smoothing::None,
-            SmoothArg::Light => Smoothing::Light,
-            SmoothArg::Normal => Smoothing::Normal,
-            SmoothArg::Strong => Smoothing::Strong,
-        }
+        let value = self.to_possible_value().expect("every level has a name");
+        value.get_name().parse().expect("the levels are the library's names")
     }
 }
 

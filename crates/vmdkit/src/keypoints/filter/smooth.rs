@@ -1,7 +1,9 @@
 //! [`smooth`] and [`smooth_rotations`]: a zero-phase Butterworth low-pass over trajectories.
 
 use crate::keypoints::Keypoints;
+use crate::text::UnknownName;
 use glam::{Quat, Vec3};
+use std::str::FromStr;
 
 /// How strongly [`smooth`] and [`smooth_rotations`] low-pass a trajectory.
 ///
@@ -28,6 +30,9 @@ pub enum Smoothing {
 }
 
 impl Smoothing {
+    /// The presets' names, which [`Smoothing::from_str`] reads besides a cutoff in hertz.
+    pub const NAMES: &'static [&'static str] = &["none", "light", "normal", "strong"];
+
     /// The cutoff frequency in hertz, `None` for [`Smoothing::None`].
     pub fn cutoff_hz(self) -> Option<f64> {
         match self {
@@ -37,6 +42,29 @@ impl Smoothing {
             Smoothing::Strong => Some(3.0),
             Smoothing::Custom { cutoff_hz } => Some(cutoff_hz),
         }
+    }
+}
+
+impl FromStr for Smoothing {
+    type Err = UnknownName;
+
+    /// A preset by name, in any case (`normal`), or a cutoff in hertz (`2.5`): finite and
+    /// positive.
+    fn from_str(text: &str) -> Result<Self, UnknownName> {
+        let hz = match text.to_ascii_lowercase().as_str() {
+            "none" => return Ok(Smoothing::None),
+            "light" => return Ok(Smoothing::Light),
+            "normal" => return Ok(Smoothing::Normal),
+            "strong" => return Ok(Smoothing::Strong),
+            other => other.trim().parse::<f64>().unwrap_or(f64::NAN),
+        };
+        if hz.is_finite() && hz > 0.0 {
+            return Ok(Smoothing::Custom { cutoff_hz: hz });
+        }
+        Err(UnknownName {
+            number: Some("a positive cutoff in hertz"),
+            ..UnknownName::new(text, Self::NAMES)
+        })
     }
 }
 
