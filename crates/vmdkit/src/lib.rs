@@ -104,6 +104,7 @@ pub mod math;
 pub mod model;
 pub mod names;
 pub mod retarget;
+pub mod roles;
 pub mod shown;
 pub mod skeleton;
 

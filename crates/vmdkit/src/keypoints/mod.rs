@@ -21,16 +21,13 @@ mod filter;
 mod io;
 mod layout;
 mod layouts;
-mod role;
 
 pub use filter::{
     fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
-pub(crate) use layout::normalize;
 pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
-pub use role::Role;
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

@@ -599,7 +599,7 @@ fn cholesky_solve(m: &mut Matrix, b: &[f64; MAX_N], n: usize, x: &mut [f64; MAX_
 #[cfg(test)]
 mod jacobian_tests {
     use super::*;
-    use crate::keypoints::Role;
+    use crate::roles::Role;
 
     #[test]
     fn analytic_jacobian_matches_finite_differences() {

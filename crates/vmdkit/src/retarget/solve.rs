@@ -16,7 +16,7 @@
 
 use super::lm::{self, Goal, Prior, Shoulders, State, Term};
 use super::rig::{Anchor, Limb, Rig};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// The observed position and weight of every role in one frame (weight 0: missing).

@@ -10,14 +10,13 @@ use anyhow::Context;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
-use vmdkit::keypoints::{
-    KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
-};
+use vmdkit::keypoints::{KeypointFormat, Keypoints, Layout, LayoutJoint, Smoothing, Units, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError,
     RetargetOptions, ScaleMode,
 };
+use vmdkit::roles::Role;
 use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
 
