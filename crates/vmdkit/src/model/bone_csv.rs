@@ -75,16 +75,6 @@ const LINK_COLUMNS: [&str; 10] = [
     "limit max z",
 ];
 
-/// Whether `data` is a bone CSV: text whose first non-empty line starts with `;Bone` or
-/// `Bone,`, after an optional UTF-8 byte order mark.
-pub(crate) fn is_bone_csv(data: &[u8]) -> bool {
-    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    data.split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .find(|line| !line.is_empty())
-        .is_some_and(|line| line.starts_with(b";Bone") || line.starts_with(b"Bone,"))
-}
-
 /// Reads a bone CSV's bytes: UTF-8, or Shift-JIS, which older exports and Japanese Windows
 /// tools write; a file valid as both is read as UTF-8, the likelier of the two.
 pub(crate) fn parse_bytes(data: &[u8]) -> Result<Model> {

@@ -59,7 +59,7 @@ impl Model {
             pmx::parse(data)
         } else if pmd::is_pmd(data) {
             pmd::parse(data)
-        } else if bone_csv::is_bone_csv(data) {
+        } else if crate::file_kind::is_bone_csv(data) {
             bone_csv::parse_bytes(data)
         } else {
             let start = &data[..data.len().min(8)];

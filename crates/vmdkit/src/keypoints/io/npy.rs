@@ -18,9 +18,6 @@ use glam::Vec3;
 use npyz::{DType, Order, TypeChar, WriterBuilder};
 use std::io::{self, Read, Write};
 
-/// The first bytes of every `.npy`.
-pub(super) const MAGIC: &[u8] = b"\x93NUMPY";
-
 /// NPZ member names that hold positions, in the order they are preferred.
 const POSITION_NAMES: [&str; 8] =
     ["keypoints", "positions", "joints", "joints3d", "pose", "poses_3d", "kps", "joints_3d"];
@@ -312,7 +309,7 @@ impl Header {
 /// Where an NPY image's header ends (and its data starts), from the magic, version and header
 /// length; not checked against the bytes present (an NPZ member is read that far next).
 fn header_end(bytes: &[u8]) -> Result<usize, (Kind, usize)> {
-    if !bytes.starts_with(MAGIC) {
+    if !bytes.starts_with(crate::file_kind::NPY_MAGIC) {
         return Err((Kind::WrongFormat("no \\x93NUMPY magic".into()), 0));
     }
     let truncated =
