@@ -7,9 +7,7 @@
 //! before anything is allocated, as for the skeleton; vertex and bone indices are checked
 //! against their lists, so a [`Mesh`] is consistent by construction.
 
-use super::error::{ModelError, ModelErrorKind, ModelSection};
-use super::{pmd_mesh, pmx_mesh};
-use crate::error::{read_and_parse, FileError};
+use super::error::ModelErrorKind;
 use crate::text::KeyName;
 use glam::{Vec2, Vec3, Vec4};
 
@@ -117,30 +115,6 @@ pub struct Mesh {
 }
 
 impl Mesh {
-    /// Reads a PMX or PMD file's mesh. A bone CSV has none: that is
-    /// [`ModelErrorKind::NotAModel`].
-    pub fn parse(data: &[u8]) -> Result<Mesh, ModelError> {
-        if data.starts_with(b"PMX ") {
-            pmx_mesh::parse(data)
-        } else if data.starts_with(b"Pmd") {
-            pmd_mesh::parse(data)
-        } else {
-            Err(ModelError {
-                kind: ModelErrorKind::NotAModel {
-                    what: "only PMX and PMD files have a mesh".to_string(),
-                },
-                section: ModelSection::Header,
-                record: None,
-                offset: 0,
-            })
-        }
-    }
-
-    /// Reads a PMX or PMD file's mesh ([`Mesh::parse`]).
-    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Mesh, FileError<ModelError>> {
-        read_and_parse(path.as_ref(), Mesh::parse)
-    }
-
     /// How many vertices have each [`WeightKind`], in the enum's order.
     pub fn weight_kind_counts(&self) -> Vec<(WeightKind, usize)> {
         use WeightKind::*;
