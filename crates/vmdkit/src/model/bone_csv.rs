@@ -8,9 +8,7 @@
 //! them odd does not change the model.
 
 use super::error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
-use super::types::{
-    key_name, Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail,
-};
+use super::types::{key_name, Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, Tail};
 use glam::Vec3;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -442,17 +440,7 @@ pub(crate) fn parse(text: &str) -> Result<Model> {
         }
     }
 
-    Ok(Model {
-        format: ModelFormat::BoneCsv,
-        name: String::new(),
-        name_en: String::new(),
-        comment: String::new(),
-        comment_en: String::new(),
-        bones,
-        morphs: Vec::new(),
-        morph_list: Vec::new(),
-        counts: SectionCounts::default(),
-    })
+    Ok(Model::from_bones(ModelFormat::BoneCsv, "", bones))
 }
 
 #[cfg(test)]
