@@ -1,6 +1,6 @@
 //! [`Role`]: what a joint is, anatomically, whatever a keypoint layout or a BVH skeleton calls
 //! it. Keypoint layouts and BVH joint maps map their joints to roles, comparing joint names as
-//! [`normalize`] folds them; the retargeting places every role on an MMD skeleton.
+//! `normalize` folds them; the retargeting places every role on an MMD skeleton.
 
 use serde::{Deserialize, Serialize};
 
