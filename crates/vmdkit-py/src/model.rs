@@ -269,7 +269,7 @@ impl Model {
             bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
         })?
         .map_err(|e| match e {
-            vmdkit::edit::BakeError::TooLarge(e) => {
+            vmdkit::bake::BakeError::TooLarge(e) => {
                 VmdError::new_err(crate::errors::too_large_message(&e))
             }
             other => VmdError::new_err(other.to_string()),

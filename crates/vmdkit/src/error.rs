@@ -6,7 +6,7 @@
 //! family's error in the one [`FileError`], which adds the path. Every one of them says its
 //! [`Category`], for callers that react to the kind of failure rather than its details.
 
-use crate::format::Section;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -231,6 +231,67 @@ pub enum Category {
 pub trait Categorize {
     /// The kind of failure.
     fn category(&self) -> Category;
+}
+
+/// The six sections, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Section {
+    /// Bone keys, 111 bytes each.
+    Bone = 0,
+    /// Morph (facial) keys, 23 bytes each.
+    Morph = 1,
+    /// Camera keys, 61 bytes each.
+    Camera = 2,
+    /// Light keys, 28 bytes each.
+    Light = 3,
+    /// Self-shadow keys, 9 bytes each.
+    SelfShadow = 4,
+    /// Property keys (model visibility and IK on/off), 9 + 21 × IK entries bytes each.
+    Property = 5,
+}
+
+impl Section {
+    /// Every section in file order; a section's discriminant is its index here.
+    pub const ALL: [Section; 6] = [
+        Section::Bone,
+        Section::Morph,
+        Section::Camera,
+        Section::Light,
+        Section::SelfShadow,
+        Section::Property,
+    ];
+
+    /// The name used in messages, JSON and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Section::Bone => "bone",
+            Section::Morph => "morph",
+            Section::Camera => "camera",
+            Section::Light => "light",
+            Section::SelfShadow => "self_shadow",
+            Section::Property => "property",
+        }
+    }
+
+    /// The size of one record, or `None` for the variable-size property records.
+    pub const fn record_size(self) -> Option<usize> {
+        match self {
+            Section::Bone => Some(111),
+            Section::Morph => Some(23),
+            Section::Camera => Some(61),
+            Section::Light => Some(28),
+            Section::SelfShadow => Some(9),
+            Section::Property => None,
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::format::{
     BoneInterpolation, BoneKey, CameraInterpolation, CameraKey, IkState, LightKey, MorphKey,
     Motion, PhysicsToggle, PropertyKey, ShadowKey,
 };
-use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail};
+use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, Tail};
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
 
@@ -154,6 +154,9 @@ fn held_pose(bone: &str, pose: u32, side: f32) -> Option<Vec3> {
 }
 
 /// Bones [`exercise_motion`] swings, with the amplitudes (radians) of its X, Y and Z angles.
+/// The format the built-in models claim: PMX 2.0 in UTF-8.
+const PMX_2: ModelFormat = ModelFormat::Pmx { version: 2.0, utf8: true };
+
 const EXERCISE_BONES: [(&str, [f32; 3]); 20] = [
     ("下半身", [0.3, 0.5, 0.2]),
     ("上半身", [0.4, 0.6, 0.3]),
@@ -234,17 +237,8 @@ pub fn example_model() -> Model {
             Bone { ik, ..bone }
         })
         .collect();
-    Model {
-        format: ModelFormat::Pmx { version: 2.0, utf8: true },
-        name: "vmdkit example".to_string(),
-        name_en: "vmdkit example".to_string(),
-        comment: String::new(),
-        comment_en: String::new(),
-        bones,
-        morphs: Vec::new(),
-        morph_list: Vec::new(),
-        counts: SectionCounts::default(),
-    }
+    let name = "vmdkit example";
+    Model { name_en: name.to_string(), ..Model::from_bones(PMX_2, name, bones) }
 }
 
 /// The trunk of [`standard_model`]: name, parent name, rest position (MMD units, X to the
@@ -375,15 +369,9 @@ pub fn standard_model() -> Model {
         bones[i].ik = ik;
     }
     Model {
-        format: ModelFormat::Pmx { version: 2.0, utf8: true },
-        name: "vmdkit standard".to_string(),
         name_en: "vmdkit standard".to_string(),
         comment: "MMD's standard bone names in an A-pose, made by vmdkit.".to_string(),
-        comment_en: String::new(),
-        bones,
-        morphs: Vec::new(),
-        morph_list: Vec::new(),
-        counts: SectionCounts::default(),
+        ..Model::from_bones(PMX_2, "vmdkit standard", bones)
     }
 }
 

@@ -4,9 +4,11 @@
 //! "this is a BVH file; motions are VMD, JSON or CSV" where a parser would otherwise report a
 //! misleading error about the first field of a file of another kind. [`WrongKind`] is that
 //! message; it names no command or option, so that each front end adds its own hint.
+//!
+//! It looks at bytes alone and imports no reader: the readers take their signatures from here
+//! ([`is_bvh`], [`is_bone_csv`], [`keypoint_signature`]), so that detection and reading never
+//! disagree and any reader can name a file's kind without an import loop.
 
-use crate::bvh::Bvh;
-use crate::keypoints::KeypointFormat;
 use std::fmt;
 
 /// How many of a file's first bytes [`FileKind::detect`] looks at, at most.
@@ -84,7 +86,7 @@ impl FileKind {
             (b"\xFF\xD8\xFF", FileKind::Jpeg),
             (b"GIF87a", FileKind::Gif),
             (b"GIF89a", FileKind::Gif),
-            (b"\x93NUMPY", FileKind::Npy),
+            (NPY_MAGIC, FileKind::Npy),
         ];
         if start.is_empty() {
             return FileKind::Empty;
@@ -95,23 +97,21 @@ impl FileKind {
         if text.starts_with(b"Vocaloid Pose Data file") {
             return FileKind::Vpd;
         }
-        if Bvh::sniff(start) {
+        if is_bvh(start) {
             return FileKind::Bvh;
         }
         // Before the text checks: bone CSVs are often Shift-JIS.
-        if crate::model::bone_csv::is_bone_csv(start) {
+        if is_bone_csv(start) {
             return FileKind::BoneCsv;
         }
         // The keypoint readers' own signatures, so that the two never disagree.
-        match KeypointFormat::detect(start) {
-            Some(KeypointFormat::Npz) if first_zip_member(start).ends_with(b".npy") => {
+        match keypoint_signature(start) {
+            Some(FileKind::Zip) if first_zip_member(start).ends_with(b".npy") => {
                 return FileKind::Npz
             }
-            Some(KeypointFormat::Npz) => return FileKind::Zip,
-            Some(KeypointFormat::Pose) => return FileKind::Pose,
-            Some(KeypointFormat::Trc) => return FileKind::Trc,
-            Some(KeypointFormat::Json) => return json_kind(text),
-            _ => {}
+            Some(FileKind::Json) => return json_kind(text),
+            Some(kind) => return kind,
+            None => {}
         }
         if !is_text(text) {
             return FileKind::Binary;
@@ -167,23 +167,79 @@ impl FileKind {
         matches!(self, FileKind::Pmx | FileKind::Pmd | FileKind::BoneCsv)
     }
 
-    /// The keypoint format this is, if it is keypoints (BVH is not: it is read as a skeleton).
-    pub fn keypoint_format(self) -> Option<KeypointFormat> {
-        match self {
-            FileKind::Npy => Some(KeypointFormat::Npy),
-            FileKind::Npz => Some(KeypointFormat::Npz),
-            FileKind::Pose => Some(KeypointFormat::Pose),
-            FileKind::Trc => Some(KeypointFormat::Trc),
-            FileKind::KeypointJson => Some(KeypointFormat::Json),
-            FileKind::KeypointCsv => Some(KeypointFormat::Csv),
-            _ => None,
-        }
+    /// Whether this is keypoints in a format the keypoint readers take (BVH is not: it is read
+    /// as a skeleton); [`KeypointFormat::of_kind`](crate::keypoints::KeypointFormat::of_kind)
+    /// says which.
+    pub fn is_keypoints(self) -> bool {
+        matches!(
+            self,
+            FileKind::Npy
+                | FileKind::Npz
+                | FileKind::Pose
+                | FileKind::Trc
+                | FileKind::KeypointJson
+                | FileKind::KeypointCsv
+        )
     }
 }
 
 impl fmt::Display for FileKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.describe())
+    }
+}
+
+/// NumPy's `.npy` magic, which the NPY reader checks too.
+pub(crate) const NPY_MAGIC: &[u8] = b"\x93NUMPY";
+
+/// The `.pose` format versions, as the `f32` its files start with.
+pub(crate) const POSE_VERSIONS: [f32; 2] = [0.1, 0.2];
+
+/// Whether `data` starts like a BVH file: `HIERARCHY` after white space (and any byte-order
+/// mark), in any case.
+pub(crate) fn is_bvh(data: &[u8]) -> bool {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
+    data[start..].len() >= 9 && data[start..start + 9].eq_ignore_ascii_case(b"HIERARCHY")
+}
+
+/// Whether `data` starts like a PmxEditor bone CSV: its first non-blank line a `;Bone` header
+/// or a `Bone,` row.
+pub(crate) fn is_bone_csv(data: &[u8]) -> bool {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    data.split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .find(|line| !line.is_empty())
+        .is_some_and(|line| line.starts_with(b";Bone") || line.starts_with(b"Bone,"))
+}
+
+/// Whether the bytes start like a `.pose` file: a known version, then room for the rest of the
+/// fixed header.
+pub(crate) fn is_pose(bytes: &[u8]) -> bool {
+    bytes.len() >= 12 && POSE_VERSIONS.iter().any(|v| bytes[..4] == v.to_le_bytes())
+}
+
+/// The keypoint readers' signatures: [`FileKind::Npy`] (the NPY magic), [`FileKind::Zip`] (any
+/// zip local header; an NPZ is a zip), [`FileKind::Pose`] (a `pose-format` version),
+/// [`FileKind::Trc`] (TRC's `PathFileType` line) or [`FileKind::Json`] (JSON's opening bracket).
+/// CSV has no signature.
+pub(crate) fn keypoint_signature(bytes: &[u8]) -> Option<FileKind> {
+    if bytes.starts_with(NPY_MAGIC) {
+        return Some(FileKind::Npy);
+    }
+    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        return Some(FileKind::Zip);
+    }
+    if is_pose(bytes) {
+        return Some(FileKind::Pose);
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if text.starts_with(b"PathFileType") {
+        return Some(FileKind::Trc);
+    }
+    match text.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'[' | b'{') => Some(FileKind::Json),
+        _ => None,
     }
 }
 
@@ -271,7 +327,7 @@ impl Expected {
             Expected::Motion => kind.is_motion(),
             Expected::Model => kind.is_model(),
             Expected::Pose => kind == FileKind::Vpd,
-            Expected::Capture => kind == FileKind::Bvh || kind.keypoint_format().is_some(),
+            Expected::Capture => kind == FileKind::Bvh || kind.is_keypoints(),
         }
     }
 

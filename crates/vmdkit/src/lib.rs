@@ -1,8 +1,29 @@
 //! vmdkit: read, write, evaluate and edit MikuMikuDance VMD motion data exactly.
 //!
 //! Data flows one way: bytes → format types → tracks ([`eval`]) → poses ([`skeleton`]) →
-//! outputs ([`convert`], [`gltf`], [`bake`]s), and back to format types only through
-//! [`edit`]s.
+//! outputs ([`bake`]s, [`retarget`]ing, [`convert`], [`gltf`]), and back to format types only
+//! through [`edit`]s and bakes.
+//!
+//! # Stages
+//!
+//! Each top-level module belongs to one stage; a module may import modules of its own stage or
+//! of a lower one, never a higher one, and no two modules of one folder import each other.
+//! Lowest first:
+//!
+//! 1. foundations: `text`, [`shown`], [`math`], [`angles`], [`limit`], [`io`], `curve`,
+//!    [`names`], [`roles`], `npy`, `file_kind`, `error`
+//! 2. `format` (the VMD format, re-exported at the root)
+//! 3. [`eval`]
+//! 4. [`model`], [`keypoints`]
+//! 5. [`skeleton`]
+//! 6. [`bvh`]
+//! 7. [`edit`]
+//! 8. [`bake`]
+//! 9. [`retarget`]
+//! 10. [`convert`]
+//! 11. [`gltf`]
+//! 12. [`lint`]
+//! 13. [`example`]
 //!
 //! ```
 //! use vmdkit::eval::MotionSampler;
@@ -48,22 +69,26 @@
 //!
 //! | module | holds |
 //! |---|---|
+//! | [`names`], [`roles`] | bone-name vocabulary (Japanese ⇄ English, left ⇄ right, name fields); anatomical joint roles |
+//! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
+//! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
+//! | [`io`], [`shown`], [`FileKind`] | atomic file output; values from files as messages show them; what a file is by its content |
 //! | [`eval`] | [`MotionSampler`](eval::MotionSampler) and per-channel tracks: values at any time |
-//! | [`bvh`] | BVH motion capture: reading, FK, writing, to and from MMD motions |
 //! | [`model`] | PMX/PMD models ([`Model`](model::Model)) and VPD poses ([`VpdPose`](model::VpdPose)) |
-//! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), world bakes |
+//! | [`keypoints`] | 3D keypoint files, joint layouts and their filters |
+//! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), output axes |
+//! | [`bvh`] | BVH motion capture: reading, FK, writing, to and from MMD motions |
 //! | [`edit`] | motion → motion edits that keep curves, each with a report |
+//! | [`bake`] | a value at every output frame: keys at a new rate, IK baked into keys, world-space bone arrays |
+//! | [`retarget`] | keypoints or another model's motion onto a skeleton, and back |
 //! | [`convert`] | JSON and CSV documents, losslessly |
 //! | [`gltf`] | glTF 2.0 binaries of a model, its mesh, a motion and a camera |
 //! | [`lint`] | warnings about suspicious content, and name summaries |
-//! | [`limit`] | size limits of dense outputs (bakes, keypoints), checked before they start |
-//! | [`math`], [`angles`] | shared numeric helpers, MMD's panel Euler angles |
-//! | [`io`], [`example`] | atomic file output; a built-in motion and model |
-//! | [`FileKind`], [`shown`] | what a file is by its content; values from files as messages show them |
+//! | [`example`] | a built-in motion and model |
 //!
 //! Names say which stage they belong to: a `*Key` is a stored keyframe, a `*Ref` a record read
 //! in place, a `*Track` one channel ready to sample, a `*Sample` its value at a time, a `*Report`
-//! what an edit did, a `*Doc` or `*Entry` a printed JSON shape.
+//! what an edit did.
 //!
 //! # Features
 //!
@@ -104,6 +129,7 @@ pub mod math;
 pub mod model;
 pub mod names;
 pub mod retarget;
+pub mod roles;
 pub mod shown;
 pub mod skeleton;
 

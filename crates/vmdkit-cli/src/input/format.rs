@@ -53,7 +53,7 @@ pub fn kind_hint(kind: FileKind) -> &'static str {
         FileKind::Bvh => "; `vmdkit retarget` takes BVH",
         kind if kind.is_model() => "; `vmdkit info` reads models, and --model takes one",
         FileKind::Vpd => "; `vmdkit info`, `pose` and `render` take poses",
-        kind if kind.keypoint_format().is_some() => "; `vmdkit retarget` takes keypoints",
+        kind if kind.is_keypoints() => "; `vmdkit retarget` takes keypoints",
         _ => "",
     }
 }

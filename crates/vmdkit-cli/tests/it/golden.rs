@@ -14,7 +14,7 @@ const CASES: [(&str, &[&str]); 12] = [
     ("dump-euler.txt", &["dump", "--euler", "example.vmd"]),
     ("dump.json", &["dump", "--json", "example.vmd"]),
     ("dump-euler-name.json", &["dump", "--json", "--euler", "--name", "右腕", "example.vmd"]),
-    // The sample documents are vmdkit::report shapes; these pin their bytes.
+    // The sample documents are shapes of the CLI's report module; these pin their bytes.
     ("sample.txt", &["sample", "example.vmd", "--frame", "12.5"]),
     ("sample.json", &["sample", "example.vmd", "--frame", "12.5", "--json"]),
     ("sample-bone.json", &["sample", "example.vmd", "--frame", "7.5", "--bone", "右腕", "--json"]),

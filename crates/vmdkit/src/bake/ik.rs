@@ -353,7 +353,7 @@ fn switch_ik_off(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts};
+    use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat};
 
     fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
         Bone { flags: BoneFlags::ROTATABLE, ..Bone::new(name, position, parent) }
@@ -392,17 +392,7 @@ mod tests {
             limit_angle: 2.0,
             links: vec![IkLink { bone: 2, limits: Some(knee) }, IkLink { bone: 1, limits: None }],
         });
-        Model {
-            format: ModelFormat::Pmx { version: 2.0, utf8: true },
-            name: "leg".into(),
-            name_en: String::new(),
-            comment: String::new(),
-            comment_en: String::new(),
-            bones,
-            morphs: Vec::new(),
-            morph_list: Vec::new(),
-            counts: SectionCounts::default(),
-        }
+        Model::from_bones(ModelFormat::Pmx { version: 2.0, utf8: true }, "leg", bones)
     }
 
     fn key(name: &str, frame: u32, translation: Vec3, rotation: Quat) -> BoneKey {

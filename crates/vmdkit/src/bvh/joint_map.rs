@@ -22,7 +22,8 @@
 //! from the pelvis and the neck base.
 
 use super::{Bvh, FkOptions};
-use crate::keypoints::{normalize, Keypoints, Layout, LayoutJoint, Role, UpAxis};
+use crate::keypoints::{Keypoints, Layout, LayoutJoint, UpAxis};
+use crate::roles::{normalize, Role};
 use glam::Vec3;
 use std::collections::HashMap;
 use Role::*;

@@ -183,9 +183,7 @@ impl Bvh {
     /// Whether `data` starts like a BVH file (`HIERARCHY`, after any byte-order mark and
     /// white space).
     pub fn sniff(data: &[u8]) -> bool {
-        let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-        let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
-        data[start..].len() >= 9 && data[start..start + 9].eq_ignore_ascii_case(b"HIERARCHY")
+        crate::file_kind::is_bvh(data)
     }
 
     /// Frames per second, from the frame time: a whole number of frames per second when the

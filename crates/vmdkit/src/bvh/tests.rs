@@ -231,13 +231,13 @@ fn skeleton(joints: &[(&str, Option<usize>)]) -> Bvh {
     Bvh::parse(text.as_bytes()).unwrap()
 }
 
-fn role_of(layout: &crate::keypoints::Layout, name: &str) -> Option<crate::keypoints::Role> {
+fn role_of(layout: &crate::keypoints::Layout, name: &str) -> Option<crate::roles::Role> {
     layout.joints.iter().find(|j| j.name == name).and_then(|j| j.role)
 }
 
 #[test]
 fn joint_maps_are_found_by_name() {
-    use crate::keypoints::Role;
+    use crate::roles::Role;
     let limbs = |prefix: &str, names: [&str; 7]| {
         let mut joints = vec![(format!("{prefix}Hips"), None)];
         for side in ["Left", "Right"] {

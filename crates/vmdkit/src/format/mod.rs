@@ -1,6 +1,6 @@
 //! The VMD file format: layout, records, reading, zero-copy viewing and writing.
 //!
-//! Reading is layered: [`layout::scan`] finds and validates the sections, [`MotionView`] reads
+//! Reading is layered: [`scan_layout`] finds and validates the sections, [`MotionView`] reads
 //! records in place, and [`Motion`] holds them decoded. Writing is the exact inverse.
 
 pub(crate) mod interp;
@@ -10,6 +10,7 @@ mod motion;
 mod plausible;
 pub(crate) mod records;
 mod repair;
+mod scan;
 mod view;
 mod writer;
 
@@ -18,7 +19,6 @@ pub use interp::{
     CameraInterpolation, PhysicsToggle,
 };
 pub use keyframe::{Keyframe, SectionMapper, SectionVisitor};
-pub use layout::scan as scan_layout;
 pub use layout::{
     Layout, ReadOptions, Section, SectionSpan, Version, IK_ENTRY_LEN, PROPERTY_HEAD_LEN,
     SIGNATURE_LEN, SIGNATURE_V1, SIGNATURE_V2,
@@ -29,4 +29,5 @@ pub use records::{
     MorphRef, PropertyKey, PropertyRef, ShadowKey, ShadowRef,
 };
 pub use repair::Repair;
+pub use scan::scan as scan_layout;
 pub use view::{MotionView, PropertyIter};

@@ -1,10 +1,11 @@
 //! A zero-copy view of a VMD: the layout is validated once, then records are read in place.
 
-use super::layout::{scan, Layout, ReadOptions, Section};
+use super::layout::{Layout, ReadOptions, Section};
 use super::records::{
     bone_refs, fixed_refs, BoneRef, CameraRef, LightRef, MorphRef, PropertyRef, ShadowRef,
 };
 use super::repair::Repair;
+use super::scan::scan;
 use super::Header;
 use crate::error::Error;
 

@@ -10,7 +10,7 @@ mod mapping;
 mod tests;
 
 use super::layouts::{Builtin, BUILTINS, BUILTIN_NAMES};
-use super::Role;
+use crate::roles::{normalize, Role};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -182,11 +182,6 @@ impl Layout {
         }
         missing
     }
-}
-
-/// A name as detection compares it: lower case, letters and digits only.
-pub(crate) fn normalize(name: &str) -> String {
-    name.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 fn from_table(table: &Builtin) -> Layout {

@@ -13,8 +13,8 @@
 //!   same points into TRC files under its own names, given here as aliases.
 //! * `smpl24`: the SMPL body model's joints.
 
-use super::Role;
-use super::Role::*;
+use crate::roles::Role;
+use crate::roles::Role::*;
 
 /// One built-in layout's table.
 pub(super) struct Builtin {

@@ -8,9 +8,7 @@
 //! them odd does not change the model.
 
 use super::error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
-use super::types::{
-    key_name, Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, SectionCounts, Tail,
-};
+use super::types::{key_name, Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat, Tail};
 use glam::Vec3;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -74,16 +72,6 @@ const LINK_COLUMNS: [&str; 10] = [
     "limit min z",
     "limit max z",
 ];
-
-/// Whether `data` is a bone CSV: text whose first non-empty line starts with `;Bone` or
-/// `Bone,`, after an optional UTF-8 byte order mark.
-pub(crate) fn is_bone_csv(data: &[u8]) -> bool {
-    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    data.split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .find(|line| !line.is_empty())
-        .is_some_and(|line| line.starts_with(b";Bone") || line.starts_with(b"Bone,"))
-}
 
 /// Reads a bone CSV's bytes: UTF-8, or Shift-JIS, which older exports and Japanese Windows
 /// tools write; a file valid as both is read as UTF-8, the likelier of the two.
@@ -452,17 +440,7 @@ pub(crate) fn parse(text: &str) -> Result<Model> {
         }
     }
 
-    Ok(Model {
-        format: ModelFormat::BoneCsv,
-        name: String::new(),
-        name_en: String::new(),
-        comment: String::new(),
-        comment_en: String::new(),
-        bones,
-        morphs: Vec::new(),
-        morph_list: Vec::new(),
-        counts: SectionCounts::default(),
-    })
+    Ok(Model::from_bones(ModelFormat::BoneCsv, "", bones))
 }
 
 #[cfg(test)]

@@ -49,6 +49,34 @@ pub use vpd_motion::PoseNameNotes;
 
 use crate::error::{read_and_parse, FileError};
 
+/// Which reader a mesh needs; here, above the readers, so that `mesh.rs` (the types) and the
+/// PMX and PMD mesh readers import one way.
+impl Mesh {
+    /// Reads a PMX or PMD file's mesh. A bone CSV has none: that is
+    /// [`ModelErrorKind::NotAModel`].
+    pub fn parse(data: &[u8]) -> Result<Mesh, ModelError> {
+        if data.starts_with(b"PMX ") {
+            pmx_mesh::parse(data)
+        } else if data.starts_with(b"Pmd") {
+            pmd_mesh::parse(data)
+        } else {
+            Err(ModelError {
+                kind: ModelErrorKind::NotAModel {
+                    what: "only PMX and PMD files have a mesh".to_string(),
+                },
+                section: ModelSection::Header,
+                record: None,
+                offset: 0,
+            })
+        }
+    }
+
+    /// Reads a PMX or PMD file's mesh ([`Mesh::parse`]).
+    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Mesh, FileError<ModelError>> {
+        read_and_parse(path.as_ref(), Mesh::parse)
+    }
+}
+
 impl Model {
     /// Reads a PMX or PMD file's bytes, or a bone CSV's ([`Model::parse_bone_csv`]); the format
     /// is chosen by the magic bytes, or for the CSV by a first non-empty line that starts with
@@ -59,7 +87,7 @@ impl Model {
             pmx::parse(data)
         } else if pmd::is_pmd(data) {
             pmd::parse(data)
-        } else if bone_csv::is_bone_csv(data) {
+        } else if crate::file_kind::is_bone_csv(data) {
             bone_csv::parse_bytes(data)
         } else {
             let start = &data[..data.len().min(8)];

@@ -399,6 +399,22 @@ fn cp932_char(c: char) -> ([u8; 2], usize) {
 }
 
 impl Model {
+    /// A model of `bones` alone, named `name`: no morphs, no English names, no comments. What
+    /// the bone CSV reader, the built-in examples and tests build.
+    pub(crate) fn from_bones(format: ModelFormat, name: &str, bones: Vec<Bone>) -> Model {
+        Model {
+            format,
+            name: name.to_string(),
+            name_en: String::new(),
+            comment: String::new(),
+            comment_en: String::new(),
+            bones,
+            morphs: Vec::new(),
+            morph_list: Vec::new(),
+            counts: SectionCounts::default(),
+        }
+    }
+
     /// The index of the bone with this name.
     pub fn bone_index(&self, name: &str) -> Option<usize> {
         self.bones.iter().position(|b| b.name == name)

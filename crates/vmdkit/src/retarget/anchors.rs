@@ -8,7 +8,7 @@
 //! the retargeting's inverse reads the same points off any pose, so the two agree exactly.
 
 use super::rig::{keyed_ancestor, Anchor, Rig, Source, SIDES};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
 

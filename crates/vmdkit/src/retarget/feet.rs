@@ -14,7 +14,7 @@ use super::options::FloorMode;
 use super::rig::{Limb, Rig};
 use super::solve::Observed;
 use super::RetargetOptions;
-use crate::keypoints::Role;
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// Where the motion was put.

@@ -10,7 +10,7 @@
 //! down), and the input is turned upright (half a turn about X) before anything else.
 
 use super::solve::Observed;
-use crate::keypoints::Role;
+use crate::roles::Role;
 use glam::DVec3;
 
 /// What the check saw.

@@ -8,8 +8,9 @@ use super::solve::Observed;
 use super::RetargetError;
 use crate::eval::MotionSampler;
 use crate::format::Motion;
-use crate::keypoints::{Keypoints, Layout, Role, Units};
+use crate::keypoints::{Keypoints, Layout, Units};
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::roles::Role;
 use crate::skeleton::{Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
 use glam::{DVec3, Vec3};
 

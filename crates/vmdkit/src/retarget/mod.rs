@@ -58,8 +58,9 @@ pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
 
 use crate::format::Motion;
-use crate::keypoints::{Keypoints, Layout, Role};
+use crate::keypoints::{Keypoints, Layout};
 use crate::limit::{DenseOutput, DenseSize, OutputTooLarge};
+use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
 

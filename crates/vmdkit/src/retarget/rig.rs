@@ -11,7 +11,7 @@
 //! where the model has no bone for it (a heel, an ear). A point is rigid with the nearest keyed
 //! bone above it, which is what lets a solved pose reproduce the points exactly.
 
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
 

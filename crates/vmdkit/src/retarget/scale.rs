@@ -7,7 +7,7 @@ use super::options::ScaleMode;
 use super::rig::Rig;
 use super::solve::Observed;
 use super::{RetargetError, RetargetOptions};
-use crate::keypoints::Role;
+use crate::roles::Role;
 
 /// The chosen scale and what it rests on.
 #[derive(Clone, Copy, Debug, PartialEq)]

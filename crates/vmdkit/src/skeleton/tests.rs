@@ -5,7 +5,7 @@ use crate::eval::{BoneSample, MotionSampler};
 use crate::format::{BoneKey, IkState, MorphKey, PropertyKey};
 use crate::model::{
     key_name, Append, Bone, BoneFlags, BoneOffset, GroupMember, Ik, IkLink, Model, ModelFormat,
-    MorphKind, SectionCounts,
+    MorphKind,
 };
 use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
@@ -17,15 +17,8 @@ fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
 
 fn model(bones: Vec<Bone>, morphs: Vec<crate::model::Morph>) -> Model {
     Model {
-        format: ModelFormat::Pmx { version: 2.0, utf8: true },
-        name: "test".into(),
-        name_en: String::new(),
-        comment: String::new(),
-        comment_en: String::new(),
-        bones,
         morphs,
-        morph_list: Vec::new(),
-        counts: SectionCounts::default(),
+        ..Model::from_bones(ModelFormat::Pmx { version: 2.0, utf8: true }, "test", bones)
     }
 }
 

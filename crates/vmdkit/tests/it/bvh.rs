@@ -9,9 +9,10 @@ use vmdkit::bvh::{
     FkOptions, PositionOffset,
 };
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::{Role, Smoothing, Units};
+use vmdkit::keypoints::{Smoothing, Units};
 use vmdkit::model::Model;
 use vmdkit::retarget::{keypoints_from_motion, retarget, KeypointOptions, RetargetOptions};
+use vmdkit::roles::Role;
 use vmdkit::skeleton::{Axes, Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
 use vmdkit::Motion;
 

@@ -6,11 +6,12 @@
 
 use glam::{DVec3, Vec3};
 use std::path::PathBuf;
-use vmdkit::keypoints::{Keypoints, Layout, Role, Smoothing, Units, UpAxis};
+use vmdkit::keypoints::{Keypoints, Layout, Smoothing, Units, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     keypoints_from_motion, retarget, InputAxes, KeypointOptions, RetargetOptions,
 };
+use vmdkit::roles::Role;
 use vmdkit::skeleton::Skeleton;
 use vmdkit::Motion;
 

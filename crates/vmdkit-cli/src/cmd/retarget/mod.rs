@@ -19,12 +19,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
-    KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
+    KeypointFormat, Keypoints, Layout, LayoutJoint, Smoothing, Units, UpAxis,
 };
 use vmdkit::retarget::{
     retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
     ScaleMode,
 };
+use vmdkit::roles::Role;
 use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
 

@@ -2,8 +2,7 @@
 //! gathered as the rows stream past (a sheet that says it is something else stops the read at
 //! once) and applied when the table ends, with the names the key rows left for the encoding.
 
-use super::read::{csv_error, Result};
-use super::{col, META};
+use super::{col, csv_error, CsvResult as Result, META};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::{parse_encoding, unhex, unhex_append};

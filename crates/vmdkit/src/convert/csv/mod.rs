@@ -95,6 +95,18 @@ pub const META: &str = "#meta";
 /// The `section` value of IK rows, which belong to the `property` row above them.
 pub const IK: &str = "ik";
 
+/// What reading a CSV table gives.
+type CsvResult<T> = std::result::Result<T, ConvertError>;
+
+/// An error at `line` (and `column`, by its index in [`COLUMNS`]) of the table.
+fn csv_error(line: u64, column: Option<usize>, reason: impl Into<String>) -> ConvertError {
+    ConvertError::Csv {
+        line,
+        column: column.map(|c| COLUMNS[c].to_string()),
+        reason: reason.into(),
+    }
+}
+
 /// How [`write_csv`] writes a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CsvOptions {

@@ -2,7 +2,7 @@
 //! placeholders until the `#meta` rows, which may come anywhere, have all been read.
 
 use super::meta::Meta;
-use super::{col, COLUMNS, IK, META};
+use super::{col, csv_error, CsvResult as Result, COLUMNS, IK, META};
 use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, BoneParts, CameraParts};
 use crate::convert::scalar::{parse_bool, parse_curve, parse_f32, parse_physics, unhex_array};
@@ -15,20 +15,6 @@ use crate::format::{
 use glam::{Quat, Vec3};
 use std::io::{self, Read};
 use std::str::FromStr;
-
-pub(super) type Result<T> = std::result::Result<T, ConvertError>;
-
-pub(super) fn csv_error(
-    line: u64,
-    column: Option<usize>,
-    reason: impl Into<String>,
-) -> ConvertError {
-    ConvertError::Csv {
-        line,
-        column: column.map(|c| COLUMNS[c].to_string()),
-        reason: reason.into(),
-    }
-}
 
 /// One data row and where each known column is in it.
 struct Row<'a> {

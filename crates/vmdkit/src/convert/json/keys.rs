@@ -2,16 +2,40 @@
 //! checks each key's shape (with line and column), the shared typed-versus-raw rules build it
 //! (errors with a JSON path), and its name gets a placeholder until the encoding is known.
 
-use super::read::State;
+use crate::convert::deferred::DeferredNames;
 use crate::convert::fields::{self, BoneParts, CameraParts};
 use crate::convert::scalar::{f32_from_f64, parse_f32, unhex_append, unhex_array};
 use crate::convert::{ConvertError, FieldPath};
-use crate::format::{LightKey, MorphKey, PhysicsToggle, Section, ShadowKey};
+use crate::format::{LightKey, MorphKey, Motion, PhysicsToggle, Section, ShadowKey};
 use glam::{Quat, Vec3};
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
 use std::fmt;
+
+/// What a stopped read needs to explain itself, and what the document is being read into.
+pub(super) struct State {
+    pub motion: Motion,
+    pub names: DeferredNames,
+    /// An error serde's error type cannot carry (a key whose fields do not go together, a
+    /// document that is not a motion): reading stops with a placeholder and returns this.
+    pub error: Option<ConvertError>,
+    /// The section whose array is being read, so that an error there names its key
+    /// (`bones[12]`) even when the text cannot be read again to name the field.
+    pub reading: Option<Section>,
+}
+
+impl State {
+    pub fn new() -> Self {
+        State { motion: Motion::default(), names: DeferredNames::new(), error: None, reading: None }
+    }
+
+    /// Keeps `err` and gives the placeholder that stops serde.
+    pub fn stop<E: de::Error>(&mut self, err: ConvertError) -> E {
+        self.error = Some(err);
+        E::custom("stopped")
+    }
+}
 
 /// A float: a JSON number, or a string with its bit pattern (`"0x7fc00000"`), `"NaN"` or `"inf"`.
 pub(super) struct F32In(pub f32);

@@ -3,13 +3,12 @@
 //! ([`super::keys`]), and what needs the whole document (the encoding, the identity) is
 //! settled at the end.
 
-use super::keys::{HexAppend, HexIn, HexText, SectionSeed};
-use crate::convert::deferred::DeferredNames;
+use super::keys::{HexAppend, HexIn, HexText, SectionSeed, State};
 use crate::convert::fields::{self, NamesIn};
 use crate::convert::scalar::parse_encoding;
 use crate::convert::{section_key, skip_bom, trailing, ConvertError, Converted, BOM};
 use crate::convert::{FORMAT, SCHEMA_VERSION};
-use crate::format::{Header, Motion, Section, Version};
+use crate::format::{Header, Section, Version};
 use crate::text::TextEncoding;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
@@ -106,30 +105,6 @@ fn tracked_path<'de, D: Deserializer<'de>>(d: D) -> Option<String> {
     let failed = DocSeed { state: &mut state }.deserialize(tracked).is_err();
     let path = track.path();
     (failed && path.iter().next().is_some()).then(|| path.to_string())
-}
-
-/// What a stopped read needs to explain itself, and what the document is being read into.
-pub(super) struct State {
-    pub motion: Motion,
-    pub names: DeferredNames,
-    /// An error serde's error type cannot carry (a key whose fields do not go together, a
-    /// document that is not a motion): reading stops with a placeholder and returns this.
-    error: Option<ConvertError>,
-    /// The section whose array is being read, so that an error there names its key
-    /// (`bones[12]`) even when the text cannot be read again to name the field.
-    pub reading: Option<Section>,
-}
-
-impl State {
-    fn new() -> Self {
-        State { motion: Motion::default(), names: DeferredNames::new(), error: None, reading: None }
-    }
-
-    /// Keeps `err` and gives the placeholder that stops serde.
-    pub fn stop<E: de::Error>(&mut self, err: ConvertError) -> E {
-        self.error = Some(err);
-        E::custom("stopped")
-    }
 }
 
 /// Only the fields that say what a document is, read again when a shape error may have been

@@ -14,7 +14,7 @@ const SWAP_RATIO: f32 = 0.25;
 /// with its right counterpart; returns the number of frame-pairs swapped.
 ///
 /// `pairs` are `(left, right)` joint indices of mirrored roles (see
-/// [`Role::mirrored`](crate::keypoints::Role::mirrored)). For a candidate run of frames, each
+/// [`Role::mirrored`](crate::roles::Role::mirrored)). For a candidate run of frames, each
 /// joint of the pair is predicted by linear interpolation between the frame before the run and
 /// the frame after it; the run is swapped when the swapped labels are at most a quarter as far
 /// from those predictions as the labels given, and nearer by more than two typical per-frame

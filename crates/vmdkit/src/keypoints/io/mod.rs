@@ -22,6 +22,7 @@ mod tests_untrusted;
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
 
 use super::Keypoints;
+use crate::FileKind;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
@@ -78,21 +79,23 @@ impl KeypointFormat {
     /// local header, a `pose-format` version, TRC's `PathFileType` line, or JSON's opening
     /// bracket. CSV has no signature, so it is never detected here.
     pub fn detect(bytes: &[u8]) -> Option<KeypointFormat> {
-        if bytes.starts_with(npy::MAGIC) {
-            return Some(KeypointFormat::Npy);
+        match crate::file_kind::keypoint_signature(bytes)? {
+            FileKind::Zip => Some(KeypointFormat::Npz),
+            FileKind::Json => Some(KeypointFormat::Json),
+            kind => KeypointFormat::of_kind(kind),
         }
-        if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
-            return Some(KeypointFormat::Npz);
-        }
-        if pose::has_signature(bytes) {
-            return Some(KeypointFormat::Pose);
-        }
-        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        if text.starts_with(b"PathFileType") {
-            return Some(KeypointFormat::Trc);
-        }
-        match text.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'[' | b'{') => Some(KeypointFormat::Json),
+    }
+
+    /// The keypoint format a file of `kind` is in, if it is keypoints (BVH is not: it is read
+    /// as a skeleton).
+    pub fn of_kind(kind: FileKind) -> Option<KeypointFormat> {
+        match kind {
+            FileKind::Npy => Some(KeypointFormat::Npy),
+            FileKind::Npz => Some(KeypointFormat::Npz),
+            FileKind::Pose => Some(KeypointFormat::Pose),
+            FileKind::Trc => Some(KeypointFormat::Trc),
+            FileKind::KeypointJson => Some(KeypointFormat::Json),
+            FileKind::KeypointCsv => Some(KeypointFormat::Csv),
             _ => None,
         }
     }
@@ -135,7 +138,7 @@ impl Keypoints {
                 | crate::FileKind::Text
                 | crate::FileKind::Binary
                 | crate::FileKind::Empty => {}
-                kind if kind.keypoint_format().is_none() => {
+                kind if !kind.is_keypoints() => {
                     let what = format!("this is {kind}, not keypoints");
                     return Err(KeypointError::new(format, KeypointErrorKind::WrongFormat(what)));
                 }

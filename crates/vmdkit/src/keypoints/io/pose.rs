@@ -23,15 +23,6 @@ const FORMAT: KeypointFormat = KeypointFormat::Pose;
 /// The component [`Keypoints::parse`] takes from a `.pose` file.
 pub(super) const WORLD_LANDMARKS: &str = "POSE_WORLD_LANDMARKS";
 
-/// The two versions' `f32` bit patterns.
-const VERSIONS: [f32; 2] = [0.1, 0.2];
-
-/// Whether the bytes start like a `.pose` file: a known version, then room for the rest of the
-/// fixed header.
-pub(super) fn has_signature(bytes: &[u8]) -> bool {
-    bytes.len() >= 12 && VERSIONS.iter().any(|v| bytes[..4] == v.to_le_bytes())
-}
-
 /// A little-endian cursor that reports how far it got when the bytes run out.
 struct Reader<'a> {
     bytes: &'a [u8],

@@ -58,7 +58,7 @@ fn keypoints_npy_refuses_deeply_nested_headers_quickly() {
     assert!(err.to_string().contains("nests"), "{err}");
     // Real headers, structured dtypes included, stay well inside the limit.
     let dtype = "[('a', '<f4', (3,)), ('b', [('c', '<f8', (2, 2))])]";
-    assert!(npy::nesting(&format!("{{'descr': {dtype}, 'shape': (2, 3), }}")) == 6);
+    assert!(crate::npy::nesting(&format!("{{'descr': {dtype}, 'shape': (2, 3), }}")) == 6);
 }
 
 #[test]

@@ -19,7 +19,7 @@
 //! as the mean of the shoulders, as for the built-in layouts without them.
 
 use super::{normalize, Layout, LayoutError, LayoutJoint, SyntheticPoint};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use std::path::Path;
 
 /// One joint as the file gives it: its line, name and role text (`None`: JSON `null`).

@@ -1,5 +1,5 @@
 use super::{Layout, LayoutError};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use std::collections::HashSet;
 
 fn names_of(layout: &Layout) -> Vec<String> {

@@ -150,7 +150,7 @@ fn small_fixture_reads_quotes_bom_crlf_forward_names_and_ik() {
         ";IKLink,...".to_string(),
         "IKLink,親,\"子,\"\"a\"\"\",1,-90,0,0,0,0,45".to_string(),
     ]);
-    assert!(super::is_bone_csv(text.as_bytes()));
+    assert!(crate::file_kind::is_bone_csv(text.as_bytes()));
     let model = Model::parse(text.as_bytes()).unwrap();
     assert_eq!(model.bones.len(), 2);
     assert_eq!(model.bones[0].name, "子,\"a\"");
@@ -163,8 +163,8 @@ fn small_fixture_reads_quotes_bom_crlf_forward_names_and_ik() {
     assert!(min.abs_diff_eq(Vec3::new(-std::f32::consts::FRAC_PI_2, 0.0, 0.0), 1e-6));
     assert!(max.abs_diff_eq(Vec3::new(0.0, 0.0, std::f32::consts::FRAC_PI_4), 1e-6));
     // Not a CSV, and a CSV that only looks like text of another kind.
-    assert!(!super::is_bone_csv(b"PMX "));
-    assert!(!super::is_bone_csv(b";Material,x\nBone,a"));
+    assert!(!crate::file_kind::is_bone_csv(b"PMX "));
+    assert!(!crate::file_kind::is_bone_csv(b";Material,x\nBone,a"));
 }
 
 /// The error of parsing `rows`, with its message printed for reading in the test output.

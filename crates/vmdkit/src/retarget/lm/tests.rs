@@ -1,7 +1,7 @@
 //! The analytic Jacobian against finite differences.
 
 use super::*;
-use crate::keypoints::Role;
+use crate::roles::Role;
 
 #[test]
 fn analytic_jacobian_matches_finite_differences() {

@@ -1,7 +1,7 @@
 //! The limbs in closed form, and the hands and feet fitted to their points: steps 3 and 4.
 
 use super::{Observed, Solver};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::math::{frame_rotation, shortest_arc};
 use crate::retarget::lm::{self, Goal, Prior, Term};
 use crate::retarget::rig::Limb;

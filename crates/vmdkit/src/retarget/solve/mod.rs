@@ -26,7 +26,7 @@ mod tests;
 
 use super::lm::{self, State};
 use super::rig::Rig;
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::math::{frame_rotation, shortest_arc};
 use glam::{DQuat, DVec3};
 

@@ -3,7 +3,7 @@
 
 use super::torso::{torso_terms, SHOULDER_WEIGHT, SPINE_WEIGHT};
 use super::{Observed, Solver};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::retarget::lm::{self, Goal, State, Term};
 use crate::retarget::rig::Rig;
 use glam::{DQuat, DVec3};

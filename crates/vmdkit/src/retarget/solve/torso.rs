@@ -1,7 +1,7 @@
 //! The trunk, and the neck and head: the fits of steps 1 and 2, and the terms they fit.
 
 use super::{Observed, Solver};
-use crate::keypoints::Role;
+use crate::roles::Role;
 use crate::retarget::lm::{self, Goal, Prior, Shoulders, Term};
 use crate::retarget::rig::{Anchor, Rig};
 use glam::{DQuat, DVec3};

@@ -1,5 +1,6 @@
-//! [`Role`]: what a joint of a keypoint layout is, anatomically, whatever the layout calls it.
-//! Layouts map their joints to roles; the retargeting places every role on an MMD skeleton.
+//! [`Role`]: what a joint is, anatomically, whatever a keypoint layout or a BVH skeleton calls
+//! it. Keypoint layouts and BVH joint maps map their joints to roles, comparing joint names as
+//! `normalize` folds them; the retargeting places every role on an MMD skeleton.
 
 use serde::{Deserialize, Serialize};
 
@@ -150,6 +151,12 @@ impl std::fmt::Display for Role {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// A joint name as layout and joint-map detection compare it: lower case, letters and digits
+/// only.
+pub(crate) fn normalize(name: &str) -> String {
+    name.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 #[cfg(test)]
