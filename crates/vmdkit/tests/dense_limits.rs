@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use vmdkit::edit::{bake, bake_sampler, bake_size, BakeError};
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::Layout as KeypointLayout;
+use vmdkit::keypoints::JointLayout;
 use vmdkit::limit::{DenseOutput, DEFAULT_MAX_OUTPUT_BYTES};
 use vmdkit::lint::{lint, WarningKind};
 use vmdkit::retarget::{keypoints_from_motion, KeypointOptions, RetargetError};
@@ -102,7 +102,7 @@ fn a_key_at_the_last_frame_is_refused_by_every_dense_output_without_allocating_i
     assert_eq!((e.size.output, e.size.frames), (DenseOutput::Bones, 1 << 32));
     assert_eq!(e.size.count, skeleton.bone_count() as u64);
 
-    let layout = KeypointLayout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let (keypoints, largest) = largest_during(|| {
         keypoints_from_motion(&motion, &skeleton, &layout, &KeypointOptions::default())
     });

@@ -12,7 +12,7 @@ use vmdkit::bvh::{
     EulerOrder, FkOptions, JointKind, PositionOffset,
 };
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::{Keypoints, Layout};
+use vmdkit::keypoints::{JointLayout, Keypoints};
 
 /// `--order`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -155,7 +155,7 @@ pub struct BvhInput {
     /// The joints' positions, in the file's units, Y up, right-handed, at the file's rate.
     pub keypoints: Keypoints,
     /// Roles by joint name.
-    pub layout: Layout,
+    pub layout: JointLayout,
     /// How the layout was chosen.
     pub layout_from: &'static str,
 }
@@ -176,7 +176,7 @@ pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhI
             )));
         }
         crate::output::note_input(file);
-        let layout = Layout::from_file(file).with_context(|| file.display().to_string())?;
+        let layout = JointLayout::from_file(file).with_context(|| file.display().to_string())?;
         (layout, "mapping file")
     };
     let fk = FkOptions { position_offset: PositionOffset::Replace };

@@ -16,7 +16,7 @@ use json::validation::Checked;
 use json::{Accessor, Index, Node};
 
 /// Where the skeleton went in the document.
-pub(super) struct Rig {
+pub(super) struct WrittenSkeleton {
     /// The node holding every root bone, named after the model.
     pub root: Index<Node>,
     /// Bone i's node.
@@ -52,7 +52,7 @@ pub(super) fn write_nodes(
     skeleton: &Skeleton,
     scale: f32,
     notes: &mut Vec<GltfNote>,
-) -> Result<Rig, GltfError> {
+) -> Result<WrittenSkeleton, GltfError> {
     let count = model.bones.len();
     if count > usize::from(u16::MAX) + 1 {
         return Err(GltfError::TooManyBones { count });
@@ -86,7 +86,7 @@ pub(super) fn write_nodes(
         children: (!roots.is_empty()).then_some(roots),
         ..Node::default()
     });
-    Ok(Rig { root, joints, rest })
+    Ok(WrittenSkeleton { root, joints, rest })
 }
 
 /// The animation's channels and samplers as they are added (bones, morphs, camera).
@@ -162,7 +162,7 @@ pub(super) fn animate(
     b: &mut Builder,
     skeleton: &Skeleton,
     motion: &Motion,
-    rig: &Rig,
+    written: &WrittenSkeleton,
     mesh: Option<&WrittenMesh>,
     options: &GltfOptions,
     parts: &mut AnimationParts,
@@ -229,7 +229,7 @@ pub(super) fn animate(
     let t_view = b.view(&to_bytes(&translations), Usage::Other);
     let r_view = b.view(&to_bytes(&rotations), Usage::Other);
     for bone in 0..bones {
-        let node = rig.joints[bone];
+        let node = written.joints[bone];
         let t = b.accessor(
             Some(t_view),
             bone * frames * 12,

@@ -3,7 +3,7 @@
 //!
 //! * [`Keypoints`]: F frames × J joints of positions (NaN where a joint is missing), optional
 //!   confidences, and whatever the file says of itself (joint names, frame rate, units, up axis).
-//! * [`Role`] (`role.rs`): what a joint is anatomically; [`Layout`] (`layout.rs`, tables in
+//! * [`Role`] (`role.rs`): what a joint is anatomically; [`JointLayout`] (`layout.rs`, tables in
 //!   `layouts.rs`): a named joint order mapped to roles, built in (`h36m`, `lftd17`, `coco17`,
 //!   `blazepose33`, `body25`, `body25b`, `smpl24`) or read from a user mapping file, and
 //!   detected from joint names or counts where that is unambiguous.
@@ -29,7 +29,7 @@ pub use filter::{
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
 pub(crate) use layout::normalize;
-pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
+pub use layout::{JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 pub use role::Role;
 
 use glam::Vec3;

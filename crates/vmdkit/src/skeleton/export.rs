@@ -23,7 +23,7 @@ use super::binding::Binding;
 use super::npz::{self, Array, Data};
 use super::pose::{Pose, PoseOptions};
 use super::poser::Poser;
-use super::rig::Skeleton;
+use super::Skeleton;
 use crate::edit::BakeError;
 use crate::eval::MotionSampler;
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};

@@ -11,7 +11,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
-    KeypointFormat, Keypoints, Layout, LayoutJoint, Role, Smoothing, Units, UpAxis,
+    JointLayout, KeypointFormat, Keypoints, LayoutJoint, Role, Smoothing, Units, UpAxis,
 };
 use vmdkit::model::Model;
 use vmdkit::retarget::{
@@ -155,7 +155,7 @@ struct Sourced<T> {
 /// The retargeting's input, whichever kind INPUT was.
 struct Input {
     keypoints: Keypoints,
-    layout: Layout,
+    layout: JointLayout,
     /// How the layout was chosen.
     layout_from: &'static str,
     fps: Sourced<f64>,
@@ -247,13 +247,14 @@ pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
 }
 
 /// A layout by name or mapping file (the `auto` choice is the caller's).
-pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
+pub fn named_layout(text: &str) -> anyhow::Result<JointLayout> {
     let path = Path::new(text);
     if path.is_file() {
         crate::output::note_input(path);
-        return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        return JointLayout::from_file(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
-    Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
+    JointLayout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
 }
 
 fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
@@ -287,8 +288,8 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     drop(bytes);
     let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
-        let layout =
-            Layout::detect(keypoints.names.as_deref(), keypoints.joint_count).map_err(|e| {
+        let layout = JointLayout::detect(keypoints.names.as_deref(), keypoints.joint_count)
+            .map_err(|e| {
                 let hint = if e.choosing_a_layout_may_help() {
                     "; pass --layout to name one (a built-in name or a mapping file)"
                 } else {
@@ -359,12 +360,12 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// A layout of every role the retargeting knows, one joint each: what a motion played on a
 /// model gives, so nothing the source skeleton can place is thrown away.
-fn every_role() -> Layout {
+fn every_role() -> JointLayout {
     let joints = Role::ALL
         .iter()
         .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
         .collect();
-    Layout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
+    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
 }
 
 fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
@@ -393,7 +394,12 @@ fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
 }
 
 /// The library's error, with the input, model or layout it is about.
-pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) -> anyhow::Error {
+pub fn explain(
+    err: RetargetError,
+    input: &str,
+    model: &str,
+    layout: &JointLayout,
+) -> anyhow::Error {
     match &err {
         RetargetError::TooLarge(e) => crate::eval_args::too_large(input, e),
         RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),
