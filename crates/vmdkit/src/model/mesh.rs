@@ -7,10 +7,8 @@
 //! before anything is allocated, as for the skeleton; vertex and bone indices are checked
 //! against their lists, so a [`Mesh`] is consistent by construction.
 
-use super::error::{ModelError, ModelErrorKind, ModelSection};
+use super::error::ModelErrorKind;
 use super::reader::{Reader, Result as ReadResult};
-use super::{pmd_mesh, pmx_mesh};
-use crate::error::{read_and_parse, FileError};
 use crate::text::KeyName;
 use glam::{Vec2, Vec3, Vec4};
 
@@ -139,30 +137,6 @@ impl Mesh {
             self.weights.push(rest(r)?);
         }
         Ok(())
-    }
-
-    /// Reads a PMX or PMD file's mesh. A bone CSV has none: that is
-    /// [`ModelErrorKind::NotAModel`].
-    pub fn parse(data: &[u8]) -> Result<Mesh, ModelError> {
-        if data.starts_with(b"PMX ") {
-            pmx_mesh::parse(data)
-        } else if data.starts_with(b"Pmd") {
-            pmd_mesh::parse(data)
-        } else {
-            Err(ModelError {
-                kind: ModelErrorKind::NotAModel {
-                    what: "only PMX and PMD files have a mesh".to_string(),
-                },
-                section: ModelSection::Header,
-                record: None,
-                offset: 0,
-            })
-        }
-    }
-
-    /// Reads a PMX or PMD file's mesh ([`Mesh::parse`]).
-    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Mesh, FileError<ModelError>> {
-        read_and_parse(path.as_ref(), Mesh::parse)
     }
 
     /// How many vertices have each [`WeightKind`], in the enum's order.

@@ -109,6 +109,34 @@ impl Model {
     }
 }
 
+// The mesh readers are chosen here, beside the skeleton's, so that `mesh.rs` (the types
+// both readers fill) does not import the readers that import it.
+impl Mesh {
+    /// Reads a PMX or PMD file's mesh. A bone CSV has none: that is
+    /// [`ModelErrorKind::NotAModel`].
+    pub fn parse(data: &[u8]) -> Result<Mesh, ModelError> {
+        if data.starts_with(b"PMX ") {
+            pmx_mesh::parse(data)
+        } else if data.starts_with(b"Pmd") {
+            pmd_mesh::parse(data)
+        } else {
+            Err(ModelError {
+                kind: ModelErrorKind::NotAModel {
+                    what: "only PMX and PMD files have a mesh".to_string(),
+                },
+                section: ModelSection::Header,
+                record: None,
+                offset: 0,
+            })
+        }
+    }
+
+    /// Reads a PMX or PMD file's mesh ([`Mesh::parse`]).
+    pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Mesh, FileError<ModelError>> {
+        read_and_parse(path.as_ref(), Mesh::parse)
+    }
+}
+
 impl VpdPose {
     /// Reads a VPD file.
     pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<VpdPose, FileError<VpdError>> {
