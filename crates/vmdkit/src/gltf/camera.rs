@@ -5,8 +5,9 @@
 //! ([`CameraSample::view`]); a glTF camera looks down its local −Z with +Y up. The node's
 //! rotation is the right-handed frame with those axes after Z is mirrored.
 
+use super::animation::{continuous, unit, AnimationParts};
 use super::buffer::{Builder, Usage};
-use super::skeleton::{continuous, position, unit, AnimationParts};
+use super::skeleton::position;
 use super::{check_frames, GltfError, GltfNote};
 use crate::eval::{CameraSample, MotionSampler};
 use crate::Motion;

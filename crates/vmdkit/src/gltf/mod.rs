@@ -35,6 +35,7 @@
 //!   and on both sides of each cut; `yfov` is the first sample's field of view (core glTF
 //!   cannot animate it, [`GltfNote::FixedFieldOfView`]).
 
+mod animation;
 mod buffer;
 mod camera;
 mod mesh;
@@ -307,7 +308,7 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
     let bones = crate::skeleton::Skeleton::new(input.model);
     let nodes = skeleton::write_nodes(&mut b, input.model, &bones, scale, &mut notes)?;
     let mut scene_nodes = vec![nodes.root];
-    let mut animation = skeleton::AnimationParts::default();
+    let mut animation = animation::AnimationParts::default();
     let mesh = match input.mesh {
         Some(m) => mesh::write(&mut b, m, input.model, &nodes, scale, options, &mut notes)?,
         None => None,
@@ -316,7 +317,7 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
         scene_nodes.push(written.node);
     }
     if let Some(motion) = input.motion {
-        let note = skeleton::animate(
+        let note = animation::animate(
             &mut b,
             &bones,
             motion,
