@@ -4,18 +4,18 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use vmdkit::keypoints::Layout;
+use vmdkit::keypoints::JointLayout;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(layout) = Layout::from_mapping("fuzz", &text) {
+    if let Ok(layout) = JointLayout::from_mapping("fuzz", &text) {
         for joint in &layout.joints {
             let _ = (&joint.name, joint.role);
         }
     }
     let names: Vec<String> = text.split(['\n', ',', '\t']).map(|s| s.to_string()).collect();
     for count in [names.len(), names.len().saturating_sub(1), 17, 25, 33] {
-        let _ = Layout::detect(Some(&names), count);
+        let _ = JointLayout::detect(Some(&names), count);
     }
-    let _ = Layout::detect(None, data.len() % 200);
+    let _ = JointLayout::detect(None, data.len() % 200);
 });

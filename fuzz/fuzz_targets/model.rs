@@ -7,7 +7,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::Layout;
+use vmdkit::keypoints::JointLayout;
 use vmdkit::model::Model;
 use vmdkit::retarget::keypoints_from_motion;
 use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     for i in 0..skeleton.bone_count() {
         let _ = (pose.position(i), pose.rotation(i));
     }
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     if let Ok(k) = keypoints_from_motion(&motion, &skeleton, &layout, &Default::default()) {
         assert_eq!(k.positions.len(), k.frame_count * k.joint_count);
     }

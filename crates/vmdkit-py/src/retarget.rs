@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use vmdkit::edit::Tolerance;
-use vmdkit::keypoints::{Keypoints, Layout, Smoothing, Units, UpAxis};
+use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
 use vmdkit::retarget::{
     FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError as LibraryError, RetargetOptions,
     ScaleMode,
@@ -58,8 +58,12 @@ enum SmoothArg {
 
 /// The keypoints' joint order: "auto" (from `names`, else the joint count), a built-in layout's
 /// name, or a mapping file's path.
-fn layout(spec: &LayoutArg, names: Option<&[String]>, joints: Option<usize>) -> PyResult<Layout> {
-    let failed = |e: vmdkit::keypoints::LayoutError| {
+fn layout(
+    spec: &LayoutArg,
+    names: Option<&[String]>,
+    joints: Option<usize>,
+) -> PyResult<JointLayout> {
+    let failed = |e: vmdkit::keypoints::JointLayoutError| {
         let hint = if e.choosing_a_layout_may_help() {
             "; pass layout= to name one (a built-in name or a mapping file)"
         } else {
@@ -72,15 +76,16 @@ fn layout(spec: &LayoutArg, names: Option<&[String]>, joints: Option<usize>) -> 
             let Some(joints) = joints else {
                 return Err(PyValueError::new_err("layout must be named here, not \"auto\""));
             };
-            return Layout::detect(names, joints).map_err(failed);
+            return JointLayout::detect(names, joints).map_err(failed);
         }
         LayoutArg::Name(text) if !std::path::Path::new(text).is_file() => {
-            return Layout::builtin_or_error(text).map_err(failed);
+            return JointLayout::builtin_or_error(text).map_err(failed);
         }
         LayoutArg::Name(text) => std::path::Path::new(text),
         LayoutArg::Path(path) => path.as_path(),
     };
-    Layout::from_file(path).map_err(|e| RetargetError::new_err(format!("{}: {e}", path.display())))
+    JointLayout::from_file(path)
+        .map_err(|e| RetargetError::new_err(format!("{}: {e}", path.display())))
 }
 
 /// The library's names as Python literals for a message: `"y", "-y", "z" or "-z"`, or with

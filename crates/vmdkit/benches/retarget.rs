@@ -22,7 +22,7 @@ use glam::Vec3;
 use std::time::Duration;
 use vmdkit::edit::ReduceMethod;
 use vmdkit::example::{exercise_motion, standard_model};
-use vmdkit::keypoints::{Keypoints, Layout, Units};
+use vmdkit::keypoints::{JointLayout, Keypoints, Units};
 use vmdkit::retarget::{
     keypoints_from_motion, retarget, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
 };
@@ -49,7 +49,7 @@ fn add_noise(kp: &mut Keypoints, amplitude: f32) {
 
 fn retargeting(c: &mut Criterion) {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let kp_options = KeypointOptions {
         fps: 30.0,
         axes: InputAxes::default(),

@@ -2,7 +2,7 @@
 //! (`retarget`, `keypoints`).
 
 use std::path::Path;
-use vmdkit::keypoints::Layout;
+use vmdkit::keypoints::JointLayout;
 use vmdkit::model::Model;
 
 /// The model at `path`, or the built-in standard model; with a label for messages.
@@ -14,11 +14,12 @@ pub fn target_model(path: Option<&Path>) -> anyhow::Result<(Model, String)> {
 }
 
 /// A layout by name or mapping file (the `auto` choice is the caller's).
-pub fn named_layout(text: &str) -> anyhow::Result<Layout> {
+pub fn named_layout(text: &str) -> anyhow::Result<JointLayout> {
     let path = Path::new(text);
     if path.is_file() {
         crate::input::note_input(path);
-        return Layout::from_file(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        return JointLayout::from_file(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
     }
-    Layout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
+    JointLayout::builtin_or_error(text).map_err(|e| crate::error::usage(e.to_string()))
 }

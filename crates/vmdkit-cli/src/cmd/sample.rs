@@ -3,8 +3,8 @@
 use crate::args::frames::{check_frame, MotionAt};
 use crate::input;
 use crate::output::write_json_line;
-use crate::shared::eval::warn_duplicates;
 use crate::report::{BoneDoc, CameraDoc, LightDoc, MorphDoc, SampleDoc};
+use crate::shared::eval::warn_duplicates;
 use anyhow::Context;
 use std::io::Write;
 use vmdkit::eval::{BoneSample, CameraSample, LightSample, MotionSampler};

@@ -91,7 +91,7 @@ pub fn range_times(
 pub fn pose_keypoints(
     motion: &vmdkit::Motion,
     model: &vmdkit::model::Model,
-    layout: &vmdkit::keypoints::Layout,
+    layout: &vmdkit::keypoints::JointLayout,
     options: &KeypointOptions,
 ) -> Result<vmdkit::keypoints::Keypoints, vmdkit::retarget::RetargetError> {
     let long = vmdkit::retarget::keypoints_size(motion, 1, options.fps).frames >= 1800;

@@ -1,10 +1,15 @@
 //! The retargeting library's errors as `retarget` and `keypoints` word them.
 
-use vmdkit::keypoints::Layout;
+use vmdkit::keypoints::JointLayout;
 use vmdkit::retarget::RetargetError;
 
 /// The library's error, with the input, model or layout it is about.
-pub fn explain(err: RetargetError, input: &str, model: &str, layout: &Layout) -> anyhow::Error {
+pub fn explain(
+    err: RetargetError,
+    input: &str,
+    model: &str,
+    layout: &JointLayout,
+) -> anyhow::Error {
     match &err {
         RetargetError::TooLarge(e) => crate::args::limit::too_large(input, e),
         RetargetError::MissingBones(_) => anyhow::anyhow!("{model}: {err}"),

@@ -22,7 +22,7 @@
 //! from the pelvis and the neck base.
 
 use super::{Bvh, FkOptions};
-use crate::keypoints::{Keypoints, Layout, LayoutJoint, UpAxis};
+use crate::keypoints::{JointLayout, Keypoints, LayoutJoint, UpAxis};
 use crate::roles::{normalize, Role};
 use glam::Vec3;
 use std::collections::HashMap;
@@ -160,9 +160,9 @@ fn entries(table: &Table) -> impl Iterator<Item = (&'static str, Role)> + '_ {
 
 /// The layout of `bvh`'s joints (every joint and End Site, in file order), with roles from the
 /// built-in table that recognises the most joints and gives what the retargeting needs.
-pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
+pub fn detect_layout(bvh: &Bvh) -> Result<JointLayout, BvhLayoutError> {
     let keys: Vec<String> = bvh.joints.iter().map(|j| key(&j.name)).collect();
-    let mut best: Option<(usize, Layout, &Table)> = None;
+    let mut best: Option<(usize, JointLayout, &Table)> = None;
     for table in TABLES {
         // Each table's names compared once, not once per joint: a file may hold hundreds of
         // thousands of joints. The first entry of a name is the one that counts.
@@ -178,7 +178,7 @@ pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
             used.extend(role);
             joints.push(LayoutJoint { name: joint.name.clone(), role });
         }
-        let layout = Layout { name: table.name.to_string(), joints, synthetic: Vec::new() };
+        let layout = JointLayout { name: table.name.to_string(), joints, synthetic: Vec::new() };
         let score = used.len();
         if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
             best = Some((score, layout, table));
@@ -213,7 +213,7 @@ pub fn detect_layout(bvh: &Bvh) -> Result<Layout, BvhLayoutError> {
 /// Y up.
 pub fn to_keypoints(
     bvh: &Bvh,
-    layout: &Layout,
+    layout: &JointLayout,
     fk: FkOptions,
 ) -> Result<Keypoints, BvhLayoutError> {
     // The first joint of each name and of each compared name, found by hashing: a layout names

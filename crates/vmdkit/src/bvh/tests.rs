@@ -231,7 +231,7 @@ fn skeleton(joints: &[(&str, Option<usize>)]) -> Bvh {
     Bvh::parse(text.as_bytes()).unwrap()
 }
 
-fn role_of(layout: &crate::keypoints::Layout, name: &str) -> Option<crate::roles::Role> {
+fn role_of(layout: &crate::keypoints::JointLayout, name: &str) -> Option<crate::roles::Role> {
     layout.joints.iter().find(|j| j.name == name).and_then(|j| j.role)
 }
 

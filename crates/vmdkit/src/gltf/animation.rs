@@ -3,7 +3,7 @@
 
 use super::buffer::{to_bytes, Builder, Usage};
 use super::mesh::{target_weights, WrittenMesh};
-use super::skeleton::{position, rotation, Rig};
+use super::skeleton::{position, rotation, WrittenSkeleton};
 use super::{GltfError, GltfNote, GltfOptions, FPS};
 use crate::bake::world_bake_size;
 use crate::eval::MotionSampler;
@@ -90,7 +90,7 @@ pub(super) fn animate(
     b: &mut Builder,
     skeleton: &Skeleton,
     motion: &Motion,
-    rig: &Rig,
+    written: &WrittenSkeleton,
     mesh: Option<&WrittenMesh>,
     options: &GltfOptions,
     parts: &mut AnimationParts,
@@ -157,7 +157,7 @@ pub(super) fn animate(
     let t_view = b.view(&to_bytes(&translations), Usage::Other);
     let r_view = b.view(&to_bytes(&rotations), Usage::Other);
     for bone in 0..bones {
-        let node = rig.joints[bone];
+        let node = written.joints[bone];
         let t = b.accessor(
             Some(t_view),
             bone * frames * 12,

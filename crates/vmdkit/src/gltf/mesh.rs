@@ -2,7 +2,7 @@
 //! the bone nodes, materials and textures, and vertex morphs as morph targets.
 
 use super::buffer::{bounds, to_bytes, Builder, Usage};
-use super::skeleton::{display_name, position, Rig};
+use super::skeleton::{display_name, position, WrittenSkeleton};
 use super::{textures, GltfError, GltfNote, GltfOptions};
 use crate::eval::MotionSampler;
 use crate::model::{Mesh, Model, VertexWeights, WeightKind};
@@ -101,7 +101,7 @@ pub(super) fn write(
     b: &mut Builder,
     mesh: &Mesh,
     model: &Model,
-    rig: &Rig,
+    written: &WrittenSkeleton,
     scale: f32,
     options: &GltfOptions,
     notes: &mut Vec<GltfNote>,
@@ -172,7 +172,7 @@ pub(super) fn write(
         extensions: None,
         extras,
     });
-    let skin = write_skin(b, rig);
+    let skin = write_skin(b, written);
     let node = b.root.push(Node {
         name: Some(node_name(model)),
         mesh: Some(gltf_mesh),
@@ -384,16 +384,16 @@ fn sparse_positions(
 
 /// A skin over every bone node; each inverse bind matrix undoes the bone's rest translation
 /// (bones have no rest rotation, and the armature root sits at the origin).
-fn write_skin(b: &mut Builder, rig: &Rig) -> Index<json::Skin> {
+fn write_skin(b: &mut Builder, written: &WrittenSkeleton) -> Index<json::Skin> {
     let matrices: Vec<[f32; 16]> =
-        rig.rest.iter().map(|&p| Mat4::from_translation(-p).to_cols_array()).collect();
+        written.rest.iter().map(|&p| Mat4::from_translation(-p).to_cols_array()).collect();
     let view = b.view(&to_bytes(&matrices), Usage::Other);
     let inverse = b.accessor(Some(view), 0, matrices.len(), ComponentType::F32, Type::Mat4, None);
     b.root.push(json::Skin {
         inverse_bind_matrices: Some(inverse),
-        joints: rig.joints.clone(),
+        joints: written.joints.clone(),
         name: Some("skeleton".to_string()),
-        skeleton: Some(rig.root),
+        skeleton: Some(written.root),
         extensions: None,
         extras: Default::default(),
     })

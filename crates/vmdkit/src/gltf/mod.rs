@@ -306,11 +306,11 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
     b.root.asset.generator = Some(format!("vmdkit {}", env!("CARGO_PKG_VERSION")));
     let scale = options.scale as f32;
     let bones = crate::skeleton::Skeleton::new(input.model);
-    let rig = skeleton::write_nodes(&mut b, input.model, &bones, scale, &mut notes)?;
-    let mut scene_nodes = vec![rig.root];
+    let nodes = skeleton::write_nodes(&mut b, input.model, &bones, scale, &mut notes)?;
+    let mut scene_nodes = vec![nodes.root];
     let mut animation = animation::AnimationParts::default();
     let mesh = match input.mesh {
-        Some(m) => mesh::write(&mut b, m, input.model, &rig, scale, options, &mut notes)?,
+        Some(m) => mesh::write(&mut b, m, input.model, &nodes, scale, options, &mut notes)?,
         None => None,
     };
     if let Some(written) = &mesh {
@@ -321,7 +321,7 @@ pub fn to_glb(input: &GltfInput, options: &GltfOptions) -> Result<GltfExport, Gl
             &mut b,
             &bones,
             motion,
-            &rig,
+            &nodes,
             mesh.as_ref(),
             options,
             &mut animation,

@@ -9,7 +9,7 @@ use gltf_json as json;
 use json::{Index, Node};
 
 /// Where the skeleton went in the document.
-pub(super) struct Rig {
+pub(super) struct WrittenSkeleton {
     /// The node holding every root bone, named after the model.
     pub root: Index<Node>,
     /// Bone i's node.
@@ -45,7 +45,7 @@ pub(super) fn write_nodes(
     skeleton: &Skeleton,
     scale: f32,
     notes: &mut Vec<GltfNote>,
-) -> Result<Rig, GltfError> {
+) -> Result<WrittenSkeleton, GltfError> {
     let count = model.bones.len();
     if count > usize::from(u16::MAX) + 1 {
         return Err(GltfError::TooManyBones { count });
@@ -79,5 +79,5 @@ pub(super) fn write_nodes(
         children: (!roots.is_empty()).then_some(roots),
         ..Node::default()
     });
-    Ok(Rig { root, joints, rest })
+    Ok(WrittenSkeleton { root, joints, rest })
 }

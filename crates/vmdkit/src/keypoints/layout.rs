@@ -1,9 +1,9 @@
-//! [`Layout`]: a keypoint file's joint order, each joint mapped to a [`Role`] (or to none, for
+//! [`JointLayout`]: a keypoint file's joint order, each joint mapped to a [`Role`] (or to none, for
 //! joints the retargeting does not use), plus the synthetic points a layout implies.
 //!
-//! Layouts come from three places: the built-in tables ([`Layout::builtin`]), detection from a
-//! file's joint names or count ([`Layout::detect`]), and user mapping files
-//! ([`Layout::from_mapping`], `layout/mapping.rs`).
+//! Layouts come from three places: the built-in tables ([`JointLayout::builtin`]), detection from a
+//! file's joint names or count ([`JointLayout::detect`]), and user mapping files
+//! ([`JointLayout::from_mapping`], `layout/mapping.rs`).
 
 mod mapping;
 #[cfg(test)]
@@ -35,7 +35,7 @@ pub struct SyntheticPoint {
 
 /// A named joint order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub struct JointLayout {
     /// The layout's name (`h36m`, or the user file's name).
     pub name: String,
     /// The joints, in file order.
@@ -47,7 +47,7 @@ pub struct Layout {
 /// Why no layout could be chosen or read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum LayoutError {
+pub enum JointLayoutError {
     /// A layout name that is not built in.
     #[error("unknown layout `{name}`; the built-in layouts are {}", choices.join(", "))]
     UnknownLayout {
@@ -94,15 +94,15 @@ pub enum LayoutError {
     },
 }
 
-impl LayoutError {
+impl JointLayoutError {
     /// Whether naming a layout (a built-in one or a mapping file) resolves this error: the
     /// front ends add their own words for how (a flag, an argument).
     pub fn choosing_a_layout_may_help(&self) -> bool {
-        matches!(self, LayoutError::JointCount { .. } | LayoutError::Ambiguous { .. })
+        matches!(self, JointLayoutError::JointCount { .. } | JointLayoutError::Ambiguous { .. })
     }
 }
 
-impl Layout {
+impl JointLayout {
     /// The joint index that has `role`, if any.
     pub fn joint_of(&self, role: Role) -> Option<usize> {
         self.joints.iter().position(|j| j.role == Some(role))
@@ -113,21 +113,21 @@ impl Layout {
         self.joint_of(role).is_some() || self.synthetic.iter().any(|s| s.role == role)
     }
 
-    /// The names [`Layout::builtin`] knows.
+    /// The names [`JointLayout::builtin`] knows.
     pub fn builtin_names() -> &'static [&'static str] {
         &BUILTIN_NAMES
     }
 
-    /// A built-in layout by name, compared as [`Layout::detect`] compares joint names
+    /// A built-in layout by name, compared as [`JointLayout::detect`] compares joint names
     /// (`BODY_25B` finds `body25b`).
-    pub fn builtin(name: &str) -> Option<Layout> {
+    pub fn builtin(name: &str) -> Option<JointLayout> {
         let key = normalize(name);
         BUILTINS.iter().find(|b| normalize(b.name) == key).map(|b| from_table(b))
     }
 
-    /// [`Layout::builtin`], with an error that lists the choices.
-    pub fn builtin_or_error(name: &str) -> Result<Layout, LayoutError> {
-        Layout::builtin(name).ok_or_else(|| LayoutError::UnknownLayout {
+    /// [`JointLayout::builtin`], with an error that lists the choices.
+    pub fn builtin_or_error(name: &str) -> Result<JointLayout, JointLayoutError> {
+        JointLayout::builtin(name).ok_or_else(|| JointLayoutError::UnknownLayout {
             name: name.to_string(),
             choices: &BUILTIN_NAMES,
         })
@@ -142,7 +142,10 @@ impl Layout {
     /// the retargeting needs of a body; the result follows the file's joint order and names,
     /// unknown names having no role. Without usable names the count decides, when exactly one
     /// built-in layout has that many joints.
-    pub fn detect(names: Option<&[String]>, joint_count: usize) -> Result<Layout, LayoutError> {
+    pub fn detect(
+        names: Option<&[String]>,
+        joint_count: usize,
+    ) -> Result<JointLayout, JointLayoutError> {
         if let Some(names) = names.filter(|n| n.len() == joint_count && !n.is_empty()) {
             if let Some(layout) = detect_by_names(names)? {
                 return Ok(layout);
@@ -152,11 +155,11 @@ impl Layout {
             BUILTINS.iter().copied().filter(|b| b.joints.len() == joint_count).collect();
         match fitting.as_slice() {
             [one] => Ok(from_table(one)),
-            [] => Err(LayoutError::JointCount {
+            [] => Err(JointLayoutError::JointCount {
                 count: joint_count,
                 counts: BUILTINS.iter().map(|b| (b.name, b.joints.len())).collect(),
             }),
-            many => Err(LayoutError::Ambiguous {
+            many => Err(JointLayoutError::Ambiguous {
                 what: format!("{joint_count} joints"),
                 candidates: many.iter().map(|b| b.name).collect(),
             }),
@@ -184,7 +187,7 @@ impl Layout {
     }
 }
 
-fn from_table(table: &Builtin) -> Layout {
+fn from_table(table: &Builtin) -> JointLayout {
     let joints = table
         .joints
         .iter()
@@ -194,8 +197,8 @@ fn from_table(table: &Builtin) -> Layout {
 }
 
 /// The table's synthetic points that the joints can make and do not already give.
-fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> Layout {
-    let mut layout = Layout { name: name.to_string(), joints, synthetic: Vec::new() };
+fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> JointLayout {
+    let mut layout = JointLayout { name: name.to_string(), joints, synthetic: Vec::new() };
     layout.synthetic = table
         .synthetic
         .iter()
@@ -255,7 +258,7 @@ fn match_names(table: &'static Builtin, keys: &[String]) -> NameMatch {
     found
 }
 
-fn detect_by_names(names: &[String]) -> Result<Option<Layout>, LayoutError> {
+fn detect_by_names(names: &[String]) -> Result<Option<JointLayout>, JointLayoutError> {
     let keys: Vec<String> = names.iter().map(|n| normalize(n)).collect();
     let layout_of = |m: &NameMatch| {
         let joints = names
@@ -265,7 +268,7 @@ fn detect_by_names(names: &[String]) -> Result<Option<Layout>, LayoutError> {
             .collect();
         with_synthetic(m.table.name, joints, m.table)
     };
-    let mut matches: Vec<(NameMatch, Layout)> = BUILTINS
+    let mut matches: Vec<(NameMatch, JointLayout)> = BUILTINS
         .iter()
         .map(|table| match_names(table, &keys))
         .filter(|m| m.recognised * 2 >= names.len())
@@ -279,11 +282,11 @@ fn detect_by_names(names: &[String]) -> Result<Option<Layout>, LayoutError> {
     let Some(best) = matches.first().map(|(m, _)| m.rank()) else {
         return Ok(None);
     };
-    let tied: Vec<&(NameMatch, Layout)> =
+    let tied: Vec<&(NameMatch, JointLayout)> =
         matches.iter().filter(|(m, _)| m.rank() == best).collect();
     // Layouts that agree on every joint's role differ only in name: take the first.
     if tied.iter().any(|(m, _)| m.roles != tied[0].0.roles) {
-        return Err(LayoutError::Ambiguous {
+        return Err(JointLayoutError::Ambiguous {
             what: "the joint names".to_string(),
             candidates: tied.iter().map(|(m, _)| m.table.name).collect(),
         });

@@ -4,7 +4,7 @@
 //! * [`Keypoints`]: F frames × J joints of positions (NaN where a joint is missing), optional
 //!   confidences, and whatever the file says of itself (joint names, frame rate, units, up axis).
 //! * [`Role`](crate::roles::Role) (module [`roles`](crate::roles)): what a joint is
-//!   anatomically; [`Layout`] (`layout.rs`, tables in `layouts.rs`): a named joint order mapped to roles, built in (`h36m`, `lftd17`, `coco17`,
+//!   anatomically; [`JointLayout`] (`layout.rs`, tables in `layouts.rs`): a named joint order mapped to roles, built in (`h36m`, `lftd17`, `coco17`,
 //!   `blazepose33`, `body25`, `body25b`, `smpl24`) or read from a user mapping file, and
 //!   detected from joint names or counts where that is unambiguous.
 //! * Conditioning (`filter/`): [`resample`], [`repair_swaps`], [`reject_outliers`],
@@ -27,7 +27,7 @@ pub use filter::{
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
-pub use layout::{Layout, LayoutError, LayoutJoint, SyntheticPoint};
+pub use layout::{JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 
 use crate::text::UnknownName;
 use glam::Vec3;

@@ -16,8 +16,7 @@ use std::fmt::Write as _;
 
 const SIGNATURE: &str = "Vocaloid Pose Data file";
 
-/// A VPD pose file: each listed bone's translation and rotation, and morph weights. (Not to be
-/// confused with [`skeleton::Pose`](crate::skeleton::Pose), a model's evaluated pose.)
+/// A VPD pose file: each listed bone's translation and rotation, and morph weights.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VpdPose {
     /// The model the pose was saved from, e.g. `初音ミク.osm`.

@@ -1,4 +1,4 @@
-//! Where every keypoint [`Role`] sits on a target skeleton ([`Rig::place_anchors`]), and how to
+//! Where every keypoint [`Role`] sits on a target skeleton ([`KeyedRig::place_anchors`]), and how to
 //! read it off a posed skeleton ([`Source`]).
 //!
 //! A joint is a bone head where the model has the bone (ひざ for a knee, 人指１ for the base of
@@ -7,7 +7,7 @@
 //! height, ears beside the head. The solver only needs each point rigid with one keyed bone;
 //! the retargeting's inverse reads the same points off any pose, so the two agree exactly.
 
-use super::rig::{keyed_ancestor, Anchor, Rig, Source, SIDES};
+use super::rig::{keyed_ancestor, Anchor, KeyedRig, Source, SIDES};
 use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
@@ -15,7 +15,7 @@ use glam::DVec3;
 /// A bone's rest head and the rig bone it moves with.
 type Placed = Option<(DVec3, usize)>;
 
-impl Rig {
+impl KeyedRig {
     /// Top of the head above the lowest foot bone: 頭 plus a head's height, or the neck base
     /// scaled when there is no head bone.
     pub(super) fn model_height(&self, skeleton: &Skeleton) -> f64 {

@@ -3,7 +3,7 @@
 //! rotation is ever filtered component by component.
 
 use super::{RetargetError, RetargetOptions};
-use crate::keypoints::{self, Keypoints, Layout};
+use crate::keypoints::{self, JointLayout, Keypoints};
 use crate::math::FPS;
 
 /// The conditioned keypoints and what conditioning changed, for the report.
@@ -36,7 +36,7 @@ const OUTLIER_THRESHOLD: f32 = 8.0;
 
 pub(crate) fn condition(
     input: &Keypoints,
-    layout: &Layout,
+    layout: &JointLayout,
     options: &RetargetOptions,
 ) -> Result<Conditioned, RetargetError> {
     let mut notes = ConditioningNotes { input_frames: input.frame_count, ..Default::default() };

@@ -11,7 +11,7 @@
 
 use super::lm::State;
 use super::options::FloorMode;
-use super::rig::{Limb, Rig};
+use super::rig::{KeyedRig, Limb};
 use super::solve::Observed;
 use super::RetargetOptions;
 use crate::roles::Role;
@@ -48,11 +48,11 @@ pub(crate) fn place_origin(observed: &mut [Observed], options: &RetargetOptions)
 }
 
 /// The lowest foot point of a solved frame.
-pub(crate) fn lowest_foot(rig: &Rig, state: &State) -> f64 {
+pub(crate) fn lowest_foot(rig: &KeyedRig, state: &State) -> f64 {
     foot_points(rig).iter().map(|&a| state.point(rig, a).y).fold(f64::INFINITY, f64::min)
 }
 
-fn foot_points(rig: &Rig) -> Vec<super::rig::Anchor> {
+fn foot_points(rig: &KeyedRig) -> Vec<super::rig::Anchor> {
     use Role::*;
     [LeftAnkle, RightAnkle, LeftToe, RightToe, LeftHeel, RightHeel]
         .iter()
@@ -69,7 +69,7 @@ const CONTACT_SPEED: f64 = 0.004;
 /// span was not a contact after all, and holding would drag the leg.
 const MAX_HOLD: f64 = 0.02;
 
-pub(crate) fn ground(rig: &Rig, states: &mut [State], options: &RetargetOptions) -> Floor {
+pub(crate) fn ground(rig: &KeyedRig, states: &mut [State], options: &RetargetOptions) -> Floor {
     let rest_floor = foot_points(rig).iter().map(|a| a.rest.y).fold(f64::INFINITY, f64::min);
     let mut floor = Floor::default();
     if options.floor == FloorMode::Keep || states.is_empty() || !rest_floor.is_finite() {
@@ -132,7 +132,7 @@ fn smooth_envelope(values: &[f64], r: usize) -> Vec<f64> {
 }
 
 /// Finds one foot's contact spans and holds its ankle still over each; returns the frames held.
-fn hold_contacts(rig: &Rig, states: &mut [State], side: usize, floor: f64) -> usize {
+fn hold_contacts(rig: &KeyedRig, states: &mut [State], side: usize, floor: f64) -> usize {
     let leg = rig.legs[side];
     let h = rig.height;
     let points: Vec<_> =
@@ -176,7 +176,7 @@ fn hold_contacts(rig: &Rig, states: &mut [State], side: usize, floor: f64) -> us
 
 /// Turns the limb's upper and lower bones so its end reaches `goal` (as near as the lengths
 /// allow), keeping the bend plane and the end bone's world rotation.
-pub(crate) fn reach(rig: &Rig, s: &mut State, limb: Limb, goal: DVec3) {
+pub(crate) fn reach(rig: &KeyedRig, s: &mut State, limb: Limb, goal: DVec3) {
     s.place(rig);
     let (hip, knee, ankle) = (s.pivot[limb.upper], s.pivot[limb.lower], s.pivot[limb.end]);
     let l1 = (rig.rest(limb.lower) - rig.rest(limb.upper)).length();

@@ -3,12 +3,12 @@
 //! the oracle of the round-trip tests and a source of synthetic training data.
 
 use super::axes::InputAxes;
-use super::rig::{Rig, Source};
+use super::rig::{KeyedRig, Source};
 use super::solve::Observed;
 use super::RetargetError;
 use crate::eval::MotionSampler;
 use crate::format::Motion;
-use crate::keypoints::{Keypoints, Layout, Units};
+use crate::keypoints::{JointLayout, Keypoints, Units};
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::roles::Role;
 use crate::skeleton::{Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
@@ -61,7 +61,7 @@ pub fn keypoints_size(motion: &Motion, joints: usize, fps: f64) -> DenseSize {
 pub fn keypoints_from_motion(
     motion: &Motion,
     skeleton: &Skeleton,
-    layout: &Layout,
+    layout: &JointLayout,
     options: &KeypointOptions,
 ) -> Result<Keypoints, RetargetError> {
     keypoints_from_motion_with_progress(motion, skeleton, layout, options, &|_, _| {})
@@ -72,14 +72,14 @@ pub fn keypoints_from_motion(
 pub fn keypoints_from_motion_with_progress(
     motion: &Motion,
     skeleton: &Skeleton,
-    layout: &Layout,
+    layout: &JointLayout,
     options: &KeypointOptions,
     progress: crate::edit::Progress,
 ) -> Result<Keypoints, RetargetError> {
     if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= crate::math::MAX_FPS) {
         return Err(RetargetError::Option(format!("bad frame rate {}", options.fps)));
     }
-    let rig = Rig::new(skeleton)
+    let rig = KeyedRig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
     // No more bytes than an address space holds, so the frame count fits in usize too.
     let limit = options.max_output_bytes.min(usize::MAX as u64);
@@ -118,7 +118,7 @@ pub fn keypoints_from_motion_with_progress(
 /// Every role's model-space position at each time (MMD frames) of the motion `sampler` plays,
 /// weight 1 where the rig places it and 0 where it cannot.
 pub(crate) fn role_positions(
-    rig: &Rig,
+    rig: &KeyedRig,
     skeleton: &Skeleton,
     sampler: &MotionSampler,
     times: &[f64],
@@ -131,7 +131,7 @@ pub(crate) fn role_positions(
 /// [`role_positions`] handed to `f` one time at a time (with the time's index), for callers
 /// that need not keep them.
 pub(crate) fn for_each_role_positions(
-    rig: &Rig,
+    rig: &KeyedRig,
     skeleton: &Skeleton,
     sampler: &MotionSampler,
     times: &[f64],
@@ -147,7 +147,7 @@ pub(crate) fn for_each_role_positions(
 }
 
 /// Every role's position in a posed skeleton.
-pub(crate) fn read_roles(rig: &Rig, skeleton: &Skeleton, pose: &Pose) -> Observed {
+pub(crate) fn read_roles(rig: &KeyedRig, skeleton: &Skeleton, pose: &Pose) -> Observed {
     let mut out: Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];
     for (i, source) in rig.sources.iter().enumerate() {
         let p: Option<Vec3> = source.map(|s| match s {

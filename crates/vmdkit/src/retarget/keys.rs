@@ -8,7 +8,7 @@
 
 use super::lm::State;
 use super::options::KeyMode;
-use super::rig::Rig;
+use super::rig::KeyedRig;
 use super::RetargetOptions;
 use crate::edit::{reduce_unmeasured, ReduceOptions};
 use crate::eval::MotionSampler;
@@ -19,13 +19,13 @@ use glam::{DQuat, DVec3, Quat};
 
 /// Bone keys [`dense_motion`] writes per frame: センター, グルーブ, the rig's bones and the four
 /// IK bones.
-pub(crate) fn keys_per_frame(rig: &Rig) -> usize {
+pub(crate) fn keys_per_frame(rig: &KeyedRig) -> usize {
     2 + rig.bones.len() + 4
 }
 
 /// One key per frame for every bone the retargeting drives.
 pub(crate) fn dense_motion(
-    rig: &Rig,
+    rig: &KeyedRig,
     skeleton: &Skeleton,
     states: &[State],
     options: &RetargetOptions,
@@ -130,7 +130,7 @@ fn twist_about(q: DQuat, axis: DVec3) -> DQuat {
 }
 
 /// A rig bone's rotation in its parent's frame.
-fn local_rotation(rig: &Rig, s: &State, b: usize) -> DQuat {
+fn local_rotation(rig: &KeyedRig, s: &State, b: usize) -> DQuat {
     let parent = rig.bones[b].parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
     (parent.inverse() * s.world[b]).normalize()
 }
@@ -154,7 +154,7 @@ struct IkTargets {
     toe: [Option<(usize, DVec3, usize)>; 2],
 }
 
-fn ik_targets(rig: &Rig, skeleton: &Skeleton) -> IkTargets {
+fn ik_targets(rig: &KeyedRig, skeleton: &Skeleton) -> IkTargets {
     let find = |ik: Option<usize>, attached: usize| {
         let ik = ik?;
         let k = (0..skeleton.ik_count()).find(|&k| skeleton.ik_bone(k) == ik)?;

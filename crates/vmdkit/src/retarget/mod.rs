@@ -2,12 +2,12 @@
 //! the errors it leaves measured; and the inverse, keypoints of any layout from a motion.
 //!
 //! ```no_run
-//! use vmdkit::keypoints::{Keypoints, Layout};
+//! use vmdkit::keypoints::{Keypoints, JointLayout};
 //! use vmdkit::retarget::{retarget, RetargetOptions};
 //! use vmdkit::skeleton::Skeleton;
 //!
 //! let keypoints = Keypoints::read_file("joints.npy".as_ref())?;
-//! let layout = Layout::builtin("h36m").unwrap();
+//! let layout = JointLayout::builtin("h36m").unwrap();
 //! let skeleton = Skeleton::new(&vmdkit::example::example_model());
 //! let options = RetargetOptions { fps: 50.0, ..RetargetOptions::default() };
 //! let out = retarget(&keypoints, &layout, &skeleton, &options)?;
@@ -58,7 +58,7 @@ pub use options::{FloorMode, KeyMode, RetargetOptions, ScaleMode};
 pub use report::{JointResidual, RetargetReport, SegmentError};
 
 use crate::format::Motion;
-use crate::keypoints::{Keypoints, Layout};
+use crate::keypoints::{JointLayout, Keypoints};
 use crate::limit::{DenseOutput, DenseSize, OutputTooLarge};
 use crate::roles::Role;
 use crate::skeleton::Skeleton;
@@ -112,7 +112,7 @@ pub enum RetargetError {
 /// Keypoints of `layout` → a motion for `skeleton`, with a report.
 pub fn retarget(
     keypoints: &Keypoints,
-    layout: &Layout,
+    layout: &JointLayout,
     skeleton: &Skeleton,
     options: &RetargetOptions,
 ) -> Result<Retargeted, RetargetError> {
@@ -127,7 +127,7 @@ const PROGRESS_FRAMES: usize = 64;
 /// measuring the result.
 pub fn retarget_with_progress(
     keypoints: &Keypoints,
-    layout: &Layout,
+    layout: &JointLayout,
     skeleton: &Skeleton,
     options: &RetargetOptions,
     progress: crate::edit::Progress,
@@ -141,7 +141,7 @@ pub fn retarget_with_progress(
         });
     }
     check_layout(layout)?;
-    let rig = rig::Rig::new(skeleton)
+    let rig = rig::KeyedRig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
     dense_size(keypoints, &rig, options.fps).within(options.max_output_bytes)?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
@@ -204,7 +204,7 @@ pub fn retarget_with_progress(
 
 /// The dense motion the solve makes from `keypoints` at `fps`: a key per driven bone at every
 /// frame once resampled to 30 fps (as `keypoints::resample` counts them), before thinning.
-fn dense_size(keypoints: &Keypoints, rig: &rig::Rig, fps: f64) -> DenseSize {
+fn dense_size(keypoints: &Keypoints, rig: &rig::KeyedRig, fps: f64) -> DenseSize {
     let frames = match keypoints.frame_count {
         0 => 0,
         n => ((n - 1) as f64 * crate::math::FPS / fps + 1e-6).floor() as u64 + 1,
@@ -223,7 +223,7 @@ fn dense_size(keypoints: &Keypoints, rig: &rig::Rig, fps: f64) -> DenseSize {
 
 /// The roles the solver cannot do without: a pelvis (or both hips), both hips, knees and
 /// ankles, both shoulders, elbows and wrists.
-fn check_layout(layout: &Layout) -> Result<(), RetargetError> {
+fn check_layout(layout: &JointLayout) -> Result<(), RetargetError> {
     use Role::*;
     let needed = [
         LeftHip,
@@ -252,7 +252,7 @@ fn check_layout(layout: &Layout) -> Result<(), RetargetError> {
 /// (the hips' mean) where the layout has none.
 fn roles_per_frame(
     kp: &Keypoints,
-    layout: &Layout,
+    layout: &JointLayout,
     options: &RetargetOptions,
 ) -> Vec<solve::Observed> {
     let joints: Vec<(usize, Role)> =

@@ -7,13 +7,13 @@ use super::feet::Floor;
 use super::handedness::HandednessCheck;
 use super::inverse::{for_each_role_positions, role_positions};
 use super::options::KeyMode;
-use super::rig::Rig;
+use super::rig::KeyedRig;
 use super::scale::{Scale, SEGMENTS};
 use super::solve::Observed;
 use super::RetargetOptions;
 use crate::eval::MotionSampler;
 use crate::format::Motion;
-use crate::keypoints::Layout;
+use crate::keypoints::JointLayout;
 use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
@@ -100,9 +100,9 @@ pub struct RetargetReport {
 
 /// What [`measure`] reads.
 pub(crate) struct Inputs<'a> {
-    pub rig: &'a Rig,
+    pub rig: &'a KeyedRig,
     pub skeleton: &'a Skeleton,
-    pub layout: &'a Layout,
+    pub layout: &'a JointLayout,
     /// Observations as solved, with the floor and origin moves applied.
     pub observed: &'a [Observed],
     pub dense: &'a Motion,

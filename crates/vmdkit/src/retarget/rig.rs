@@ -1,4 +1,4 @@
-//! [`Rig`]: the bones the retargeting keys on a target skeleton, and where every keypoint
+//! [`KeyedRig`]: the bones the retargeting keys on a target skeleton, and where every keypoint
 //! [`Role`] sits on it ("anchors").
 //!
 //! The solver works on a reduced chain of the keyed bones: each keyed bone's parent is its
@@ -17,7 +17,7 @@ use glam::DVec3;
 
 /// One keyed rotation bone of the reduced chain.
 #[derive(Clone, Debug)]
-pub(crate) struct RigBone {
+pub(crate) struct KeyedBone {
     /// Index in the skeleton.
     pub skel: usize,
     /// Nearest keyed ancestor, as a rig index; `None` under the root translation.
@@ -66,8 +66,8 @@ pub(crate) struct Limb {
 
 /// The keyed bones of a target skeleton and its anchors.
 #[derive(Clone, Debug)]
-pub(crate) struct Rig {
-    pub bones: Vec<RigBone>,
+pub(crate) struct KeyedRig {
+    pub bones: Vec<KeyedBone>,
     /// `ancestors[b]`: bit `a` set when rig bone `a` is `b` or above it.
     pub ancestors: Vec<u64>,
     /// `child_toward[a · n + b]`: the child of `a` that is `b` or above it.
@@ -141,9 +141,9 @@ impl Required {
     }
 }
 
-impl Rig {
+impl KeyedRig {
     /// The rig of `skeleton`; the bones every body needs must exist.
-    pub fn new(skeleton: &Skeleton) -> Result<Rig, MissingBones> {
+    pub fn new(skeleton: &Skeleton) -> Result<KeyedRig, MissingBones> {
         let required = Required::find(skeleton)?;
         let find = |name: &str| skeleton.bone_index(name);
         let (upper2, neck, head) = (find("上半身2"), find("首"), find("頭"));
@@ -183,7 +183,7 @@ impl Rig {
                 end: r(sided[k + 2]),
             }
         };
-        let mut rig = Rig {
+        let mut rig = KeyedRig {
             root: r(required.centre),
             lower_body: r(required.lower),
             upper_body: r(required.upper),
@@ -319,10 +319,10 @@ fn depth(skeleton: &Skeleton, mut bone: usize) -> usize {
 
 /// The rig bones of `keyed` (skeleton indices, parents first): each one's nearest keyed
 /// ancestor, rest head, and rotation append from another keyed bone.
-fn rig_bones(skeleton: &Skeleton, keyed: &[usize], rig_of: &[Option<usize>]) -> Vec<RigBone> {
+fn rig_bones(skeleton: &Skeleton, keyed: &[usize], rig_of: &[Option<usize>]) -> Vec<KeyedBone> {
     keyed
         .iter()
-        .map(|&b| RigBone {
+        .map(|&b| KeyedBone {
             skel: b,
             parent: keyed_ancestor(skeleton, rig_of, skeleton.parent(b)),
             rest: skeleton.rest_position(b).as_dvec3(),
@@ -335,7 +335,7 @@ fn rig_bones(skeleton: &Skeleton, keyed: &[usize], rig_of: &[Option<usize>]) -> 
 
 /// Each bone's ancestors as a bit set. The chain of keyed ancestors is acyclic because the
 /// skeleton's parents are, but not necessarily in the order the bones were listed.
-fn ancestor_masks(bones: &[RigBone]) -> Vec<u64> {
+fn ancestor_masks(bones: &[KeyedBone]) -> Vec<u64> {
     (0..bones.len())
         .map(|i| {
             let mut mask = 1u64 << i;

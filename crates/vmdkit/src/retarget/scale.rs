@@ -4,7 +4,7 @@
 //! noise (8–21 % on real estimator output) and a few wrong frames from moving it.
 
 use super::options::ScaleMode;
-use super::rig::Rig;
+use super::rig::KeyedRig;
 use super::solve::Observed;
 use super::{RetargetError, RetargetOptions};
 use crate::roles::Role;
@@ -38,7 +38,7 @@ pub(crate) const SEGMENTS: [(Role, Role); 10] = {
 };
 
 pub(crate) fn estimate(
-    rig: &Rig,
+    rig: &KeyedRig,
     frames: &[Observed],
     options: &RetargetOptions,
 ) -> Result<Scale, RetargetError> {

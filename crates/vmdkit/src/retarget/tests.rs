@@ -6,7 +6,7 @@ use crate::keypoints::{Smoothing, Units, UpAxis};
 
 fn round_trip(layout: &str, motion: &Motion, ik: bool) -> RetargetReport {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin(layout).unwrap();
+    let layout = JointLayout::builtin(layout).unwrap();
     let kp_options = KeypointOptions {
         fps: 30.0,
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
@@ -29,7 +29,7 @@ fn round_trip(layout: &str, motion: &Motion, ik: bool) -> RetargetReport {
 #[test]
 fn progress_counts_the_frames_then_thinning_and_measuring() {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let motion = crate::example::exercise_motion(150);
     let kp =
         keypoints_from_motion(&motion, &skeleton, &layout, &KeypointOptions::default()).unwrap();
@@ -88,7 +88,7 @@ fn h36m_round_trip_on_the_same_skeleton_is_exact() {
 #[test]
 fn a_mirrored_input_is_noticed_and_mirrored_back() {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let motion = crate::example::exercise_motion(120);
     let axes = InputAxes { up: UpAxis::Y, left_handed: false };
     let kp_options =
@@ -119,7 +119,7 @@ fn a_mirrored_input_is_noticed_and_mirrored_back() {
 #[test]
 fn an_input_read_upside_down_is_turned_upright() {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin("blazepose33").unwrap();
+    let layout = JointLayout::builtin("blazepose33").unwrap();
     let motion = crate::example::exercise_motion(90);
     let kp_options = KeypointOptions {
         fps: 30.0,
@@ -154,7 +154,7 @@ fn an_input_read_upside_down_is_turned_upright() {
 #[test]
 fn hostile_keypoints_give_finite_keys_or_an_error() {
     let skeleton = Skeleton::new(&standard_model());
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         seed ^= seed << 13;

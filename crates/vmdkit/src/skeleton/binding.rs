@@ -11,7 +11,7 @@
 //!
 //! [`Model::bone_for_key`]: crate::model::Model::bone_for_key
 
-use super::rig::Skeleton;
+use super::Skeleton;
 use crate::eval::MotionSampler;
 use crate::text::{KeyName, LongName, RawName, TextEncoding};
 use std::collections::HashMap;

@@ -19,7 +19,7 @@
 
 use super::append::{self, project_to_axis, Sources};
 use super::ik::{self, ChainState, IkVariant};
-use super::rig::Skeleton;
+use super::Skeleton;
 use crate::eval::BoneSample;
 use glam::{Mat4, Quat, Vec3};
 

@@ -5,7 +5,7 @@
 
 use super::binding::Binding;
 use super::pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};
-use super::rig::Skeleton;
+use super::Skeleton;
 use crate::eval::{Cursor, MotionSampler};
 use std::ops::Deref;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 use test_corpus::alloc::largest_allocation;
 use vmdkit::bake::{bake, bake_sampler, bake_size, bake_world, BakeError, BakeSettings};
 use vmdkit::eval::MotionSampler;
-use vmdkit::keypoints::Layout as KeypointLayout;
+use vmdkit::keypoints::JointLayout;
 use vmdkit::limit::{DenseOutput, DEFAULT_MAX_OUTPUT_BYTES};
 use vmdkit::lint::{lint, WarningKind};
 use vmdkit::retarget::{keypoints_from_motion, KeypointOptions, RetargetError};
@@ -62,7 +62,7 @@ fn a_key_at_the_last_frame_is_refused_by_every_dense_output_without_allocating_i
     assert_eq!((e.size.output, e.size.frames), (DenseOutput::Bones, 1 << 32));
     assert_eq!(e.size.count, skeleton.bone_count() as u64);
 
-    let layout = KeypointLayout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let (keypoints, largest) = largest_allocation(|| {
         keypoints_from_motion(&motion, &skeleton, &layout, &KeypointOptions::default())
     });

@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 use vmdkit::example::{exercise_motion, standard_model};
-use vmdkit::keypoints::{Keypoints, Layout, Smoothing, Units, UpAxis};
+use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     keypoints_from_motion, retarget, FloorMode, InputAxes, KeyMode, KeypointOptions,
@@ -29,7 +29,7 @@ fn exact_options(keys: KeyMode) -> RetargetOptions {
     }
 }
 
-fn keypoints(motion: &Motion, skeleton: &Skeleton, layout: &Layout) -> Keypoints {
+fn keypoints(motion: &Motion, skeleton: &Skeleton, layout: &JointLayout) -> Keypoints {
     let options = KeypointOptions {
         fps: 30.0,
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
@@ -67,7 +67,7 @@ fn every_layout_round_trips_on_the_same_skeleton() {
     let motion = exercise_motion(360);
     println!("layout       | dense max joint (units) | dense max direction (°) | thinned keys / dense | thinning bound (units) | thinned max joint");
     for name in LAYOUTS {
-        let layout = Layout::builtin(name).unwrap();
+        let layout = JointLayout::builtin(name).unwrap();
         let kp = keypoints(&motion, &skeleton, &layout);
         let dense = retarget(&kp, &layout, &skeleton, &exact_options(KeyMode::Dense)).unwrap();
         let thinned =
@@ -125,7 +125,7 @@ fn corpus_dances_round_trip_on_their_models() {
         for path in DANCES {
             let motion = dance(path, 240).unwrap();
             for name in LAYOUTS {
-                let layout = Layout::builtin(name).unwrap();
+                let layout = JointLayout::builtin(name).unwrap();
                 let kp = keypoints(&motion, &skeleton, &layout);
                 let out =
                     retarget(&kp, &layout, &skeleton, &exact_options(KeyMode::Dense)).unwrap();
@@ -182,7 +182,7 @@ fn dances_move_across_skeletons_with_directions_kept_and_feet_on_the_floor() {
             }
             for path in DANCES {
                 let motion = dance(path, 240).unwrap();
-                let layout = Layout::builtin("blazepose33").unwrap();
+                let layout = JointLayout::builtin("blazepose33").unwrap();
                 let kp = keypoints(&motion, source, &layout);
                 let options = RetargetOptions {
                     smoothing: Smoothing::None,
@@ -231,7 +231,7 @@ impl Noise {
 fn smoothing_lowers_the_error_of_noisy_keypoints() {
     let skeleton = Skeleton::new(&standard_model());
     let motion = exercise_motion(300);
-    let layout = Layout::builtin("h36m").unwrap();
+    let layout = JointLayout::builtin("h36m").unwrap();
     let clean = keypoints(&motion, &skeleton, &layout);
     let pairs: Vec<(usize, usize)> = vec![(4, 1), (5, 2), (6, 3), (11, 14), (12, 15), (13, 16)];
     println!(

@@ -6,7 +6,7 @@
 
 use glam::{DVec3, Vec3};
 use std::path::PathBuf;
-use vmdkit::keypoints::{Keypoints, Layout, Smoothing, Units, UpAxis};
+use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     keypoints_from_motion, retarget, InputAxes, KeypointOptions, RetargetOptions,
@@ -51,7 +51,7 @@ const BONES: [(&str, Role, Role); 11] = [
     ("右ひざ", Role::RightKnee, Role::RightAnkle),
 ];
 
-fn joint(layout: &Layout, kp: &Keypoints, f: usize, role: Role) -> Option<DVec3> {
+fn joint(layout: &JointLayout, kp: &Keypoints, f: usize, role: Role) -> Option<DVec3> {
     let j = layout.joint_of(role)?;
     let p = kp.positions[f * kp.joint_count + j];
     p.is_finite().then(|| p.as_dvec3())
@@ -60,7 +60,7 @@ fn joint(layout: &Layout, kp: &Keypoints, f: usize, role: Role) -> Option<DVec3>
 /// Mean angle (degrees) between the input's segment and the played-back one, over the frames
 /// both have.
 fn direction_error(
-    layout: &Layout,
+    layout: &JointLayout,
     input: &Keypoints,
     played: &Keypoints,
     a: Role,
@@ -84,7 +84,12 @@ fn direction_error(
     sum / n.max(1) as f64
 }
 
-fn played(motion: &Motion, skeleton: &Skeleton, layout: &Layout, axes: InputAxes) -> Keypoints {
+fn played(
+    motion: &Motion,
+    skeleton: &Skeleton,
+    layout: &JointLayout,
+    axes: InputAxes,
+) -> Keypoints {
     let options = KeypointOptions {
         fps: 30.0,
         axes,
@@ -99,7 +104,7 @@ fn lftd17_estimator_output_beats_the_existing_converter_on_every_bone() {
     let Some(skeletons) = skeletons() else { return };
     let (Some(posfile), Some(baseline)) = (pose(POSFILE), pose(BASELINE)) else { return };
     let input = Keypoints::read_file(&posfile).unwrap();
-    let layout = Layout::builtin("lftd17").unwrap();
+    let layout = JointLayout::builtin("lftd17").unwrap();
     let theirs = Motion::read_file(&baseline).unwrap();
     for (model, skeleton) in &skeletons {
         let options = RetargetOptions {
@@ -154,7 +159,7 @@ fn mediapipe_world_landmarks_are_followed_by_the_motion() {
     ] {
         let Some(path) = pose(name) else { return };
         let input = Keypoints::read_file(&path).unwrap();
-        let layout = Layout::detect(input.names.as_deref(), input.joint_count).unwrap();
+        let layout = JointLayout::detect(input.names.as_deref(), input.joint_count).unwrap();
         assert_eq!(layout.joints.len(), 33);
         let fps = input.fps.unwrap();
         for (model, skeleton) in &skeletons {
@@ -208,7 +213,7 @@ fn trc_markers_of_a_standing_person_give_a_standing_pose() {
         return;
     };
     let input = Keypoints::read_file(&path).unwrap();
-    let layout = Layout::detect(input.names.as_deref(), input.joint_count).unwrap();
+    let layout = JointLayout::detect(input.names.as_deref(), input.joint_count).unwrap();
     for (model, skeleton) in &skeletons {
         let options = RetargetOptions {
             fps: input.fps.unwrap(),
@@ -227,7 +232,7 @@ fn trc_markers_of_a_standing_person_give_a_standing_pose() {
         let kp = played(
             &out.motion,
             skeleton,
-            &Layout::builtin("h36m").unwrap(),
+            &JointLayout::builtin("h36m").unwrap(),
             InputAxes { up: UpAxis::Y, left_handed: true },
         );
         let y = |j: usize| kp.positions[j].y;

@@ -4,7 +4,7 @@
 //! person standing still") quotes `cargo test -p vmdkit --test retarget_still -- --nocapture`.
 
 use std::collections::HashMap;
-use vmdkit::keypoints::{Keypoints, Layout, Smoothing, Units, UpAxis};
+use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::{
     keypoints_from_motion, retarget, FloorMode, InputAxes, KeyMode, KeypointOptions,
@@ -38,7 +38,7 @@ fn corpus(path: &str) -> Option<std::path::PathBuf> {
 }
 
 /// One frame of the dance played on `skeleton`, as `layout`'s keypoints, repeated.
-fn still(motion: &Motion, skeleton: &Skeleton, layout: &Layout) -> Keypoints {
+fn still(motion: &Motion, skeleton: &Skeleton, layout: &JointLayout) -> Keypoints {
     let options = KeypointOptions {
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
         ..KeypointOptions::default()
@@ -52,7 +52,7 @@ fn still(motion: &Motion, skeleton: &Skeleton, layout: &Layout) -> Keypoints {
 fn moved(
     case: &str,
     kp: &Keypoints,
-    layout: &Layout,
+    layout: &JointLayout,
     skeleton: &Skeleton,
     options: &RetargetOptions,
 ) -> Vec<String> {
@@ -111,7 +111,7 @@ fn identical_frames_retarget_to_identical_keys() {
     for (label, model) in [("trace", trace), ("初音ミク", miku)] {
         let skeleton = skeleton(model);
         for name in ["h36m", "blazepose33"] {
-            let layout = Layout::builtin(name).unwrap();
+            let layout = JointLayout::builtin(name).unwrap();
             let kp = still(&motion, &skeleton, &layout);
             for floor in [FloorMode::Keep, FloorMode::Estimate] {
                 let options = RetargetOptions {
@@ -145,7 +145,7 @@ fn repeated_mediapipe_landmarks_retarget_to_identical_keys() {
         return;
     };
     let input = Keypoints::read_file(&path).unwrap();
-    let layout = Layout::detect(input.names.as_deref(), input.joint_count).unwrap();
+    let layout = JointLayout::detect(input.names.as_deref(), input.joint_count).unwrap();
     let kp = repeated(&input, input.frame_count / 2);
     let options = RetargetOptions {
         fps: input.fps.unwrap(),

@@ -5,7 +5,7 @@ use crate::error::usage;
 use anyhow::Context;
 use std::path::Path;
 use vmdkit::bvh::{detect_layout, to_keypoints, Bvh, FkOptions, PositionOffset};
-use vmdkit::keypoints::{Keypoints, Layout};
+use vmdkit::keypoints::{JointLayout, Keypoints};
 
 /// A BVH as the retargeting's keypoints: every joint's world position per frame, with the
 /// layout that says which joint is which, and how that layout was chosen.
@@ -13,7 +13,7 @@ pub struct BvhInput {
     /// The joints' positions, in the file's units, Y up, right-handed, at the file's rate.
     pub keypoints: Keypoints,
     /// Roles by joint name.
-    pub layout: Layout,
+    pub layout: JointLayout,
     /// How the layout was chosen.
     pub layout_from: &'static str,
 }
@@ -41,7 +41,7 @@ pub fn keypoints(path: &Path, bytes: &[u8], layout: &str) -> anyhow::Result<BvhI
             )));
         }
         crate::input::note_input(file);
-        let layout = Layout::from_file(file).with_context(|| file.display().to_string())?;
+        let layout = JointLayout::from_file(file).with_context(|| file.display().to_string())?;
         (layout, "mapping file")
     };
     let fk = FkOptions { position_offset: PositionOffset::Replace };

@@ -19,7 +19,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{
-    KeypointFormat, Keypoints, Layout, LayoutJoint, Smoothing, Units, UpAxis,
+    JointLayout, KeypointFormat, Keypoints, LayoutJoint, Smoothing, Units, UpAxis,
 };
 use vmdkit::retarget::{
     retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
@@ -152,7 +152,7 @@ struct Sourced<T> {
 /// The retargeting's input, whichever kind INPUT was.
 struct Input {
     keypoints: Keypoints,
-    layout: Layout,
+    layout: JointLayout,
     /// How the layout was chosen.
     layout_from: &'static str,
     fps: Sourced<f64>,
@@ -266,8 +266,8 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     drop(bytes);
     let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
-        let layout =
-            Layout::detect(keypoints.names.as_deref(), keypoints.joint_count).map_err(|e| {
+        let layout = JointLayout::detect(keypoints.names.as_deref(), keypoints.joint_count)
+            .map_err(|e| {
                 let hint = if e.choosing_a_layout_may_help() {
                     "; pass --layout to name one (a built-in name or a mapping file)"
                 } else {
@@ -338,12 +338,12 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
 
 /// A layout of every role the retargeting knows, one joint each: what a motion played on a
 /// model gives, so nothing the source skeleton can place is thrown away.
-fn every_role() -> Layout {
+fn every_role() -> JointLayout {
     let joints = Role::ALL
         .iter()
         .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
         .collect();
-    Layout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
+    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
 }
 
 fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {

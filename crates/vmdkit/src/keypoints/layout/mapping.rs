@@ -18,7 +18,7 @@
 //! A pelvis missing from the file is implied as the mean of the hips, and a neck base (thorax)
 //! as the mean of the shoulders, as for the built-in layouts without them.
 
-use super::{normalize, Layout, LayoutError, LayoutJoint, SyntheticPoint};
+use super::{normalize, JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 use crate::roles::Role;
 use std::path::Path;
 
@@ -29,9 +29,9 @@ struct Entry {
     role: Option<String>,
 }
 
-impl Layout {
+impl JointLayout {
     /// A layout from a user mapping (text or JSON; see the module documentation), called `name`.
-    pub fn from_mapping(name: &str, text: &str) -> Result<Layout, LayoutError> {
+    pub fn from_mapping(name: &str, text: &str) -> Result<JointLayout, JointLayoutError> {
         let (name, entries) = if text.trim_start().starts_with('{') {
             json_entries(name, text)?
         } else {
@@ -40,21 +40,21 @@ impl Layout {
         build(name, entries)
     }
 
-    /// [`Layout::from_mapping`] of a file, named after the file's stem.
-    pub fn from_file(path: impl AsRef<Path>) -> Result<Layout, LayoutError> {
+    /// [`JointLayout::from_mapping`] of a file, named after the file's stem.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<JointLayout, JointLayoutError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
-            .map_err(|source| LayoutError::Read { path: path.to_path_buf(), source })?;
+            .map_err(|source| JointLayoutError::Read { path: path.to_path_buf(), source })?;
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        Layout::from_mapping(&name, &text)
+        JointLayout::from_mapping(&name, &text)
     }
 }
 
-fn error(line: usize, message: impl Into<String>) -> LayoutError {
-    LayoutError::Mapping { line, message: message.into() }
+fn error(line: usize, message: impl Into<String>) -> JointLayoutError {
+    JointLayoutError::Mapping { line, message: message.into() }
 }
 
-fn text_entries(text: &str) -> Result<Vec<Entry>, LayoutError> {
+fn text_entries(text: &str) -> Result<Vec<Entry>, JointLayoutError> {
     let mut entries = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -74,7 +74,7 @@ fn text_entries(text: &str) -> Result<Vec<Entry>, LayoutError> {
 }
 
 #[cfg(feature = "json")]
-fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), LayoutError> {
+fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), JointLayoutError> {
     use serde_json::Value;
     let object: json::Ordered = serde_json::from_str(text)
         .map_err(|e| error(e.line(), format!("not a layout JSON object: {e}")))?;
@@ -100,7 +100,7 @@ fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), LayoutEr
                     role: role_of(joint, value)?,
                 })
             })
-            .collect::<Result<_, LayoutError>>()?;
+            .collect::<Result<_, JointLayoutError>>()?;
         return Ok((name.to_string(), entries));
     }
     let mut layout_name = name.to_string();
@@ -130,7 +130,7 @@ fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), LayoutEr
 }
 
 #[cfg(not(feature = "json"))]
-fn json_entries(_: &str, _: &str) -> Result<(String, Vec<Entry>), LayoutError> {
+fn json_entries(_: &str, _: &str) -> Result<(String, Vec<Entry>), JointLayoutError> {
     Err(error(1, "JSON layout files need vmdkit's `json` feature; use the text form"))
 }
 
@@ -164,7 +164,7 @@ mod json {
     }
 }
 
-fn build(name: String, entries: Vec<Entry>) -> Result<Layout, LayoutError> {
+fn build(name: String, entries: Vec<Entry>) -> Result<JointLayout, JointLayoutError> {
     if entries.is_empty() {
         return Err(error(0, "the mapping names no joints"));
     }
@@ -199,7 +199,7 @@ fn build(name: String, entries: Vec<Entry>) -> Result<Layout, LayoutError> {
         joints.push(LayoutJoint { name: entry.name, role });
         lines.push(entry.line);
     }
-    let mut layout = Layout { name, joints, synthetic: Vec::new() };
+    let mut layout = JointLayout { name, joints, synthetic: Vec::new() };
     for (role, of) in [
         (Role::Pelvis, [Role::LeftHip, Role::RightHip]),
         (Role::Thorax, [Role::LeftShoulder, Role::RightShoulder]),

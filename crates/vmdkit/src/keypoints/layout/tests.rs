@@ -1,13 +1,13 @@
-use super::{Layout, LayoutError};
+use super::{JointLayout, JointLayoutError};
 use crate::roles::Role;
 use std::collections::HashSet;
 
-fn names_of(layout: &Layout) -> Vec<String> {
+fn names_of(layout: &JointLayout) -> Vec<String> {
     layout.joints.iter().map(|j| j.name.clone()).collect()
 }
 
-fn builtins() -> impl Iterator<Item = Layout> {
-    Layout::builtin_names().iter().map(|n| Layout::builtin(n).expect(n))
+fn builtins() -> impl Iterator<Item = JointLayout> {
+    JointLayout::builtin_names().iter().map(|n| JointLayout::builtin(n).expect(n))
 }
 
 #[test]
@@ -32,22 +32,22 @@ fn every_builtin_has_unique_names_a_body_and_both_sides() {
 
 #[test]
 fn builtins_have_their_documented_sizes_and_key_joints() {
-    let size = |name: &str| Layout::builtin(name).unwrap().joints.len();
-    let sizes: Vec<usize> = Layout::builtin_names().iter().map(|n| size(n)).collect();
+    let size = |name: &str| JointLayout::builtin(name).unwrap().joints.len();
+    let sizes: Vec<usize> = JointLayout::builtin_names().iter().map(|n| size(n)).collect();
     assert_eq!(sizes, [17, 17, 17, 33, 25, 25, 24]);
-    let h36m = Layout::builtin("H36M").unwrap();
+    let h36m = JointLayout::builtin("H36M").unwrap();
     assert_eq!(h36m.joint_of(Role::Nose), Some(9));
     assert_eq!(h36m.joint_of(Role::HeadTop), Some(10));
     assert_eq!(h36m.joint_of(Role::RightAnkle), Some(3));
-    let blaze = Layout::builtin("blazepose33").unwrap();
+    let blaze = JointLayout::builtin("blazepose33").unwrap();
     assert_eq!(blaze.joint_of(Role::LeftToe), Some(31));
     assert!(blaze.has(Role::Pelvis) && blaze.joint_of(Role::Pelvis).is_none());
-    let body25b = Layout::builtin("BODY_25B").unwrap();
+    let body25b = JointLayout::builtin("BODY_25B").unwrap();
     assert_eq!(body25b.joints[17].name, "UpperNeck");
     assert_eq!(body25b.joint_of(Role::HeadTop), Some(18));
-    assert_eq!(Layout::builtin("smpl24").unwrap().joint_of(Role::LeftCollar), Some(13));
-    assert!(Layout::builtin("coco18").is_none());
-    let err = Layout::builtin_or_error("coco18").unwrap_err().to_string();
+    assert_eq!(JointLayout::builtin("smpl24").unwrap().joint_of(Role::LeftCollar), Some(13));
+    assert!(JointLayout::builtin("coco18").is_none());
+    let err = JointLayout::builtin_or_error("coco18").unwrap_err().to_string();
     assert!(err.contains("coco18") && err.contains("blazepose33"), "{err}");
 }
 
@@ -55,12 +55,12 @@ fn builtins_have_their_documented_sizes_and_key_joints() {
 fn each_builtin_is_detected_from_its_own_names() {
     for layout in builtins() {
         let names = names_of(&layout);
-        let found = Layout::detect(Some(&names), names.len()).unwrap();
+        let found = JointLayout::detect(Some(&names), names.len()).unwrap();
         assert_eq!(found, layout);
         // Case and punctuation do not matter, and the file's order is kept.
         let mut shuffled: Vec<String> = names.iter().rev().map(|n| n.to_uppercase()).collect();
         shuffled.swap(0, 1);
-        let found = Layout::detect(Some(&shuffled), names.len()).unwrap();
+        let found = JointLayout::detect(Some(&shuffled), names.len()).unwrap();
         assert_eq!(found.name, layout.name);
         assert_eq!(names_of(&found), shuffled);
         for (joint, name) in found.joints.iter().zip(&shuffled) {
@@ -73,15 +73,15 @@ fn each_builtin_is_detected_from_its_own_names() {
 
 #[test]
 fn counts_decide_only_when_one_layout_fits() {
-    assert_eq!(Layout::detect(None, 33).unwrap().name, "blazepose33");
-    assert_eq!(Layout::detect(None, 24).unwrap().name, "smpl24");
-    match Layout::detect(None, 25) {
-        Err(LayoutError::Ambiguous { candidates, .. }) => {
+    assert_eq!(JointLayout::detect(None, 33).unwrap().name, "blazepose33");
+    assert_eq!(JointLayout::detect(None, 24).unwrap().name, "smpl24");
+    match JointLayout::detect(None, 25) {
+        Err(JointLayoutError::Ambiguous { candidates, .. }) => {
             assert_eq!(candidates, ["body25", "body25b"])
         }
         other => panic!("{other:?}"),
     }
-    let err = Layout::detect(None, 17).unwrap_err();
+    let err = JointLayout::detect(None, 17).unwrap_err();
     let text = err.to_string();
     for name in ["h36m", "lftd17", "coco17"] {
         assert!(text.contains(name), "{text}");
@@ -89,23 +89,23 @@ fn counts_decide_only_when_one_layout_fits() {
     // The library says what is wrong and that a choice helps; each front end words the hint.
     assert!(!text.contains("--"), "a library message names a flag: {text}");
     assert!(err.choosing_a_layout_may_help());
-    let err = Layout::detect(None, 19).unwrap_err();
+    let err = JointLayout::detect(None, 19).unwrap_err();
     let text = err.to_string();
     assert!(text.contains("19 joints") && text.contains("smpl24: 24"), "{text}");
     assert!(!text.contains("--") && err.choosing_a_layout_may_help(), "{text}");
     // Names that say nothing fall back to the count.
     let generic: Vec<String> = (0..24).map(|i| format!("joint{i}")).collect();
-    assert_eq!(Layout::detect(Some(&generic), 24).unwrap().name, "smpl24");
+    assert_eq!(JointLayout::detect(Some(&generic), 24).unwrap().name, "smpl24");
 }
 
 #[test]
 fn a_subset_with_unknown_names_keeps_them_without_roles() {
-    let mut names: Vec<String> = names_of(&Layout::builtin("coco17").unwrap())
+    let mut names: Vec<String> = names_of(&JointLayout::builtin("coco17").unwrap())
         .into_iter()
         .filter(|n| !n.contains("ear"))
         .collect();
     names.insert(3, "prop".to_string());
-    let found = Layout::detect(Some(&names), names.len()).unwrap();
+    let found = JointLayout::detect(Some(&names), names.len()).unwrap();
     assert_eq!(found.name, "coco17");
     assert_eq!(found.joints[3].role, None);
     assert_eq!(found.joint_of(Role::LeftShoulder), names.iter().position(|n| n == "left_shoulder"));
@@ -135,7 +135,7 @@ fn trc_markers(test: &str) -> Option<Vec<String>> {
 fn pose2sim_trc_markers_are_body25b_by_name() {
     let Some(names) = trc_markers("pose2sim_trc_markers_are_body25b_by_name") else { return };
     assert_eq!(names.len(), 21);
-    let found = Layout::detect(Some(&names), names.len()).unwrap();
+    let found = JointLayout::detect(Some(&names), names.len()).unwrap();
     assert_eq!(found.name, "body25b");
     assert_eq!(names_of(&found), names);
     let role = |name: &str| found.joints[names.iter().position(|n| n == name).unwrap()].role;
@@ -164,8 +164,8 @@ fn csv_headers_of_the_shared_files_are_detected() {
             .filter_map(|c| suffixes.iter().find_map(|s| c.strip_suffix(s)))
             .map(String::from)
             .collect();
-        let found = Layout::detect(Some(&names), names.len()).unwrap();
-        assert_eq!(found, Layout::builtin(expected).unwrap(), "{file}");
+        let found = JointLayout::detect(Some(&names), names.len()).unwrap();
+        assert_eq!(found, JointLayout::builtin(expected).unwrap(), "{file}");
     }
 }
 
@@ -173,7 +173,7 @@ fn csv_headers_of_the_shared_files_are_detected() {
 fn mapping_text_reads_roles_comments_and_blanks() {
     let text = "# rig\n\nHips = pelvis\nLeftUpLeg=left_hip # thigh\nRightUpLeg = right_hip\n\
                 Prop = -\nTail = none\nLeftArm = LEFT_SHOULDER\n";
-    let layout = Layout::from_mapping("rig", text).unwrap();
+    let layout = JointLayout::from_mapping("rig", text).unwrap();
     assert_eq!(layout.name, "rig");
     let pairs: Vec<(&str, Option<Role>)> =
         layout.joints.iter().map(|j| (j.name.as_str(), j.role)).collect();
@@ -193,8 +193,8 @@ fn mapping_text_reads_roles_comments_and_blanks() {
 
 #[test]
 fn mapping_errors_name_the_line() {
-    let line_of = |text: &str| match Layout::from_mapping("x", text) {
-        Err(LayoutError::Mapping { line, message }) => (line, message),
+    let line_of = |text: &str| match JointLayout::from_mapping("x", text) {
+        Err(JointLayoutError::Mapping { line, message }) => (line, message),
         other => panic!("{other:?}"),
     };
     let (line, message) = line_of("a = pelvis\n# c\nb = elbow\n");
@@ -212,22 +212,22 @@ fn mapping_errors_name_the_line() {
 #[test]
 fn mapping_json_keeps_the_written_order() {
     let object = "{\n  \"z_hip\": \"left_hip\",\n  \"a_hip\": \"right_hip\",\n  \"prop\": null\n}";
-    let layout = Layout::from_mapping("j", object).unwrap();
+    let layout = JointLayout::from_mapping("j", object).unwrap();
     assert_eq!(names_of(&layout), ["z_hip", "a_hip", "prop"]);
     assert_eq!(layout.joints[2].role, None);
     assert_eq!(layout.synthetic.len(), 1, "the pelvis between the hips");
     let listed = r#"{"name": "mine", "joints": [["Zed", "left_wrist"], ["Ann", "-"]]}"#;
-    let layout = Layout::from_mapping("j", listed).unwrap();
+    let layout = JointLayout::from_mapping("j", listed).unwrap();
     assert_eq!(layout.name, "mine");
     assert_eq!(names_of(&layout), ["Zed", "Ann"]);
     assert_eq!(layout.joints[0].role, Some(Role::LeftWrist));
-    match Layout::from_mapping("j", "{\n \"a\": \"pelvis\",\n \"b\": \"tail\"\n}") {
-        Err(LayoutError::Mapping { line: 3, .. }) => {}
+    match JointLayout::from_mapping("j", "{\n \"a\": \"pelvis\",\n \"b\": \"tail\"\n}") {
+        Err(JointLayoutError::Mapping { line: 3, .. }) => {}
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        Layout::from_mapping("j", "{\"a\": 1"),
-        Err(LayoutError::Mapping { line: 1, .. })
+        JointLayout::from_mapping("j", "{\"a\": 1"),
+        Err(JointLayoutError::Mapping { line: 1, .. })
     ));
 }
 
@@ -235,8 +235,8 @@ fn mapping_json_keeps_the_written_order() {
 fn mapping_files_are_named_after_their_stem() {
     let path = std::env::temp_dir().join(format!("vmdkit-layout-{}.txt", std::process::id()));
     std::fs::write(&path, "l = left_knee\nr = right_knee\n").unwrap();
-    let layout = Layout::from_file(&path).unwrap();
+    let layout = JointLayout::from_file(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     assert_eq!(layout.name, format!("vmdkit-layout-{}", std::process::id()));
-    assert!(matches!(Layout::from_file(&path), Err(LayoutError::Read { .. })));
+    assert!(matches!(JointLayout::from_file(&path), Err(JointLayoutError::Read { .. })));
 }

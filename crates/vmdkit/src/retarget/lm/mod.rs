@@ -24,7 +24,7 @@ mod tests;
 
 pub(crate) use problem::{residual, Goal, Prior, Shoulders, State, Term};
 
-use super::rig::{Anchor, Rig};
+use super::rig::{Anchor, KeyedRig};
 use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, Matrix};
 use glam::{DMat3, DQuat, DVec3};
 use problem::{cost_of, terms_cost};
@@ -53,7 +53,7 @@ const POLISH_BELOW: f64 = 1e-3;
 /// corrects another one's result, whose whole decrease is small). Returns the final weighted
 /// squared residual of the terms.
 pub(crate) fn solve(
-    rig: &Rig,
+    rig: &KeyedRig,
     state: &mut State,
     group: &[usize],
     translate: bool,
@@ -84,7 +84,7 @@ pub(crate) fn solve(
 }
 
 fn solve_once(
-    rig: &Rig,
+    rig: &KeyedRig,
     state: &mut State,
     group: &[usize],
     translate: bool,
@@ -201,7 +201,7 @@ fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N
 /// without storing J; `errors` are the group bones' prior errors at this pose ([`cost_of`]).
 #[allow(clippy::too_many_arguments)] // the solve's state, and the two outputs it reuses
 fn normal_equations(
-    rig: &Rig,
+    rig: &KeyedRig,
     state: &State,
     group: &[usize],
     translate: bool,
@@ -319,7 +319,7 @@ fn along_blocks(v: DVec3, length: f64, blocks: &mut [DMat3], from: &[DMat3]) {
 /// The Jacobian of point `x` (rigid with `anchor.bone`) by column block: the translation's
 /// first when solved, then each group bone's; zero where the bone does not move the point.
 fn point_blocks(
-    rig: &Rig,
+    rig: &KeyedRig,
     state: &State,
     group: &[usize],
     translate: bool,

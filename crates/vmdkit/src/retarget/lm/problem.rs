@@ -5,7 +5,7 @@
 use super::dense::outer;
 use super::MAX_BONES;
 use crate::math::rotation_vector;
-use crate::retarget::rig::{Anchor, Rig};
+use crate::retarget::rig::{Anchor, KeyedRig};
 use glam::{DMat3, DQuat, DVec3};
 
 /// The pose being solved: root translation, every rig bone's world rotation, and the pivots
@@ -18,7 +18,7 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn rest(rig: &Rig) -> State {
+    pub fn rest(rig: &KeyedRig) -> State {
         State {
             translation: DVec3::ZERO,
             world: vec![DQuat::IDENTITY; rig.bones.len()],
@@ -27,13 +27,13 @@ impl State {
     }
 
     /// Pivots from the translation and the world rotations, parents first.
-    pub fn place(&mut self, rig: &Rig) {
+    pub fn place(&mut self, rig: &KeyedRig) {
         self.place_only(rig, u64::MAX);
     }
 
     /// Pivots of the bones in the bit set `bones` (which holds the parent of each of them
     /// whose pivot has to change too), the others' left as they are.
-    pub(super) fn place_only(&mut self, rig: &Rig, bones: u64) {
+    pub(super) fn place_only(&mut self, rig: &KeyedRig, bones: u64) {
         for (i, b) in rig.bones.iter().enumerate() {
             if bones & (1 << i) == 0 {
                 continue;
@@ -46,7 +46,7 @@ impl State {
     }
 
     /// Where an anchor is in this pose (pivots must be placed).
-    pub fn point(&self, rig: &Rig, a: Anchor) -> DVec3 {
+    pub fn point(&self, rig: &KeyedRig, a: Anchor) -> DVec3 {
         self.pivot[a.bone] + self.world[a.bone] * (a.rest - rig.bones[a.bone].rest)
     }
 }
@@ -81,12 +81,12 @@ pub(crate) struct Shoulders {
 
 impl Shoulders {
     /// The midpoint in this pose (pivots must be placed).
-    pub fn point(&self, rig: &Rig, state: &State) -> DVec3 {
+    pub fn point(&self, rig: &KeyedRig, state: &State) -> DVec3 {
         (0..2).map(|s| self.shoulder(rig, state, s).0).sum::<DVec3>() / 2.0
     }
 
     /// Side `s`'s 腕 head and its derivative by its 肩 head's position.
-    pub(super) fn shoulder(&self, rig: &Rig, state: &State, s: usize) -> (DVec3, DMat3) {
+    pub(super) fn shoulder(&self, rig: &KeyedRig, state: &State, s: usize) -> (DVec3, DMat3) {
         let p = state.point(rig, self.pivots[s]);
         let v = self.aims[s] - p;
         let len = v.length().max(1e-12);
@@ -128,7 +128,7 @@ impl Prior {
 }
 
 /// A term's residual: a vector for `At` and `Along`, a scalar (in `.1`) for `Reach`.
-pub(crate) fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
+pub(crate) fn residual(state: &State, rig: &KeyedRig, t: &Term) -> (DVec3, f64) {
     let x = state.point(rig, t.anchor);
     match t.goal {
         Goal::At => (x - t.target, 0.0),
@@ -147,7 +147,7 @@ pub(crate) fn residual(state: &State, rig: &Rig, t: &Term) -> (DVec3, f64) {
     }
 }
 
-pub(super) fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
+pub(super) fn terms_cost(rig: &KeyedRig, state: &State, terms: &[Term]) -> f64 {
     terms
         .iter()
         .map(|t| {
@@ -166,7 +166,7 @@ pub(super) fn terms_cost(rig: &Rig, state: &State, terms: &[Term]) -> f64 {
 /// The weighted squared residual of the terms and priors; each group bone's prior error (the
 /// rotation vector from its prior's rotation) goes to `errors`.
 pub(super) fn cost_of(
-    rig: &Rig,
+    rig: &KeyedRig,
     state: &State,
     group: &[usize],
     terms: &[Term],

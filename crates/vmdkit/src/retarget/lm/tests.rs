@@ -6,7 +6,7 @@ use crate::roles::Role;
 #[test]
 fn analytic_jacobian_matches_finite_differences() {
     let skeleton = crate::skeleton::Skeleton::new(&crate::example::standard_model());
-    let rig = Rig::new(&skeleton).unwrap();
+    let rig = KeyedRig::new(&skeleton).unwrap();
     let mut state = State::rest(&rig);
     for (i, w) in state.world.iter_mut().enumerate() {
         *w = DQuat::from_scaled_axis(DVec3::new(0.3, -0.2 * i as f64, 0.1 + 0.05 * i as f64));

@@ -1,10 +1,10 @@
 //! The limbs in closed form, and the hands and feet fitted to their points: steps 3 and 4.
 
 use super::{Observed, Solver};
-use crate::roles::Role;
 use crate::math::{frame_rotation, shortest_arc};
 use crate::retarget::lm::{self, Goal, Prior, Term};
 use crate::retarget::rig::Limb;
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// The least a knee bends back from its rest pose, radians: MMD's knee limit (0.5°).

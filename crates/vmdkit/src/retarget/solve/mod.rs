@@ -25,9 +25,9 @@ mod torso;
 mod tests;
 
 use super::lm::{self, State};
-use super::rig::Rig;
-use crate::roles::Role;
+use super::rig::KeyedRig;
 use crate::math::{frame_rotation, shortest_arc};
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// The observed position and weight of every role in one frame (weight 0: missing).
@@ -35,7 +35,7 @@ pub(crate) type Observed = [(DVec3, f64); Role::ALL.len()];
 
 /// Continuity between frames and the solver's settings.
 pub(crate) struct Solver<'r> {
-    pub rig: &'r Rig,
+    pub rig: &'r KeyedRig,
     /// The previous frame's world rotations, the prior of free degrees of freedom (rest
     /// before the first frame).
     previous: Vec<DQuat>,
@@ -58,7 +58,7 @@ pub(crate) struct Solver<'r> {
 const FIRST_FRAME_SOLVES: usize = 16;
 
 impl<'r> Solver<'r> {
-    pub fn new(rig: &'r Rig) -> Solver<'r> {
+    pub fn new(rig: &'r KeyedRig) -> Solver<'r> {
         Solver {
             rig,
             previous: vec![DQuat::IDENTITY; rig.bones.len()],

@@ -3,16 +3,16 @@
 
 use super::torso::{torso_terms, SHOULDER_WEIGHT, SPINE_WEIGHT};
 use super::{Observed, Solver};
-use crate::roles::Role;
 use crate::retarget::lm::{self, Goal, State, Term};
-use crate::retarget::rig::Rig;
+use crate::retarget::rig::KeyedRig;
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// The standard model's rig, and every role it anchors observed (at full confidence) where the
 /// model puts it when turned and moved as a whole.
-fn posed() -> (Rig, State, Observed) {
+fn posed() -> (KeyedRig, State, Observed) {
     let skeleton = crate::skeleton::Skeleton::new(&crate::example::standard_model());
-    let rig = Rig::new(&skeleton).unwrap();
+    let rig = KeyedRig::new(&skeleton).unwrap();
     let mut state = State::rest(&rig);
     let turn = DQuat::from_scaled_axis(DVec3::new(0.2, -0.7, 0.1));
     for (b, w) in state.world.iter_mut().enumerate() {
@@ -30,7 +30,7 @@ fn posed() -> (Rig, State, Observed) {
 }
 
 /// Each term's residual at `state`: the distance's error for a reach, the vector's length else.
-fn misses(rig: &Rig, state: &State, terms: &[Term]) -> Vec<f64> {
+fn misses(rig: &KeyedRig, state: &State, terms: &[Term]) -> Vec<f64> {
     (terms.iter())
         .map(|t| {
             let (d, r) = lm::residual(state, rig, t);

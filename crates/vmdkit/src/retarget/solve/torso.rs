@@ -1,9 +1,9 @@
 //! The trunk, and the neck and head: the fits of steps 1 and 2, and the terms they fit.
 
 use super::{Observed, Solver};
-use crate::roles::Role;
 use crate::retarget::lm::{self, Goal, Prior, Shoulders, Term};
-use crate::retarget::rig::{Anchor, Rig};
+use crate::retarget::rig::{Anchor, KeyedRig};
+use crate::roles::Role;
 use glam::{DQuat, DVec3};
 
 /// The weight of the spine and chest points relative to the pelvis and hips, in the trunk fit
@@ -211,7 +211,7 @@ pub(super) struct Centre {
 
 /// A direction term: `to`'s anchor should lie from `from`'s in the input's direction between
 /// them, weighted by `weight` times the smaller confidence.
-fn along(rig: &Rig, obs: &Observed, from: Role, to: Role, weight: f64) -> Option<Term> {
+fn along(rig: &KeyedRig, obs: &Observed, from: Role, to: Role, weight: f64) -> Option<Term> {
     let (a, b) = (rig.anchor(from)?, rig.anchor(to)?);
     let ((pa, wa), (pb, wb)) = (obs[from as usize], obs[to as usize]);
     if wa <= 0.0 || wb <= 0.0 {
@@ -232,7 +232,7 @@ fn along(rig: &Rig, obs: &Observed, from: Role, to: Role, weight: f64) -> Option
 /// trunk's directions from the pelvis; with `centre`, the directions from the shoulders'
 /// midpoint too. Terms on bones outside `group` are left out.
 pub(super) fn torso_terms(
-    rig: &Rig,
+    rig: &KeyedRig,
     obs: &Observed,
     group: &[usize],
     with_head: bool,
