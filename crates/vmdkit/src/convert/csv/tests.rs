@@ -1,5 +1,5 @@
 use super::*;
-use crate::convert::testing::{assert_same_bytes, name, old_short_motion, quirky_motion};
+use crate::convert::test_motions::{assert_same_bytes, name, old_short_motion, quirky_motion};
 use crate::curve::Curve;
 use crate::example::example_motion;
 use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle};

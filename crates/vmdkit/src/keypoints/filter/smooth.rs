@@ -228,5 +228,4 @@ impl Filter {
 }
 
 #[cfg(test)]
-#[path = "smooth_tests.rs"]
 mod tests;
