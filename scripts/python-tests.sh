@@ -3,9 +3,15 @@
 # repository root, with its test dependencies from crates/vmdkit-py/requirements-test.txt,
 # and runs its pytest suite. Extra arguments go to pytest.
 #
-# The package is installed the way a user installs it (`pip install crates/vmdkit-py`, which
-# builds the Rust extension in release mode with maturin); the cargo target folder is shared
-# with the workspace so that a rerun only rebuilds what changed.
+#   scripts/python-tests.sh --prepare   only makes the environments and installs their
+#                                       requirements (no Rust build): scripts/test-all.sh runs
+#                                       this in the background while cargo builds, since pip
+#                                       mostly waits on the disk and the network.
+#
+# The package is built as a user's `pip install crates/vmdkit-py` builds it (maturin, release
+# mode), once, into a wheel that both environments install; the cargo target folder is shared
+# with the workspace so that a rerun only rebuilds what changed. An environment whose
+# requirements, or whose installed wheel, are those of the last run is not installed again.
 #
 # The tests of vmdkit.capture (tests/test_capture.py) run in a second environment,
 # .venv-capture, with the "capture" extra pinned in crates/vmdkit-py/requirements-capture.txt:
@@ -15,25 +21,59 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
+venv=${VMDKIT_VENV:-$root/.venv}
+capture_venv=${VMDKIT_CAPTURE_VENV:-$root/.venv-capture}
 
-# Makes the environment $1 from the requirements file $2 and installs the package into it.
-install() {
-    local venv=$1 requirements=$2
+# Makes the environment $1 and installs the requirements file $2 into it, unless the file (and
+# the Python that made the environment) are those it was last installed from.
+prepare() {
+    local venv=$1 requirements=$2 stamp=$1/.vmdkit-requirements
+    local want
+    want=$(cat "$requirements" <(python3 --version) | sha256sum)
+    if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+        return
+    fi
     if [ ! -x "$venv/bin/python" ]; then
         python3 -m venv "$venv"
     fi
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     "$venv/bin/python" -m pip install --quiet -r "$requirements"
-    # maturin's build hooks call the maturin binary by name.
-    PATH="$venv/bin:$PATH" CARGO_TARGET_DIR=$target \
-        "$venv/bin/python" -m pip install --quiet --no-build-isolation --force-reinstall \
-        --no-deps ./crates/vmdkit-py
+    echo "$want" >"$stamp"
 }
 
-venv=${VMDKIT_VENV:-$root/.venv}
-capture_venv=${VMDKIT_CAPTURE_VENV:-$root/.venv-capture}
-install "$venv" crates/vmdkit-py/requirements-test.txt
-install "$capture_venv" crates/vmdkit-py/requirements-capture.txt
+# Installs the wheel $2 into the environment $1 unless that same wheel is installed there.
+install_wheel() {
+    local venv=$1 wheel=$2 stamp=$1/.vmdkit-wheel
+    local want
+    want=$(sha256sum <"$wheel")
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+        return
+    fi
+    "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
+    echo "$want" >"$stamp"
+}
+
+if [ "${1:-}" = "--prepare" ]; then
+    # Both at once: each waits on pip's downloads and unpacking, not on the processor.
+    prepare "$venv" crates/vmdkit-py/requirements-test.txt &
+    test_env=$!
+    prepare "$capture_venv" crates/vmdkit-py/requirements-capture.txt
+    wait "$test_env"
+    exit 0
+fi
+
+prepare "$venv" crates/vmdkit-py/requirements-test.txt
+prepare "$capture_venv" crates/vmdkit-py/requirements-capture.txt
+# One release build of the extension, as pip would make it, for both environments, into an
+# emptied folder; cargo rebuilds only what changed, and an unchanged wheel is not reinstalled.
+wheels=$target/python-wheels
+rm -rf "$wheels"
+CARGO_TARGET_DIR=$target "$venv/bin/maturin" build --quiet --release --locked \
+    --manifest-path crates/vmdkit-py/Cargo.toml --out "$wheels"
+wheel=$(ls "$wheels"/*.whl)
+install_wheel "$venv" "$wheel"
+install_wheel "$capture_venv" "$wheel"
+
 cd crates/vmdkit-py
 status=0
 "$venv/bin/python" -m pytest -q tests --ignore tests/test_capture.py "$@" || status=$?

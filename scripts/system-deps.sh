@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The system programs the tests run: node and npm (the glTF checkers, scripts/js-tests.sh) and
-# Chromium (three.js loading the GLBs, crates/vmdkit-cli/tests/gltf*.rs, and the HTML player,
+# Chromium (three.js loading the GLBs, crates/vmdkit-cli/tests/it/gltf*.rs, and the HTML player,
 # crates/vmdkit-cli/tests/it/view.rs). Installs what is missing with apt-get when run as root on
 # Debian; otherwise names what is missing and fails.
 set -euo pipefail

@@ -3,9 +3,34 @@
 # (which installs what it needs into .venv, see scripts/python-tests.sh). The glTF tests run
 # node checkers installed first into tools/js (scripts/js-tests.sh); they and the browser tests
 # need node, npm and Chromium, which scripts/system-deps.sh installs when they are missing.
+#
+# The installs (npm, and pip into the Python environments) mostly wait on the disk and the
+# network, so they run in the background while cargo compiles, and are joined before the
+# tests that need them: any of them failing fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/system-deps.sh
-scripts/js-tests.sh
+
+logs=$(mktemp -d)
+# An early failure stops the installs still running, too.
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$logs"' EXIT
+scripts/python-tests.sh --prepare >"$logs/python" 2>&1 &
+python_env=$!
+scripts/js-tests.sh >"$logs/js" 2>&1 &
+js=$!
+
+# Waits for the background job $1 (named $2), failing with its output if it failed.
+join() {
+    if ! wait "$1"; then
+        echo "FATAL: $2 failed:" >&2
+        cat "$logs/$2" >&2
+        exit 1
+    fi
+    cat "$logs/$2"
+}
+
+cargo test --workspace --locked --no-run
+join "$js" js
 cargo test --workspace --locked
+join "$python_env" python
 scripts/python-tests.sh

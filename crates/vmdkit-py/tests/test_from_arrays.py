@@ -22,14 +22,22 @@ def names():
     return st.lists(st.one_of(st.sampled_from(NAMES), raw), min_size=1, max_size=6)
 
 
-@st.composite
-def bone_columns(draw):
-    n = draw(st.integers(0, 12))
+def keyed_columns(draw, most):
+    """The columns every named section has: up to `most` frames and indices into its names."""
+    n = draw(st.integers(0, most))
     table = draw(names())
-    return {
+    return n, {
         "frame": draw(hnp.arrays(np.uint32, n)),
         "name_index": draw(hnp.arrays(np.uint32, n, elements=st.integers(0, len(table) - 1))),
         "names": table,
+    }
+
+
+@st.composite
+def bone_columns(draw):
+    n, columns = keyed_columns(draw, 12)
+    return {
+        **columns,
         "position": draw(f32_bits((n, 3))),
         "rotation": draw(f32_bits((n, 4))),
         "interpolation": draw(hnp.arrays(np.uint8, (n, 64))),
@@ -38,12 +46,9 @@ def bone_columns(draw):
 
 @st.composite
 def morph_columns(draw):
-    n = draw(st.integers(0, 8))
-    table = draw(names())
+    n, columns = keyed_columns(draw, 8)
     return {
-        "frame": draw(hnp.arrays(np.uint32, n)),
-        "name_index": draw(hnp.arrays(np.uint32, n, elements=st.integers(0, len(table) - 1))),
-        "names": table,
+        **columns,
         "weight": draw(f32_bits(n)),
     }
 

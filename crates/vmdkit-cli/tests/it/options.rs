@@ -16,6 +16,26 @@ fn example_dir() -> tempfile::TempDir {
     dir
 }
 
+/// Runs `vmdkit ARGS` in `dir` for each of `cases`, asserting that each succeeds.
+fn all_succeed(dir: &Path, cases: &[&[&str]]) {
+    for args in cases {
+        let output = run_in(dir, args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    }
+}
+
+/// Runs the shell command `line` in `dir` on a terminal (util-linux's `script`), with
+/// `VMDKIT_PROGRESS` set to `progress`.
+fn on_terminal(dir: &Path, progress: &str, line: &str) -> Output {
+    Command::new("script")
+        .current_dir(dir)
+        .env("VMDKIT_PROGRESS", progress)
+        .args(["-qec", line, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("util-linux's script runs commands on a terminal for these tests")
+}
+
 #[test]
 fn negative_values_reach_the_commands_own_checks() {
     let dir = example_dir();
@@ -42,14 +62,14 @@ fn negative_values_reach_the_commands_own_checks() {
         assert!(message.contains(said), "{args:?}: {message}");
     }
     // Where a negative value means something, it is taken.
-    for args in [
-        &["sample", "e.vmd", "--frame", "-3", "--bone", "右腕"][..],
-        &["scale", "e.vmd", "o.vmd", "--translation", "-1"],
-        &["shift", "e.vmd", "o.vmd", "--frames", "-10", "--clip"],
-    ] {
-        let output = run_in(d, args);
-        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
-    }
+    all_succeed(
+        d,
+        &[
+            &["sample", "e.vmd", "--frame", "-3", "--bone", "右腕"],
+            &["scale", "e.vmd", "o.vmd", "--translation", "-1"],
+            &["shift", "e.vmd", "o.vmd", "--frames", "-10", "--clip"],
+        ],
+    );
 }
 
 #[test]
@@ -91,15 +111,15 @@ fn options_that_would_do_nothing_are_usage_errors() {
         assert!(stderr(&output).contains(flag), "{args:?}: {}", stderr(&output));
     }
     // The same options where they apply.
-    for args in [
-        &["convert", "--pretty", "e.vmd", "o.json"][..],
-        &["convert", "--bom", "e.vmd", "o.csv"],
-        &["convert", "--keep-trailing", "e.vmd", "o.json"],
-        &["dump", "--euler", "--section", "camera", "e.vmd"],
-    ] {
-        let output = run_in(d, args);
-        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
-    }
+    all_succeed(
+        d,
+        &[
+            &["convert", "--pretty", "e.vmd", "o.json"],
+            &["convert", "--bom", "e.vmd", "o.csv"],
+            &["convert", "--keep-trailing", "e.vmd", "o.json"],
+            &["dump", "--euler", "--section", "camera", "e.vmd"],
+        ],
+    );
 }
 
 #[test]
@@ -214,34 +234,16 @@ fn progress_shows_on_a_terminal_only() {
         ("keypoints e.vmd --layout h36m -o k3.json", " frames "),
     ] {
         let line = format!("{} {command}", bin.display());
-        let shown = Command::new("script")
-            .current_dir(d)
-            .env("VMDKIT_PROGRESS", "always")
-            .args(["-qec", &line, "/dev/null"])
-            .stdin(Stdio::null())
-            .output()
-            .expect("util-linux's script runs commands on a terminal for these tests");
+        let shown = on_terminal(d, "always", &line);
         let shown = String::from_utf8_lossy(&shown.stdout);
         assert!(counts(&shown, unit), "{command}: {shown:?}");
     }
     // A bake without a model has no measure of its own: a spinner names it.
     let line = format!("{} bake dense.vmd --fps 60 -o b2.vmd", bin.display());
-    let shown = Command::new("script")
-        .current_dir(d)
-        .env("VMDKIT_PROGRESS", "always")
-        .args(["-qec", &line, "/dev/null"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let shown = on_terminal(d, "always", &line);
     assert!(String::from_utf8_lossy(&shown.stdout).contains("baking dense.vmd"));
     let line = format!("{} reduce dense.vmd small2.vmd", bin.display());
     // VMDKIT_PROGRESS=never hides it there too.
-    let hidden = Command::new("script")
-        .current_dir(d)
-        .env("VMDKIT_PROGRESS", "never")
-        .args(["-qec", &line, "/dev/null"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let hidden = on_terminal(d, "never", &line);
     assert!(!counts(&String::from_utf8_lossy(&hidden.stdout), " tracks "));
 }

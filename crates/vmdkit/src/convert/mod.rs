@@ -41,7 +41,7 @@ mod fields;
 #[cfg(any(feature = "json", feature = "csv"))]
 mod scalar;
 #[cfg(all(test, any(feature = "json", feature = "csv")))]
-mod testing;
+mod test_motions;
 #[cfg(any(feature = "json", feature = "csv"))]
 mod trailing;
 #[cfg(any(feature = "json", feature = "csv"))]

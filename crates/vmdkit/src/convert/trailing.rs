@@ -49,7 +49,7 @@ mod tests {
     #[cfg(all(feature = "json", feature = "csv"))]
     mod formats {
         use super::super::PIECE;
-        use crate::convert::testing::with_messages;
+        use crate::convert::test_motions::with_messages;
         use crate::convert::*;
         use crate::format::Motion;
 

@@ -26,6 +26,7 @@ mod eval_oracle;
 mod eval_sampler;
 mod frame_overflow;
 mod io_interrupt;
+mod keypoints_real_files;
 mod mesh_corpus;
 mod model_corpus;
 mod properties;

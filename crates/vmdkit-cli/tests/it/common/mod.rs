@@ -30,8 +30,7 @@ pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-// Not every test binary that includes this module lists a folder.
-#[allow(unused_imports)]
+/// A folder's file names, sorted.
 pub use test_corpus::files::listing;
 
 /// Asserts the process did not panic (a panic exits 101 and prints "panicked").

@@ -1,5 +1,5 @@
 use super::*;
-use crate::convert::testing::{
+use crate::convert::test_motions::{
     assert_same_bytes, name, old_short_motion, quirky_motion, with_messages,
 };
 use crate::convert::Converted;

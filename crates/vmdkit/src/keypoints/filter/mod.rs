@@ -35,7 +35,7 @@ pub enum FilterError {
 }
 
 #[cfg(test)]
-pub(crate) mod test_util {
+pub(crate) mod test_rng {
     /// A small deterministic generator, so the tests need no random-number crate and always
     /// see the same data.
     pub struct Rng(u64);

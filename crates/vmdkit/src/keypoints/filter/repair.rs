@@ -175,5 +175,4 @@ fn median(values: &mut [f32]) -> Option<f32> {
 }
 
 #[cfg(test)]
-#[path = "repair_tests.rs"]
 mod tests;

@@ -256,5 +256,4 @@ impl Filter {
 }
 
 #[cfg(test)]
-#[path = "smooth_tests.rs"]
 mod tests;

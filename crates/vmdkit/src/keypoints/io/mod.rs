@@ -13,11 +13,7 @@ mod trc;
 mod wide_csv;
 
 #[cfg(test)]
-mod real_files;
-#[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_untrusted;
 
 pub use error::{KeypointError, KeypointErrorKind, KeypointFileError, Location};
 

@@ -5,6 +5,9 @@ use super::*;
 use crate::{Categorize, Category};
 use glam::Vec3;
 
+/// Hostile input made here.
+mod untrusted;
+
 /// Two frames of three joints with a missing joint, names, confidences and a frame rate.
 fn sample() -> Keypoints {
     let mut positions: Vec<Vec3> =

@@ -1,5 +1,5 @@
 use super::*;
-use crate::keypoints::filter::test_util::Rng;
+use crate::keypoints::filter::test_rng::Rng;
 
 const FPS: f64 = 30.0;
 

@@ -1,8 +1,8 @@
 //! Keypoint readers on hostile input made here (issue 24): shapes that overflow or hide,
 //! points the file cannot hold, and frame rates beyond any capture.
 
-use super::tests::{npy, npz, pose_file};
-use super::*;
+use super::super::*;
+use super::{npy, npz, pose_file};
 
 /// Issue 24: zero-byte elements let any shape pass the size check (`Vec::with_capacity` then
 /// aborted); a double-quoted header hid its shape from the overflow check, the count wrapped,

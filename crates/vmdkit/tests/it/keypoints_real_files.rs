@@ -2,8 +2,8 @@
 //! CSVs, Pose2Sim's TRC, and the two `pose-format` files checked against the world-landmark
 //! CSVs exported from them.
 
-use super::*;
 use test_corpus::pose_file_or_skip;
+use vmdkit::keypoints::{KeypointFormat, Keypoints};
 
 const EXAMPLE_POSE: &str = "sign-language-processing__pose__example.pose";
 const EXAMPLE_CSV: &str = "sign-language-processing__pose__example__world_landmarks.csv";
@@ -38,7 +38,7 @@ fn keypoints_real_trc_has_markers_metres_and_rate() {
     let Some(path) = pose_file_or_skip(test, name) else { return };
     let k = Keypoints::read_file(&path).unwrap();
     assert_eq!((k.frame_count, k.joint_count, k.fps), (12, 21, Some(60.0)));
-    assert_eq!(k.units, Some(crate::keypoints::Units::Metres));
+    assert_eq!(k.units, Some(vmdkit::keypoints::Units::Metres));
     let names = k.names.as_ref().unwrap();
     assert_eq!((names[0].as_str(), names[20].as_str()), ("RHip", "LWrist"));
     assert!(k.positions.iter().all(|p| p.is_finite()));
