@@ -10,6 +10,7 @@ use test_corpus::alloc::CountingAllocator;
 static GLOBAL: CountingAllocator = CountingAllocator;
 
 mod append_place;
+mod architecture;
 mod bake_ik;
 mod bounded_work;
 mod bvh;
