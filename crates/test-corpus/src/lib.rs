@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub mod alloc;
+pub mod alone;
 pub mod files;
 
 /// The corpus folder: `$VMDKIT_CORPUS`, or `shared/corpus` beside the workspace.

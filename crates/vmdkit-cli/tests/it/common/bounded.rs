@@ -5,8 +5,8 @@
 //! process that spawned the child: a child started by vfork (as `std::process::Command` does)
 //! inherits its parent's high-water mark when it execs. This binary holds every command-line
 //! test, so its own footprint would swamp the child's. The child is therefore started by a
-//! small go-between, this same test binary run fresh on the one test
-//! [`measure_a_child`], whose footprint is a few MiB; it reports the child's own figure.
+//! small go-between, this same test binary run fresh on the one test [`measure_a_child`]
+//! ([`test_corpus::alone`]), whose footprint is a few MiB; it reports the child's own figure.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -44,16 +44,10 @@ pub fn run_bounded<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Bounded
     }
     std::fs::write(orders.path().join("args"), joined).unwrap();
     std::fs::write(orders.path().join("dir"), dir.as_os_str().as_bytes()).unwrap();
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let between = std::process::Command::new(exe)
-        .args(["common::bounded::measure_a_child", "--exact", "--test-threads=1"])
-        .env(ORDERS, orders.path())
-        .output()
-        .expect("the test binary runs");
-    assert!(
-        between.status.success(),
-        "the go-between failed: {}",
-        String::from_utf8_lossy(&between.stderr)
+    test_corpus::alone::run_test_in_child(
+        "common::bounded::measure_a_child",
+        ORDERS,
+        orders.path(),
     );
     let read = |name: &str| std::fs::read(orders.path().join(name)).unwrap();
     let result = String::from_utf8(read("result")).unwrap();
