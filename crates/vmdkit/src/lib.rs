@@ -16,14 +16,15 @@
 //! 3. [`eval`]
 //! 4. [`model`], [`keypoints`]
 //! 5. [`skeleton`]
-//! 6. [`bvh`]
-//! 7. [`edit`]
-//! 8. [`bake`]
-//! 9. [`retarget`]
-//! 10. [`convert`]
-//! 11. [`gltf`]
-//! 12. [`lint`]
-//! 13. [`example`]
+//! 6. [`physics`]
+//! 7. [`bvh`]
+//! 8. [`edit`]
+//! 9. [`bake`]
+//! 10. [`retarget`]
+//! 11. [`convert`]
+//! 12. [`gltf`]
+//! 13. [`lint`]
+//! 14. [`example`]
 //!
 //! ```
 //! use vmdkit::eval::MotionSampler;
@@ -77,6 +78,7 @@
 //! | [`model`] | PMX/PMD models ([`Model`](model::Model)) and VPD poses ([`VpdPose`](model::VpdPose)) |
 //! | [`keypoints`] | 3D keypoint files, joint layouts and their filters |
 //! | [`skeleton`] | posing a model: [`Skeleton`](skeleton::Skeleton), [`Binding`](skeleton::Binding), [`Poser`](skeleton::Poser), output axes |
+//! | [`physics`] | rigid bodies and joints simulated between the deform passes |
 //! | [`bvh`] | BVH motion capture: reading, FK, writing, to and from MMD motions |
 //! | [`edit`] | motion → motion edits that keep curves, each with a report |
 //! | [`bake`] | a value at every output frame: keys at a new rate, IK baked into keys, world-space bone arrays |
@@ -128,6 +130,7 @@ pub mod lint;
 pub mod math;
 pub mod model;
 pub mod names;
+pub mod physics;
 pub mod retarget;
 pub mod roles;
 pub mod shown;

@@ -34,6 +34,7 @@ mod pmd_mesh;
 mod pmx;
 mod pmx_mesh;
 mod reader;
+mod rigid;
 mod types;
 mod vpd;
 mod vpd_motion;

@@ -98,6 +98,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         bones,
         morphs: Vec::new(),
         morph_list: skins,
+        rigid_bodies: Vec::new(),
+        joints: Vec::new(),
         counts,
     })
 }

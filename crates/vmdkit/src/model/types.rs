@@ -4,6 +4,7 @@
 //! append, fixed axis, IK limits), as the reference implementations do, so that evaluation has
 //! one model type to handle.
 
+pub use super::rigid::{Joint, RigidBody, RigidMode, RigidShape};
 use crate::text::{KeyName, RawName, TextEncoding};
 use glam::{Quat, Vec3};
 use std::collections::HashMap;
@@ -73,6 +74,10 @@ pub struct Model {
     /// Every morph of the file, of every kind, in file order: what `vmdkit info` lists (empty
     /// for a bone CSV). [`Model::morphs`] indexes differ from these.
     pub morph_list: Vec<MorphSummary>,
+    /// The physics simulation's rigid bodies, in file order (joints index this).
+    pub rigid_bodies: Vec<RigidBody>,
+    /// The joints between rigid bodies, in file order.
+    pub joints: Vec<Joint>,
     /// Record counts of the sections read only to be skipped.
     pub counts: SectionCounts,
 }
@@ -411,6 +416,8 @@ impl Model {
             bones,
             morphs: Vec::new(),
             morph_list: Vec::new(),
+            rigid_bodies: Vec::new(),
+            joints: Vec::new(),
             counts: SectionCounts::default(),
         }
     }

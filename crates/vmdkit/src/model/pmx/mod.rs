@@ -83,6 +83,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         bones,
         morphs,
         morph_list,
+        rigid_bodies: Vec::new(),
+        joints: Vec::new(),
         counts,
     })
 }
