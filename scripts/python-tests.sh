@@ -7,6 +7,8 @@
 #                                       requirements (no Rust build): scripts/test-all.sh runs
 #                                       this in the background while cargo builds, since pip
 #                                       mostly waits on the disk and the network.
+#   scripts/python-tests.sh --prepare-bpy
+#                                       only makes .venv-bpy (below), also in the background.
 #
 # The package is built as a user's `pip install crates/vmdkit-py` builds it (maturin, release
 # mode), once, into a wheel that both environments install; the cargo target folder is shared
@@ -17,12 +19,19 @@
 # .venv-capture, with the "capture" extra pinned in crates/vmdkit-py/requirements-capture.txt:
 # its mediapipe needs NumPy 1, the other tests' pyarrow NumPy 2. Under CI=true a missing
 # estimator fails them.
+#
+# A third environment, .venv-bpy, holds Blender as a Python module (bpy, pinned in
+# scripts/requirements-bpy.txt; it needs CPython 3.11): the library's test physics_blender runs
+# scripts/physics_blender.py with its Python to check vmdkit's physics against Blender's Bullet.
+# scripts/test-all.sh makes it beside the cargo build and hands its Python to cargo test as
+# VMDKIT_BPY_PYTHON.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
 venv=${VMDKIT_VENV:-$root/.venv}
 capture_venv=${VMDKIT_CAPTURE_VENV:-$root/.venv-capture}
+bpy_venv=${VMDKIT_BPY_VENV:-$root/.venv-bpy}
 
 # Makes the environment $1 and installs the requirements file $2 into it, unless the file (and
 # the Python that made the environment) are those it was last installed from.
@@ -52,6 +61,14 @@ install_wheel() {
     "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel"
     echo "$want" >"$stamp"
 }
+
+if [ "${1:-}" = "--prepare-bpy" ]; then
+    prepare "$bpy_venv" scripts/requirements-bpy.txt
+    # The wheel is Blender itself: a failed import here (a missing system library, a Python
+    # other than 3.11) is said now, not as a test failure later.
+    "$bpy_venv/bin/python" -c 'import bpy; print("bpy", bpy.app.version_string)'
+    exit 0
+fi
 
 if [ "${1:-}" = "--prepare" ]; then
     # Both at once: each waits on pip's downloads and unpacking, not on the processor.

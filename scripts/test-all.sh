@@ -3,6 +3,8 @@
 # (which installs what it needs into .venv, see scripts/python-tests.sh). The glTF tests run
 # node checkers installed first into tools/js (scripts/js-tests.sh); they and the browser tests
 # need node, npm and Chromium, which scripts/system-deps.sh installs when they are missing.
+# The library's physics_blender test runs Blender's Bullet from the bpy wheel in .venv-bpy (see
+# scripts/python-tests.sh), whose Python cargo test gets as VMDKIT_BPY_PYTHON.
 #
 # The installs (npm, and pip into the Python environments) mostly wait on the disk and the
 # network, so they run in the background while cargo compiles, and are joined before the
@@ -18,6 +20,8 @@ logs=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"' EXIT
 scripts/python-tests.sh --prepare >"$logs/python" 2>&1 &
 python_env=$!
+scripts/python-tests.sh --prepare-bpy >"$logs/bpy" 2>&1 &
+bpy_env=$!
 scripts/js-tests.sh >"$logs/js" 2>&1 &
 js=$!
 
@@ -33,7 +37,9 @@ join() {
 
 cargo test --workspace --locked --no-run
 join "$js" js
-cargo test --workspace --locked
+join "$bpy_env" bpy
+bpy_venv=$(cd "${VMDKIT_BPY_VENV:-.venv-bpy}" && pwd)
+VMDKIT_BPY_PYTHON=${VMDKIT_BPY_PYTHON:-$bpy_venv/bin/python} cargo test --workspace --locked
 join "$python_env" python
 # The Python tests compare against the `vmdkit` command: the one cargo test just built, rather
 # than a second build with another feature set.
