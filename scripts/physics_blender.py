@@ -58,7 +58,9 @@ How the scene becomes Blender's world:
   btGeneric6DofSpringConstraint as MMD uses, at the joint's frame. Every axis has its limit on,
   with the file's bounds: Bullet reads lower = upper as locked, lower > upper as free, as MMD's
   Bullet does. A spring is on where its constant is not zero, with Bullet's own default damping
-  factor 1 (which MMD never changes; Blender's default is 0.5). Bullet takes the springs'
+  factor 1, which MMD never changes (Blender passes 1 − its "damping" to Bullet, so that is
+  Blender's damping 0; at Blender's 1, Bullet's factor 0 makes the spring a brake that holds
+  the body where it is). Bullet takes the springs'
   equilibrium at the pose the world is built in, the rest pose here, as MMD's does.
 - Collisions: Blender filters pairs by shared collision collections, which cannot say MMD's
   group and mask test. Every body is in the first collection, and every pair of bodies the
@@ -342,7 +344,8 @@ def build(scene, spec):
             ):
                 setattr(rbc, f"use_spring{suffix}_{axis}", k_spring != 0.0)
                 setattr(rbc, f"spring_stiffness{suffix}_{axis}", k_spring)
-                setattr(rbc, f"spring_damping{suffix}_{axis}", 1.0)
+                # Blender hands Bullet 1 − this: 0 here is Bullet's (and MMD's) default 1.
+                setattr(rbc, f"spring_damping{suffix}_{axis}", 0.0)
 
     bodies = spec["bodies"]
     apart = 0
@@ -370,28 +373,57 @@ def pose_at(body, frame):
     return body["start"]
 
 
+def key(obj, body, pose, frame):
+    place(obj, body, pose)
+    obj.keyframe_insert("location", frame=frame)
+    obj.keyframe_insert("rotation_quaternion", frame=frame)
+
+
+def animate(objects, bodies, frames):
+    """Keys every kinematic transform and the dynamic bodies' release ("Animated" off) before
+    the first frame is simulated, as Blender users hand animated bodies over to the simulation:
+    the run then only changes frames, and Blender reads everything from its animation."""
+    for obj, body in zip(objects, bodies):
+        # Frames 1 and 2: at rest (the world is built on frame 2); 3: at the start; 4: held
+        # there, so that a body about to be released has no velocity left from the move.
+        for frame in range(1, LEAD_IN + 1):
+            key(obj, body, body["rest"] if frame < 3 else pose_at(body, 0), frame)
+        if body["kinematic"]:
+            for frame in range(1, frames + 1):
+                key(obj, body, pose_at(body, frame), LEAD_IN + frame)
+        else:
+            obj.rigid_body.kinematic = True
+            obj.rigid_body.keyframe_insert("kinematic", frame=LEAD_IN)
+            obj.rigid_body.kinematic = False
+            obj.rigid_body.keyframe_insert("kinematic", frame=LEAD_IN + 1)
+            obj.rigid_body.kinematic = True
+        if obj.animation_data and obj.animation_data.action:
+            for fcurve in all_fcurves(obj.animation_data.action):
+                for point in fcurve.keyframe_points:
+                    point.interpolation = "CONSTANT" if "kinematic" in fcurve.data_path else "LINEAR"
+
+
+def all_fcurves(action):
+    """The action's F-curves (Blender 4.4 moved them into layers, strips and channel bags)."""
+    if hasattr(action, "layers") and len(action.layers) > 0:
+        for layer in action.layers:
+            for strip in layer.strips:
+                for bag in strip.channelbags:
+                    yield from bag.fcurves
+    else:
+        yield from action.fcurves
+
+
 def run(spec):
     scene = empty_scene()
     objects, apart = build(scene, spec)
     bodies = spec["bodies"]
+    animate(objects, bodies, spec["frames"])
     out = [{"name": b["name"], "positions": [], "rotations": []} for b in bodies]
-
-    # Frames 1 and 2: everything at rest (the world is built on frame 2); 3: at the start; 4:
-    # held there, so that the bodies about to be released have no velocity.
-    for frame in range(1, LEAD_IN + 1):
-        for obj, body in zip(objects, bodies):
-            place(obj, body, body["rest"] if frame < 3 else pose_at(body, 0))
+    for frame in range(1, LEAD_IN + spec["frames"] + 1):
         scene.frame_set(frame)
-    record(scene, objects, bodies, out)
-
-    for frame in range(1, spec["frames"] + 1):
-        for obj, body in zip(objects, bodies):
-            if body["kinematic"]:
-                place(obj, body, pose_at(body, frame))
-            elif obj.rigid_body.kinematic:
-                obj.rigid_body.kinematic = False
-        scene.frame_set(LEAD_IN + frame)
-        record(scene, objects, bodies, out)
+        if frame >= LEAD_IN:
+            record(scene, objects, bodies, out)
     return out, apart
 
 
