@@ -168,7 +168,13 @@ def read_scene(path):
             transform(t, f"{where}.trajectory[{k}]") for k, t in enumerate(b.get("trajectory", []))
         ]
         if trajectory and len(trajectory) != frames + 1:
-            raise SceneError(f"{where}.trajectory: {len(trajectory)} entries for {frames + 1} frames")
+            raise SceneError(
+                f"{where}.trajectory: {len(trajectory)} entries for {frames + 1} frames"
+            )
+        kinematic = bool(b.get("kinematic", False))
+        mass = number(b, "mass", where, 1.0, low=0.0)
+        if not kinematic and mass <= 0.0:
+            raise SceneError(f"{where}.mass: a dynamic body needs a positive mass, got {mass}")
         size = vec3(b.get("size"), f"{where}.size")
         if min(size[:2] if shape == "capsule" else size[:1] if shape == "sphere" else size) <= 0:
             raise SceneError(f"{where}.size: not positive: {list(size)}")
@@ -179,12 +185,12 @@ def read_scene(path):
             "rest": rest,
             "start": start,
             "trajectory": trajectory,
-            "mass": number(b, "mass", where, 1.0, low=0.0),
+            "mass": mass,
             "linear_damping": number(b, "linear_damping", where, 0.0, low=0.0),
             "angular_damping": number(b, "angular_damping", where, 0.0, low=0.0),
             "friction": number(b, "friction", where, 0.5, low=0.0),
             "restitution": number(b, "restitution", where, 0.0, low=0.0),
-            "kinematic": bool(b.get("kinematic", False)),
+            "kinematic": kinematic,
             "group": int(number(b, "group", where, 0, low=0)),
             "mask": int(number(b, "mask", where, 0xFFFF, low=0)),
         })
@@ -299,6 +305,7 @@ def build(scene, spec):
             raise RuntimeError("Blender made no rigid body for an object of its world's collection")
         rb.type = "ACTIVE"
         rb.collision_shape = SHAPES[body["shape"]]
+        # Kinematic bodies have no mass in Bullet whatever this says.
         rb.mass = body["mass"] if body["mass"] > 0 else 1.0
         rb.friction = body["friction"]
         rb.restitution = body["restitution"]
@@ -322,7 +329,8 @@ def build(scene, spec):
         return empty
 
     for i, joint in enumerate(spec["joints"]):
-        rbc = constraint_object(f"joint {i:04d} {joint['name']}", joint["frame"]).rigid_body_constraint
+        empty = constraint_object(f"joint {i:04d} {joint['name']}", joint["frame"])
+        rbc = empty.rigid_body_constraint
         rbc.type = "GENERIC_SPRING"
         rbc.spring_type = "SPRING1"
         rbc.object1 = objects[joint["a"]]
@@ -400,7 +408,8 @@ def animate(objects, bodies, frames):
         if obj.animation_data and obj.animation_data.action:
             for fcurve in all_fcurves(obj.animation_data.action):
                 for point in fcurve.keyframe_points:
-                    point.interpolation = "CONSTANT" if "kinematic" in fcurve.data_path else "LINEAR"
+                    switch = "kinematic" in fcurve.data_path
+                    point.interpolation = "CONSTANT" if switch else "LINEAR"
 
 
 def all_fcurves(action):
