@@ -31,6 +31,7 @@ mod keypoints_real_files;
 mod mesh_corpus;
 mod model_corpus;
 mod physics;
+mod physics_corpus;
 mod properties;
 mod retarget_accuracy;
 mod retarget_real;
