@@ -32,6 +32,7 @@ mod mesh_corpus;
 mod model_corpus;
 mod physics;
 mod physics_blender;
+mod physics_corpus;
 mod properties;
 mod retarget_accuracy;
 mod retarget_real;
