@@ -154,10 +154,17 @@ def number(obj, key, where, default=None, low=None):
 def read_scene(path):
     with open(path, encoding="utf-8") as f:
         scene = json.load(f)
+    if not isinstance(scene, dict):
+        raise SceneError("scene: expected an object")
+    for key in ("bodies", "joints"):
+        if not isinstance(scene.get(key, []), list):
+            raise SceneError(f"scene.{key}: expected a list")
     frames = int(number(scene, "frames", "scene", low=0))
     bodies = []
     for i, b in enumerate(scene.get("bodies", [])):
         where = f"bodies[{i}]"
+        if not isinstance(b, dict):
+            raise SceneError(f"{where}: expected an object")
         shape = b.get("shape")
         if shape not in SHAPES:
             raise SceneError(f"{where}.shape: expected one of {sorted(SHAPES)}, got {shape!r}")
@@ -197,6 +204,8 @@ def read_scene(path):
     joints = []
     for i, j in enumerate(scene.get("joints", [])):
         where = f"joints[{i}]"
+        if not isinstance(j, dict):
+            raise SceneError(f"{where}: expected an object")
         a, b = int(number(j, "body_a", where)), int(number(j, "body_b", where))
         if not (0 <= a < len(bodies) and 0 <= b < len(bodies)) or a == b:
             raise SceneError(f"{where}: bodies {a} and {b} for {len(bodies)} bodies")
