@@ -37,6 +37,7 @@ join() {
 
 cargo test --workspace --locked --no-run
 join "$js" js
+# The library's physics_blender test runs Blender from .venv-bpy: joined before cargo test.
 join "$bpy_env" bpy
 bpy_venv=$(cd "${VMDKIT_BPY_VENV:-.venv-bpy}" && pwd)
 VMDKIT_BPY_PYTHON=${VMDKIT_BPY_PYTHON:-$bpy_venv/bin/python} cargo test --workspace --locked
