@@ -18,8 +18,8 @@
 //!   the hinge, and the zero crossings read from 30 fps frames (within about a millisecond each
 //!   by interpolation, averaged over three periods). The last swing over the first within 2%:
 //!   with no damping Bullet keeps all of it; vmdkit's joints are soft constraints (one natural
-//!   period per step, critically damped), which take a little each swing: 1% over three
-//!   periods in mode 1, half that in mode 2.
+//!   period per step, critically damped), which take a little each swing: about 1% over three
+//!   periods.
 //! * **Angular spring** (0.5 rad twist, 6 s): the period within 1% and the amplitude's decay
 //!   rate within 15%. Bullet's spring is a motor whose impulse is capped at k·δ·dt per step, a
 //!   spring with no damping of its own; vmdkit's is the engine's implicit motor, which damps a
