@@ -4,18 +4,24 @@
 //! |---|---|---|
 //! | [`bake()`], [`bake_sampler`] | `keys.rs` | a motion with a linear key at every frame of a new rate |
 //! | [`bake_ik()`] | `ik.rs` | a motion that plays the same with IK off |
+//! | [`bake_physics()`] | `physics.rs` | a motion that plays the same with physics off |
 //! | [`bake_world`] | `world.rs` | every bone's model-space position and rotation, as NPZ, CSV or JSON |
 //!
 //! Each works its output's size out from the frame span first ([`bake_size`],
 //! [`world_bake_size`]) and refuses one above its limit with [`BakeError::TooLarge`] before
-//! sampling or allocating anything.
+//! sampling or allocating anything. The two pose bakes share one solver (`solve.rs`): keys
+//! whose forward pose reproduces a target pose, bone by bone in its parent's frame.
 
 pub(crate) mod ik;
 pub(crate) mod keys;
+pub(crate) mod physics;
+pub(crate) mod solve;
 pub(crate) mod world;
 
-pub use ik::{bake_ik, IkBakeOptions, IkBakeReport, MAX_ROUNDS};
+pub use ik::{bake_ik, IkBakeOptions, IkBakeReport};
 pub use keys::{bake, bake_sampler, bake_size};
+pub use physics::{bake_physics, PhysicsBakeOptions, PhysicsBakeReport};
+pub use solve::MAX_ROUNDS;
 pub use world::{bake_world, world_bake_size, BakeSettings, WorldBake};
 
 use crate::format::Section;

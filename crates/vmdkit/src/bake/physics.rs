@@ -1,0 +1,184 @@
+//! Baking physics into keys: a motion that plays with physics off as it played with physics on.
+//!
+//! **What is baked.** Every bone a simulated rigid body moves ([`PhysicsWorld::driven_bones`]:
+//! hair, skirts, ribbons, breasts) gets a key at every frame from frame 0 to the motion's last
+//! bone, morph or IK key, at MMD's 30 fps. The simulation always starts at frame 0, as MMD plays a
+//! motion from its start, so that the first keyed frames show the same settled start. Each key
+//! holds the bone's local rotation, and translation, in the bone's own local frame (what a VMD
+//! key means), solved so that forward kinematics with physics off gives the pose the physics
+//! gave: for a "physics" (mode 1) body the bone's rotation and position, for a "physics with
+//! bone position" (mode 2) body its rotation (its offset stays what its keys said). Every other
+//! track, IK and property key is kept exactly, so IK still solves on playback as it did.
+//!
+//! **How.** Per output frame the original is posed with physics on ([`PhysicsWorld::pose`],
+//! frame after frame, 1/30 s apart, with [`PhysicsBakeOptions::physics`]); the baked bones' keys
+//! are then solved by the pose bakes' shared solver (`solve.rs`, as [`bake_ik`](super::bake_ik)
+//! does): each bone's local transform in its parent's frame, in rounds until every bone is
+//! within 1e-5 units of its target. The report gives the largest difference left over all bones
+//! and frames between the physics play and the new keys played without physics, measured on the
+//! keys as written, and the simulation's own figures ([`PhysicsStats`]).
+//!
+//! **Reduce.** With [`PhysicsBakeOptions::reduce`] the dense keys of the baked bones (and only
+//! those) are thinned by [`reduce()`](crate::edit::reduce()). Its bound holds per track, on each
+//! bone's local translation and rotation angle at every frame, not in model space: along a hair
+//! chain of n bones the tips may move up to n times the angle bound (in radians) times the
+//! chain's length further than the dense keys put them.
+//!
+//! **Size.** The output's VMD records are counted before any simulation (frames × baked bones,
+//! plus the original's records) and a bake above [`PhysicsBakeOptions::max_output_bytes`] fails
+//! with [`BakeError::TooLarge`].
+
+use super::solve::{named_tracks, pose_span, solve_frames};
+use super::BakeError;
+use crate::edit::{reduce, ReduceOptions, ReduceReport};
+use crate::eval::MotionSampler;
+use crate::format::{Motion, Section};
+use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::math::FPS;
+use crate::model::Model;
+use crate::physics::{PhysicsSettings, PhysicsStats, PhysicsWorld};
+use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton};
+use std::collections::HashSet;
+
+/// How [`bake_physics`] plays the original and what it writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhysicsBakeOptions {
+    /// How the simulation runs.
+    pub physics: PhysicsSettings,
+    /// How the skeleton is posed around the simulation (IK variant, IK on or off); the baked
+    /// motion is meant to be played with the same options.
+    pub pose: PoseOptions,
+    /// Thin the baked bones' dense keys with [`reduce()`](crate::edit::reduce()) (see the module
+    /// documentation for what its bound means here).
+    pub reduce: Option<ReduceOptions>,
+    /// Refuse outputs larger than this many bytes of VMD records, before any simulation.
+    pub max_output_bytes: u64,
+}
+
+impl Default for PhysicsBakeOptions {
+    fn default() -> Self {
+        PhysicsBakeOptions {
+            physics: PhysicsSettings::default(),
+            pose: PoseOptions::default(),
+            reduce: None,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+}
+
+/// What [`bake_physics`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhysicsBakeReport {
+    /// Rigid bodies in the world.
+    pub bodies: usize,
+    /// Joints between them.
+    pub joints: usize,
+    /// Output frames baked (frame 0 through the motion's last key).
+    pub frames: u64,
+    /// Simulation steps taken, settling included.
+    pub steps: u64,
+    /// Resets of the simulation: the start and every cut.
+    pub resets: u64,
+    /// The largest distance between the two anchors of a joint seen (model units).
+    pub max_joint_error: f32,
+    /// The bones that got a key at every frame (model bone indices, in deform order).
+    pub baked_bones: Vec<usize>,
+    /// Bones a body moves that no VMD key can address: their 15-byte name drives an earlier
+    /// bone of the same name. They keep their keys, so their pose may differ (see the errors).
+    pub unkeyable_bones: Vec<usize>,
+    /// Keys written for the baked bones (before any reduction).
+    pub keys: u64,
+    /// The largest distance, over every bone and output frame, between a bone's model-space
+    /// position played with physics off on the new keys and with physics on on the original
+    /// (model units).
+    pub max_position_error: f32,
+    /// The same for model-space rotations, in degrees.
+    pub max_rotation_error_degrees: f64,
+    /// What the reduction did, when asked for.
+    pub reduce: Option<ReduceReport>,
+}
+
+impl PhysicsBakeReport {
+    fn take_stats(&mut self, stats: PhysicsStats) {
+        self.bodies = stats.bodies;
+        self.joints = stats.joints;
+        self.steps = stats.steps;
+        self.resets = stats.resets;
+        self.max_joint_error = stats.max_joint_error;
+    }
+}
+
+/// Bakes the physics of `model` (whose skeleton is `skeleton`, made by [`Skeleton::new`] from
+/// it) playing `motion` into keys (see the module documentation). `progress(done, total)` is
+/// called after each output frame.
+pub fn bake_physics(
+    motion: &Motion,
+    model: &Model,
+    skeleton: &Skeleton,
+    options: &PhysicsBakeOptions,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<(Motion, PhysicsBakeReport), BakeError> {
+    let sampler = MotionSampler::new(motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(BakeError::NoBoneKeys);
+    }
+    let binding = Binding::new(skeleton, &sampler);
+    let (first, last) = pose_span(&sampler);
+    let frames = u64::from(last) + 1;
+    let mut world = PhysicsWorld::new(model, skeleton, &options.physics);
+    let driven = world.driven_bones().to_vec();
+
+    let count = frames.saturating_mul(driven.len() as u64);
+    let record = Section::Bone.record_size().unwrap_or(0) as u64;
+    let base_bytes = Section::ALL.iter().fold(0u64, |sum, &s| {
+        sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
+    });
+    let size = DenseSize {
+        output: DenseOutput::Keys,
+        first: first.min(last),
+        last,
+        fps: FPS,
+        frames,
+        count,
+        bytes: count.saturating_mul(record).saturating_add(base_bytes),
+    };
+    size.within(options.max_output_bytes)?;
+
+    let mut report = PhysicsBakeReport { frames, ..PhysicsBakeReport::default() };
+    let (tracks, unkeyable) = named_tracks(skeleton, &sampler, &binding, &driven);
+    report.unkeyable_bones = unkeyable;
+    report.baked_bones = tracks.iter().map(|&(b, _)| b).collect();
+
+    let evaluator = PoseEvaluator::with_options(skeleton, options.pose);
+    let mut poser = Poser::with_options(skeleton, &sampler, &binding, options.pose);
+    let dt = (1.0 / FPS) as f32;
+    let target = |k: u32, target: &mut Pose, input: &mut PoseInput| {
+        poser.sample(k);
+        world.pose(&evaluator, poser.input(), dt, target);
+        input.clone_from(poser.input());
+    };
+    let keys = solve_frames(skeleton, &evaluator, (0, last), &tracks, target, {
+        let report = &mut report;
+        move |done, errors: (f32, f64)| {
+            report.max_position_error = report.max_position_error.max(errors.0);
+            report.max_rotation_error_degrees = report.max_rotation_error_degrees.max(errors.1);
+            progress(done, frames);
+        }
+    });
+    report.take_stats(world.stats());
+    report.keys = keys.len() as u64;
+
+    let mut out = motion.clone();
+    let replaced: HashSet<&[u8]> = tracks.iter().map(|(_, name)| name.bytes()).collect();
+    out.bones.retain(|k| !replaced.contains(k.name.bytes()));
+    match options.reduce {
+        Some(reduce_options) if !keys.is_empty() => {
+            let dense = Motion { bones: keys, ..motion.without_keys() };
+            let (thin, reduced) = reduce(&dense, &reduce_options);
+            out.bones.extend(thin.bones);
+            report.reduce = Some(reduced);
+        }
+        _ => out.bones.extend(keys),
+    }
+    Ok((out, report))
+}
