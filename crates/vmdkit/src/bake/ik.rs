@@ -29,12 +29,12 @@
 //! per track (local translation and angle), not in model space.
 
 use super::keys::{bake_sampler, bake_size, Rate};
-use super::solve::{named_tracks, pose_span, solve_frames};
+use super::solve::{keys_size, named_tracks, pose_span, records_bytes, solve_frames};
 use super::BakeError;
 use crate::edit::{reduce, ReduceOptions, ReduceReport};
 use crate::eval::{property_key, MotionSampler};
-use crate::format::{IkState, Motion, PropertyKey, Section};
-use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::format::{IkState, Motion, PropertyKey};
+use crate::limit::DEFAULT_MAX_OUTPUT_BYTES;
 use crate::math::FPS;
 use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton};
 use crate::text::LongName;
@@ -108,22 +108,11 @@ pub fn bake_ik(
 
     let baked = baked_bones(skeleton, &sampler, &binding, options.pose);
     let count = frames.saturating_mul(baked.len() as u64);
-    let record = Section::Bone.record_size().unwrap_or(0) as u64;
     let base_bytes = match options.fps {
         Some(fps) => bake_size(&sampler, fps)?.bytes,
-        None => Section::ALL.iter().fold(0u64, |sum, &s| {
-            sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
-        }),
+        None => records_bytes(motion),
     };
-    let size = DenseSize {
-        output: DenseOutput::Keys,
-        first,
-        last,
-        fps: rate.fps,
-        frames,
-        count,
-        bytes: count.saturating_mul(record).saturating_add(base_bytes),
-    };
+    let size = keys_size((first, last), rate.fps, frames, count, base_bytes);
     size.within(options.max_output_bytes)?;
 
     let mut out = match options.fps {

@@ -24,16 +24,22 @@
 //! chain of n bones the tips may move up to n times the angle bound (in radians) times the
 //! chain's length further than the dense keys put them.
 //!
+//! **World-space bakes.** [`bake_world_with_physics`] bakes physics into the motion first and
+//! then poses the baked motion with [`bake_world`] as any other: one route, so a world bake
+//! with physics shows exactly what the baked VMD plays (between the 30 fps frames, at another
+//! rate, the baked keys blend linearly).
+//!
 //! **Size.** The output's VMD records are counted before any simulation (frames × baked bones,
 //! plus the original's records) and a bake above [`PhysicsBakeOptions::max_output_bytes`] fails
 //! with [`BakeError::TooLarge`].
 
-use super::solve::{named_tracks, pose_span, solve_frames};
+use super::solve::{keys_size, named_tracks, pose_span, records_bytes, solve_frames};
+use super::world::{bake_world, BakeSettings, WorldBake};
 use super::BakeError;
 use crate::edit::{reduce, ReduceOptions, ReduceReport};
 use crate::eval::MotionSampler;
-use crate::format::{Motion, Section};
-use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
+use crate::format::Motion;
+use crate::limit::DEFAULT_MAX_OUTPUT_BYTES;
 use crate::math::FPS;
 use crate::model::Model;
 use crate::physics::{PhysicsSettings, PhysicsStats, PhysicsWorld};
@@ -69,18 +75,11 @@ impl Default for PhysicsBakeOptions {
 /// What [`bake_physics`] did.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PhysicsBakeReport {
-    /// Rigid bodies in the world.
-    pub bodies: usize,
-    /// Joints between them.
-    pub joints: usize,
+    /// The simulation's counts (bodies, joints, steps, resets) and the largest joint error
+    /// seen, as the world gave them at the end.
+    pub physics: PhysicsStats,
     /// Output frames baked (frame 0 through the motion's last key).
     pub frames: u64,
-    /// Simulation steps taken, settling included.
-    pub steps: u64,
-    /// Resets of the simulation: the start and every cut.
-    pub resets: u64,
-    /// The largest distance between the two anchors of a joint seen (model units).
-    pub max_joint_error: f32,
     /// The bones that got a key at every frame (model bone indices, in deform order).
     pub baked_bones: Vec<usize>,
     /// Bones a body moves that no VMD key can address: their 15-byte name drives an earlier
@@ -96,16 +95,6 @@ pub struct PhysicsBakeReport {
     pub max_rotation_error_degrees: f64,
     /// What the reduction did, when asked for.
     pub reduce: Option<ReduceReport>,
-}
-
-impl PhysicsBakeReport {
-    fn take_stats(&mut self, stats: PhysicsStats) {
-        self.bodies = stats.bodies;
-        self.joints = stats.joints;
-        self.steps = stats.steps;
-        self.resets = stats.resets;
-        self.max_joint_error = stats.max_joint_error;
-    }
 }
 
 /// Bakes the physics of `model` (whose skeleton is `skeleton`, made by [`Skeleton::new`] from
@@ -129,19 +118,7 @@ pub fn bake_physics(
     let driven = world.driven_bones().to_vec();
 
     let count = frames.saturating_mul(driven.len() as u64);
-    let record = Section::Bone.record_size().unwrap_or(0) as u64;
-    let base_bytes = Section::ALL.iter().fold(0u64, |sum, &s| {
-        sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
-    });
-    let size = DenseSize {
-        output: DenseOutput::Keys,
-        first: first.min(last),
-        last,
-        fps: FPS,
-        frames,
-        count,
-        bytes: count.saturating_mul(record).saturating_add(base_bytes),
-    };
+    let size = keys_size((first.min(last), last), FPS, frames, count, records_bytes(motion));
     size.within(options.max_output_bytes)?;
 
     let mut report = PhysicsBakeReport { frames, ..PhysicsBakeReport::default() };
@@ -165,7 +142,7 @@ pub fn bake_physics(
             progress(done, frames);
         }
     });
-    report.take_stats(world.stats());
+    report.physics = world.stats();
     report.keys = keys.len() as u64;
 
     let mut out = motion.clone();
@@ -181,4 +158,43 @@ pub fn bake_physics(
         _ => out.bones.extend(keys),
     }
     Ok((out, report))
+}
+
+/// [`bake_world`] for a model, with its physics when [`BakeSettings::physics`] asks for it:
+/// physics baked into the motion first ([`bake_physics`], with `settings.pose` and
+/// `settings.max_output_bytes`), then that motion posed. `progress(done, total, what)` is told
+/// how far each stage is: `"physics"` frames, then `"pose"` samples. Gives the world bake and,
+/// with physics, the physics bake's report.
+pub fn bake_world_with_physics(
+    motion: &Motion,
+    model: &Model,
+    skeleton: &Skeleton,
+    settings: &BakeSettings,
+    mut progress: impl FnMut(u64, u64, &str),
+) -> Result<(WorldBake, Option<PhysicsBakeReport>), BakeError> {
+    let plain = BakeSettings { physics: None, ..*settings };
+    // The world bake's size is checked first: it does not depend on the physics.
+    let check = MotionSampler::new(motion);
+    super::world_bake_size(skeleton, &check, settings.fps)?.within(settings.max_output_bytes)?;
+    drop(check);
+    let (baked, report) = match settings.physics {
+        Some(physics) => {
+            let options = PhysicsBakeOptions {
+                physics,
+                pose: settings.pose,
+                reduce: None,
+                max_output_bytes: settings.max_output_bytes,
+            };
+            let (baked, report) =
+                bake_physics(motion, model, skeleton, &options, |d, t| progress(d, t, "physics"))?;
+            (std::borrow::Cow::Owned(baked), Some(report))
+        }
+        None => (std::borrow::Cow::Borrowed(motion), None),
+    };
+    let sampler = MotionSampler::new(&baked);
+    let binding = Binding::new(skeleton, &sampler);
+    let bake = bake_world(skeleton, &sampler, &binding, &plain, |d, t| {
+        progress(d as u64, t as u64, "pose")
+    })?;
+    Ok((bake, report))
 }

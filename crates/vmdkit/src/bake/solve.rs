@@ -17,7 +17,8 @@
 
 use crate::curve::Curve;
 use crate::eval::{BoneSample, MotionSampler};
-use crate::format::{BoneInterpolation, BoneKey};
+use crate::format::{BoneInterpolation, BoneKey, Motion, Section};
+use crate::limit::{DenseOutput, DenseSize};
 use crate::math::quat_angle;
 use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, Skeleton};
 use crate::text::KeyName;
@@ -34,6 +35,34 @@ pub(super) fn pose_span(sampler: &MotionSampler) -> (u32, u32) {
         .chain(sampler.morph_tracks().iter().map(|t| t.frames()))
         .chain(sampler.ik_tracks().iter().map(|t| t.track().frames()));
     frames.fold((u32::MAX, 0), |(lo, hi), f| (lo.min(f[0]), hi.max(f[f.len() - 1])))
+}
+
+/// The size of a pose bake: `count` dense bone keys over `frames` output frames from `first` to
+/// `last` at `fps`, written beside `base_bytes` of other records.
+pub(super) fn keys_size(
+    (first, last): (u32, u32),
+    fps: f64,
+    frames: u64,
+    count: u64,
+    base_bytes: u64,
+) -> DenseSize {
+    let record = Section::Bone.record_size().unwrap_or(0) as u64;
+    DenseSize {
+        output: DenseOutput::Keys,
+        first,
+        last,
+        fps,
+        frames,
+        count,
+        bytes: count.saturating_mul(record).saturating_add(base_bytes),
+    }
+}
+
+/// The bytes of `motion`'s VMD records, every section.
+pub(super) fn records_bytes(motion: &Motion) -> u64 {
+    Section::ALL.iter().fold(0u64, |sum, &s| {
+        sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
+    })
 }
 
 /// The name bone `b`'s keys get: its track's, or the model's name cut to a key; `None` when
