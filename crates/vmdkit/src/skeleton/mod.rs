@@ -64,8 +64,9 @@
 //!   (−180°…−0.5° about X, §9.3) and single-axis snapping. Property keys switch chains off
 //!   (§10.1 "When IK runs"); [`PoseOptions::solve_ik`] switches all of them off. `ik.rs` has the
 //!   details. There is no warm start: every solve begins at the identity.
-//! * **No physics** (§10.3 step 4 is skipped): bones driven by rigid bodies follow their keys
-//!   (or rest), and the after-physics pass runs right after pass 1. Hair, skirts and other
+//! * **No physics here** (§10.3 step 4 is skipped by [`PoseEvaluator::evaluate`]): bones driven
+//!   by rigid bodies follow their keys (or rest), and the after-physics pass runs right after
+//!   pass 1. [`crate::physics`] runs step 4 between the passes. Hair, skirts and other
 //!   physics bones therefore hang at their keyed pose, not where MMD's simulation would put them.
 //! * **Not applied**: local axes (0x0800) and external parents (0x2000) only affect editing
 //!   (§9.2); per-bone physics toggles and visibility keys have nothing to act on without physics
@@ -107,7 +108,7 @@ pub use axes::{Axes, METRES_PER_UNIT};
 pub use binding::{Binding, BindingReport};
 pub use ik::IkVariant;
 pub use notes::SkeletonNote;
-pub use pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};
+pub use pose::{PhysicsBone, Pose, PoseEvaluator, PoseInput, PoseOptions};
 pub use poser::{Poser, PoserBase, SharedPoser};
 
 use crate::model::Model;

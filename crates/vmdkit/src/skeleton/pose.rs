@@ -9,8 +9,11 @@
 //! 2. Each (pass, layer) group in deform order: every bone's local transform (rest offset +
 //!    keyed offset + morph offset + append offset; IK · keyed · append rotation) and world
 //!    transform (`parent.world · local`), then the group's enabled IK bones solve in order.
-//!    Pass 2 holds the after-physics bones (0x1000). **No physics runs**: bones that rigid
-//!    bodies would drive follow their keys (or rest) like any other bone.
+//!    Pass 2 holds the after-physics bones (0x1000). [`PoseEvaluator::evaluate`] runs no
+//!    physics: bones that rigid bodies would drive follow their keys (or rest) like any other
+//!    bone. The simulation ([`crate::physics`]) runs the passes one at a time instead
+//!    ([`PoseEvaluator::evaluate_before_physics`], [`PoseEvaluator::apply_physics`],
+//!    [`PoseEvaluator::evaluate_after_physics`]), with the same code.
 //! 3. World matrices: `translate(position) · rotate(rotation)`.
 //!
 //! Nothing carries over between frames: each evaluation starts from the input alone (IK
@@ -22,6 +25,7 @@ use super::ik::{self, ChainState, IkVariant};
 use super::Skeleton;
 use crate::eval::BoneSample;
 use glam::{Mat4, Quat, Vec3};
+use std::ops::Range;
 
 /// Everything that drives one pose: the model's bones, morphs and IK switches, as keyed.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,6 +163,13 @@ impl Pose {
 }
 
 impl Pose {
+    /// Step 3 of the module documentation: the world matrices from positions and rotations.
+    fn fill_matrices(&mut self) {
+        for ((m, &r), &p) in self.matrix.iter_mut().zip(&self.rotation).zip(&self.position) {
+            *m = Mat4::from_rotation_translation(r, p);
+        }
+    }
+
     /// Step 1 of the module documentation, then the state every frame starts from: every bone
     /// at rest until it deforms, no IK rotation (so that nothing carries over between frames).
     fn start_from(&mut self, skeleton: &Skeleton, input: &PoseInput) {
@@ -298,19 +309,82 @@ impl<'s> PoseEvaluator<'s> {
     /// # Panics
     /// If `input` or `pose` were made for a skeleton of another size.
     pub fn evaluate(&self, input: &PoseInput, pose: &mut Pose) {
+        self.start(input, pose);
+        self.deform(input, pose, 0..self.skeleton.groups.len());
+        pose.fill_matrices();
+    }
+
+    /// Pass 1 of [`PoseEvaluator::evaluate`]: every bone before [`Skeleton::pass2_start`], with
+    /// its IK, into `pose` (world matrices are not filled yet). Physics then places the bones its
+    /// bodies drive ([`PoseEvaluator::apply_physics`]), and
+    /// [`PoseEvaluator::evaluate_after_physics`] finishes the pose.
+    ///
+    /// # Panics
+    /// If `input` or `pose` were made for a skeleton of another size.
+    pub fn evaluate_before_physics(&self, input: &PoseInput, pose: &mut Pose) {
+        self.start(input, pose);
+        self.deform(input, pose, 0..self.pass2_group());
+    }
+
+    /// Between the passes: applies `bones`, in pass-1 deform order, to a pose pass 1 made.
+    /// Each [`PhysicsBone`] either sets a bone's world transform from its body, or evaluates the
+    /// bone again below its (moved) parent, keeping its local transform (keys, appends, the IK
+    /// rotation pass 1 solved), and then, for [`PhysicsBone::Rotation`], takes the body's
+    /// rotation.
+    pub fn apply_physics(&self, bones: &[PhysicsBone], pose: &mut Pose) {
+        let mut work = Work { skeleton: self.skeleton, pose };
+        for bone in bones {
+            match *bone {
+                PhysicsBone::World { bone, position, rotation } => {
+                    work.pose.position[bone as usize] = position;
+                    work.pose.rotation[bone as usize] = rotation;
+                }
+                PhysicsBone::Rotation { bone, rotation } => {
+                    work.update(bone);
+                    work.pose.rotation[bone as usize] = rotation;
+                }
+                PhysicsBone::Refresh { bone } => work.update(bone),
+            }
+        }
+    }
+
+    /// Pass 2 of [`PoseEvaluator::evaluate`] (the after-physics bones, with their IK) and the
+    /// world matrices, on a pose [`PoseEvaluator::evaluate_before_physics`] began with the same
+    /// `input`.
+    pub fn evaluate_after_physics(&self, input: &PoseInput, pose: &mut Pose) {
+        self.deform(input, pose, self.pass2_group()..self.skeleton.groups.len());
+        pose.fill_matrices();
+    }
+
+    /// The first group of pass 2 (groups never straddle the passes: they are runs of equal
+    /// pass and layer).
+    fn pass2_group(&self) -> usize {
+        let start = self.skeleton.pass2_start;
+        self.skeleton.groups.partition_point(|g| (g.end as usize) <= start)
+    }
+
+    /// Checks the sizes and sets `pose` up for a new frame (step 1).
+    fn start(&self, input: &PoseInput, pose: &mut Pose) {
         let skeleton = self.skeleton;
         let n = skeleton.bone_count();
         assert_eq!(input.bones.len(), n, "one BoneSample per bone");
         assert_eq!(pose.len(), n, "a Pose made for this skeleton");
         assert_eq!(input.morphs.len(), skeleton.morph_count(), "one weight per morph");
         assert_eq!(input.ik_enabled.len(), skeleton.ik_count(), "one switch per IK chain");
-
         pose.start_from(skeleton, input);
+    }
+
+    /// Step 2 for the (pass, layer) groups `groups`: their bones, then their IK.
+    fn deform(&self, input: &PoseInput, pose: &mut Pose, groups: Range<usize>) {
+        let skeleton = self.skeleton;
         let solve = self.options.solve_ik;
         let variant = self.options.ik_variant;
         let mut work = Work { skeleton, pose };
-        let mut start = 0;
-        for group in &skeleton.groups {
+        let mut start = match groups.start {
+            0 => 0,
+            g => skeleton.groups[g - 1].end as usize,
+        };
+        for group in &skeleton.groups[groups] {
             for &b in &skeleton.order[start..group.end as usize] {
                 work.update(b);
             }
@@ -323,9 +397,32 @@ impl<'s> PoseEvaluator<'s> {
                 }
             }
         }
-        let pose = work.pose;
-        for ((m, &r), &p) in pose.matrix.iter_mut().zip(&pose.rotation).zip(&pose.position) {
-            *m = Mat4::from_rotation_translation(r, p);
-        }
     }
+}
+
+/// What physics does to one bone between the passes, in [`PoseEvaluator::apply_physics`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PhysicsBone {
+    /// The bone's world position and rotation are its body's (rigid body mode 1).
+    World {
+        /// The bone's index.
+        bone: u32,
+        /// Model-space position.
+        position: Vec3,
+        /// Model-space rotation.
+        rotation: Quat,
+    },
+    /// The bone is placed below its parent as its local transform says, and takes its body's
+    /// world rotation (rigid body mode 2).
+    Rotation {
+        /// The bone's index.
+        bone: u32,
+        /// Model-space rotation.
+        rotation: Quat,
+    },
+    /// The bone follows its parent, which physics moved, by its own local transform.
+    Refresh {
+        /// The bone's index.
+        bone: u32,
+    },
 }

@@ -124,6 +124,11 @@ where
         &self.input
     }
 
+    /// The choices it evaluates with.
+    pub fn options(&self) -> PoseOptions {
+        self.options
+    }
+
     /// The input of the last [`PoserBase::sample`] or [`PoserBase::pose_at`].
     pub fn input(&self) -> &PoseInput {
         &self.input

@@ -1,5 +1,6 @@
 //! Helpers shared by several modules of the library's tests.
 
 pub mod alone;
+pub mod physics_models;
 pub mod read_checks;
 pub mod skeleton;

@@ -1,0 +1,32 @@
+//! Unit tests of the conversions; the simulation's tests are in `tests/it/physics.rs`.
+
+use super::convert::{damping, euler, Transform};
+use glam::{Quat, Vec3};
+
+#[test]
+fn damping_matches_bullets_retention_over_a_second() {
+    for d in [0.0f32, 0.1, 0.5, 0.9, 0.99] {
+        let c = damping(d);
+        // Bullet keeps (1 − d) of the velocity per second; exp(−c) must be the same.
+        assert!(((-c).exp() - (1.0 - d)).abs() < 1e-5, "d {d}: c {c}");
+    }
+    assert_eq!(damping(-1.0), 0.0);
+    assert_eq!(damping(f32::NAN), 0.0);
+    assert!(damping(1.0).is_finite() && damping(5.0) == damping(1.0));
+}
+
+#[test]
+fn euler_turns_y_then_x_then_z() {
+    let (x, y, z) = (0.3f32, -0.7, 1.1);
+    let expected = Quat::from_rotation_y(y) * Quat::from_rotation_x(x) * Quat::from_rotation_z(z);
+    assert!(euler(Vec3::new(x, y, z)).abs_diff_eq(expected, 1e-6));
+}
+
+#[test]
+fn transform_inverse_undoes_it() {
+    let t = Transform::new(Vec3::new(1.0, -2.0, 3.0), euler(Vec3::new(0.4, 0.2, -0.9)));
+    let p = Vec3::new(0.5, 7.0, -1.0);
+    assert!(t.inverse().point(t.point(p)).abs_diff_eq(p, 1e-5));
+    let id = t.mul(t.inverse());
+    assert!(id.translation.length() < 1e-5 && id.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6));
+}
