@@ -11,6 +11,7 @@
 //! * `sample.rs`: a motion sampled at one time, as `vmdkit sample --json` prints it
 //!   ([`SampleDoc`]).
 //! * `model.rs`: a PMX/PMD model as `vmdkit info --json MODEL.pmx` prints it ([`ModelDoc`]).
+//! * `model_physics.rs`: a model's rigid bodies and joints, part of [`ModelDoc`].
 //! * `vpd.rs`: a VPD pose file as `vmdkit info --json POSE.vpd` prints it ([`PoseFileDoc`]).
 //! * `pose.rs`: a posed skeleton, as `vmdkit pose --json` prints it ([`PoseDoc`]).
 //! * `binding.rs`: the warnings to show when a motion only partly fits a model.
@@ -18,6 +19,7 @@
 pub(crate) mod binding;
 pub(crate) mod keys;
 pub(crate) mod model;
+pub(crate) mod model_physics;
 pub(crate) mod pose;
 pub(crate) mod sample;
 pub(crate) mod vpd;

@@ -17,8 +17,11 @@
 //!             "ik": null | {"target", "target_name", "loop_count", "limit_angle_deg",
 //!                           "links": [{"bone", "name", "limits": null |
 //!                                      {"min_deg": [x, y, z], "max_deg": [x, y, z]}}]}}],
-//!  "morphs": [{"index", "name", "name_en", "panel", "kind", "offsets"}]}
+//!  "morphs": [{"index", "name", "name_en", "panel", "kind", "offsets"}],
+//!  "rigid_bodies": [...], "joints": [...], "physics_problems": ["...", ...]}
 //! ```
+//!
+//! `model_physics.rs` documents the rigid bodies, joints and problems.
 //!
 //! Flag names, in bit order: `tail_is_bone`, `rotatable`, `translatable`, `visible`,
 //! `controllable`, `ik`, `append_local`, `append_rotation`, `append_translation`, `fixed_axis`,
@@ -26,6 +29,7 @@
 //! radians). Bone indices are positions in `bones`, morph indices positions in `morphs`, as the
 //! file numbers them.
 
+use super::model_physics::{JointDoc, RigidBodyDoc};
 use serde::Serialize;
 use vmdkit::model::{BoneFlags, Model, ModelFormat};
 
@@ -73,6 +77,12 @@ pub struct ModelDoc<'a> {
     pub bones: Vec<ModelBone<'a>>,
     /// Every morph, in file order.
     pub morphs: Vec<ModelMorph<'a>>,
+    /// Every rigid body, in file order.
+    pub rigid_bodies: Vec<RigidBodyDoc<'a>>,
+    /// Every joint, in file order.
+    pub joints: Vec<JointDoc<'a>>,
+    /// What a simulation cannot use ([`Model::physics_problems`]), as messages.
+    pub physics_problems: Vec<String>,
 }
 
 /// The sections' record counts of a [`ModelDoc`].
@@ -314,6 +324,14 @@ impl<'a> ModelDoc<'a> {
             },
             bones,
             morphs,
+            rigid_bodies: model
+                .rigid_bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| RigidBodyDoc::new(i, b))
+                .collect(),
+            joints: model.joints.iter().enumerate().map(|(i, j)| JointDoc::new(i, j)).collect(),
+            physics_problems: model.physics_problems().iter().map(|p| p.to_string()).collect(),
         }
     }
 }

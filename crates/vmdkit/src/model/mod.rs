@@ -1,8 +1,9 @@
 //! Models and poses: PMX and PMD bone tables, VPD pose files.
 //!
 //! [`Model::parse`] reads PMX 2.0/2.1 and PMD 1.0 into one [`Model`]: the whole bone table
-//! (PMD converted to PMX terms) and the morphs that move bones. The other sections are walked
-//! and checked but not kept. Damaged input gives a [`ModelError`] naming the section, record
+//! (PMD converted to PMX terms), the morphs that move bones, and the physics rigid bodies and
+//! joints ([`Model::physics_problems`] says which a simulation cannot use). The other sections
+//! are walked and checked but not kept. Damaged input gives a [`ModelError`] naming the section, record
 //! and byte offset; every count is checked against the bytes left before anything is
 //! allocated, so no input can cause a large allocation or a panic.
 //!
@@ -29,8 +30,10 @@
 pub(crate) mod bone_csv;
 mod error;
 mod mesh;
+mod physics_check;
 mod pmd;
 mod pmd_mesh;
+mod pmd_physics;
 mod pmx;
 mod pmx_mesh;
 mod reader;
@@ -44,6 +47,7 @@ mod tests;
 
 pub use error::{CsvProblem, ModelError, ModelErrorKind, ModelSection};
 pub use mesh::{GroupMorph, Material, Mesh, VertexMorph, VertexWeights, WeightKind};
+pub use physics_check::{JointEnd, PhysicsItem, PhysicsProblem, PhysicsProblemKind};
 pub use types::*;
 pub use vpd::{VpdBone, VpdError, VpdErrorKind, VpdPose};
 pub use vpd_motion::PoseNameNotes;

@@ -5,9 +5,11 @@
 //! PMD has no bone morphs (its skins move vertices), so [`Model::morphs`] is empty.
 
 use super::error::{ModelErrorKind, ModelSection};
-use super::reader::{Reader, Result};
+use super::pmd_physics::read_physics;
+pub(super) use super::reader::decode;
+use super::reader::{field, Reader, Result};
 use super::types::*;
-use crate::text::{RawName, TextEncoding};
+use crate::text::RawName;
 use glam::Vec3;
 
 const MAGIC: &[u8; 3] = b"Pmd";
@@ -16,16 +18,6 @@ const NO_BONE: u16 = 0xFFFF;
 
 pub(crate) fn is_pmd(data: &[u8]) -> bool {
     data.starts_with(MAGIC)
-}
-
-/// A fixed-width CP932 field: the bytes up to the first NUL.
-fn field(raw: &[u8]) -> &[u8] {
-    raw.iter().position(|&b| b == 0).map_or(raw, |n| &raw[..n])
-}
-
-pub(super) fn decode(raw: &[u8]) -> String {
-    let bytes = field(raw);
-    TextEncoding::ShiftJis.decode(bytes, bytes.len() == raw.len()).text.into_owned()
 }
 
 /// A bone as stored, before conversion.
@@ -81,7 +73,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
             skin.name_en = name.clone();
         }
     }
-    skip_physics(&mut r, &mut counts)?;
+    let rest: Vec<Vec3> = raw_bones.iter().map(|b| b.position).collect();
+    let (rigid_bodies, joints) = read_physics(&mut r, &rest, &mut counts)?;
 
     let has_english = english.is_some();
     let english = english.unwrap_or_default();
@@ -98,8 +91,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         bones,
         morphs: Vec::new(),
         morph_list: skins,
-        rigid_bodies: Vec::new(),
-        joints: Vec::new(),
+        rigid_bodies,
+        joints,
         counts,
     })
 }
@@ -205,23 +198,6 @@ fn read_english_names(
     let skins = (0..others).map(|_| r.take(20).map(decode)).collect::<Result<_>>()?;
     r.skip(frames * 50)?;
     Ok(Some(EnglishNames { name, comment, bones, skins }))
-}
-
-/// The toon texture names, rigid bodies and joints.
-fn skip_physics(r: &mut Reader, counts: &mut SectionCounts) -> Result<()> {
-    if r.remaining() > 0 {
-        r.enter(ModelSection::ToonTextures);
-        r.skip(10 * 100)?;
-    }
-    if r.remaining() > 0 {
-        r.enter(ModelSection::RigidBodies);
-        counts.rigid_bodies = fixed_section(r, 83)?;
-    }
-    if r.remaining() > 0 {
-        r.enter(ModelSection::Joints);
-        counts.joints = fixed_section(r, 124)?;
-    }
-    Ok(())
 }
 
 /// A `u32` count followed by that many records of `size` bytes.

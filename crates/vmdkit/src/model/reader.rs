@@ -2,7 +2,19 @@
 //! so that every failure becomes a [`ModelError`] that says where it happened.
 
 use super::error::{ModelError, ModelErrorKind, ModelSection};
+use crate::text::TextEncoding;
 use glam::{Quat, Vec3};
+
+/// A fixed-width CP932 field (PMD's names): the bytes up to the first NUL.
+pub(crate) fn field(raw: &[u8]) -> &[u8] {
+    raw.iter().position(|&b| b == 0).map_or(raw, |n| &raw[..n])
+}
+
+/// A fixed-width CP932 field decoded; a name that fills its field may be cut mid-character.
+pub(crate) fn decode(raw: &[u8]) -> String {
+    let bytes = field(raw);
+    TextEncoding::ShiftJis.decode(bytes, bytes.len() == raw.len()).text.into_owned()
+}
 
 pub(crate) struct Reader<'a> {
     data: &'a [u8],

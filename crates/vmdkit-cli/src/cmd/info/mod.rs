@@ -50,8 +50,14 @@ English name; append source and ratio; IK target, loop count, limit angle and ea
 its angle limits) and every morph (panel, kind, offsets, names). --json gives one object
 {path, kind: \"model\", format, version, encoding, name, name_en, comment, comment_en, counts,
 bones: [{index, name, name_en, parent, parent_name, position, deform_layer, flags: [names],
-flag_bits, append, fixed_axis, ik}], morphs: [{index, name, name_en, panel, kind, offsets}]}
-(report/model.rs in the vmdkit-cli source documents every field).
+flag_bits, append, fixed_axis, ik}], morphs: [{index, name, name_en, panel, kind, offsets}],
+rigid_bodies: [{index, name, name_en, bone, mode, shape, size, position, rotation, mass,
+linear_damping, angular_damping, restitution, friction, group, mask}], joints: [{index, name,
+name_en, kind, body_a, body_b, position, rotation, linear_min, linear_max, angular_min,
+angular_max, linear_spring, angular_spring}], physics_problems: [messages]} (report/model.rs
+and report/model_physics.rs in the vmdkit-cli source document every field). Rigid bodies and
+joints a physics simulation cannot use (bad indices, sizes, masses, NaN values) are listed as
+warnings.
 
 VPD poses (.vpd, or a file starting \"Vocaloid Pose Data file\"): the model file, every bone's
 translation and rotation and every morph's weight; --json {path, kind: \"pose\", bytes,

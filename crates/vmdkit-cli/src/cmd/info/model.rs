@@ -125,6 +125,13 @@ pub fn write_model(out: &mut impl Write, doc: &ModelDoc) -> io::Result<()> {
             names(m.name, m.name_en)
         )?;
     }
+    // Only when there are any, so that the summary of a sound model stays as it was.
+    if !doc.physics_problems.is_empty() {
+        writeln!(out, "  warnings ({}):", doc.physics_problems.len())?;
+        for problem in &doc.physics_problems {
+            writeln!(out, "    {problem}")?;
+        }
+    }
     Ok(())
 }
 

@@ -1,16 +1,18 @@
-//! PMX 2.0 / 2.1 reading: the bone table and bone-moving morphs are decoded; every other
-//! section is walked record by record so that its layout is checked without keeping anything.
+//! PMX 2.0 / 2.1 reading: the bone table, bone-moving morphs, rigid bodies and joints are
+//! decoded; every other section is walked record by record so that its layout is checked
+//! without keeping anything.
 //!
 //! Index signedness follows BM (reference §9.1, §12 row 20): vertex indices are unsigned for 1
 //! and 2 bytes, every other index is signed, −1 meaning none.
-
 //!
 //! `header.rs` reads the globals and text fields, `bones.rs` the bone table, `morphs.rs` the
-//! morphs, and `skip.rs` walks the sections nothing is kept of.
+//! morphs, `physics.rs` the rigid bodies and joints, and `skip.rs` walks the sections nothing
+//! is kept of.
 
 mod bones;
 mod header;
 mod morphs;
+mod physics;
 mod skip;
 
 pub(super) use bones::read_bones;
@@ -22,10 +24,8 @@ use super::error::{ModelErrorKind, ModelSection};
 use super::reader::{Reader, Result};
 use super::types::*;
 use morphs::read_morphs;
-use skip::{
-    skip_display_frames, skip_joints, skip_materials, skip_rigid_bodies, skip_soft_bodies,
-    skip_vertices,
-};
+use physics::{read_joints, read_rigid_bodies};
+use skip::{skip_display_frames, skip_materials, skip_soft_bodies, skip_vertices};
 
 pub(super) const MAGIC: &[u8; 4] = b"PMX ";
 
@@ -66,8 +66,10 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
     let (morphs, morph_list) = read_morphs(&mut r, &g, bones.len())?;
     counts.morphs = morph_list.len();
     counts.display_frames = skip_display_frames(&mut r, &g)?;
-    counts.rigid_bodies = skip_rigid_bodies(&mut r, &g)?;
-    counts.joints = skip_joints(&mut r, &g)?;
+    let rigid_bodies = read_rigid_bodies(&mut r, &g)?;
+    counts.rigid_bodies = rigid_bodies.len();
+    let joints = read_joints(&mut r, &g)?;
+    counts.joints = joints.len();
     // Soft bodies are a 2.1 addition; a 2.0 file ends after the joints (and anything after
     // them is not ours to judge).
     if version > 2.0 && r.remaining() > 0 {
@@ -83,8 +85,8 @@ pub(crate) fn parse(data: &[u8]) -> Result<Model> {
         bones,
         morphs,
         morph_list,
-        rigid_bodies: Vec::new(),
-        joints: Vec::new(),
+        rigid_bodies,
+        joints,
         counts,
     })
 }

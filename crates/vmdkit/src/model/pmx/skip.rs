@@ -92,20 +92,6 @@ pub(super) fn skip_display_frames(r: &mut Reader, g: &Globals) -> Result<usize> 
     })
 }
 
-pub(super) fn skip_rigid_bodies(r: &mut Reader, g: &Globals) -> Result<usize> {
-    r.enter(ModelSection::RigidBodies);
-    // bone, group, mask, shape, size/position/rotation, five physics floats, mode
-    let body = g.bone as usize + 1 + 2 + 1 + 36 + 20 + 1;
-    skip_named_records(r, body, |r| r.skip(body))
-}
-
-pub(super) fn skip_joints(r: &mut Reader, g: &Globals) -> Result<usize> {
-    r.enter(ModelSection::Joints);
-    // type, two rigid bodies, position, rotation, four limits, two springs
-    let body = 1 + 2 * g.rigid_body as usize + 8 * 12;
-    skip_named_records(r, body, |r| r.skip(body))
-}
-
 pub(super) fn skip_soft_bodies(r: &mut Reader, g: &Globals) -> Result<usize> {
     r.enter(ModelSection::SoftBodies);
     // shape, material, group, mask, flags, B-link distance, clusters, mass, margin, aero model,
