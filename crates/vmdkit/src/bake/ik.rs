@@ -29,15 +29,16 @@
 //! per track (local translation and angle), not in model space.
 
 use super::keys::{bake_sampler, bake_size, Rate};
-use super::solve::{keys_size, named_tracks, pose_span, records_bytes, solve_frames};
+use super::solve::{
+    keys_size, named_tracks, pose_span, records_bytes, solve_frames, switch_ik_off,
+};
 use super::BakeError;
 use crate::edit::{reduce, ReduceOptions, ReduceReport};
-use crate::eval::{property_key, MotionSampler};
-use crate::format::{IkState, Motion, PropertyKey};
+use crate::eval::MotionSampler;
+use crate::format::Motion;
 use crate::limit::DEFAULT_MAX_OUTPUT_BYTES;
 use crate::math::FPS;
 use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton};
-use crate::text::LongName;
 use std::collections::HashSet;
 
 /// How [`bake_ik`] plays the original and what it writes.
@@ -157,7 +158,9 @@ pub fn bake_ik(
         }
         (None, _) => out.bones.extend(keys),
     }
-    report.chains_switched_off = switch_ik_off(&mut out.properties, skeleton, &sampler, &binding);
+    let all: Vec<usize> = (0..skeleton.ik_count()).collect();
+    report.chains_switched_off =
+        switch_ik_off(&mut out.properties, skeleton, &sampler, &binding, &all);
     Ok((out, report))
 }
 
@@ -184,36 +187,6 @@ fn baked_bones(
     skeleton.deform_order().filter(|&b| link[b]).collect()
 }
 
-/// Lists every IK chain of `skeleton` as off in every key of `properties`, adding a key at
-/// frame 0 when none is there; gives the number of chains.
-fn switch_ik_off(
-    properties: &mut Vec<PropertyKey>,
-    skeleton: &Skeleton,
-    sampler: &MotionSampler,
-    binding: &Binding,
-) -> usize {
-    let names: Vec<LongName> = (0..skeleton.ik_count())
-        .map(|k| match binding.iks.iter().find(|&&(_, chain)| chain as usize == k) {
-            Some(&(track, _)) => *sampler.ik_tracks()[track as usize].name(),
-            None => LongName::encode(skeleton.bone_name(skeleton.ik_bone(k))).0,
-        })
-        .collect();
-    if !properties.iter().any(|p| p.frame == 0) {
-        properties.insert(0, property_key(sampler, 0, 0.0));
-    }
-    for key in properties.iter_mut() {
-        for state in &mut key.ik {
-            state.enabled_byte = 0;
-        }
-        for name in &names {
-            if !key.ik.iter().any(|s| s.name.bytes() == name.bytes()) {
-                key.ik.push(IkState { name: *name, enabled_byte: 0 });
-            }
-        }
-    }
-    names.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,7 +194,7 @@ mod tests {
     use crate::format::BoneKey;
     use crate::math::quat_angle;
     use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat};
-    use crate::text::KeyName;
+    use crate::text::{KeyName, LongName};
     use glam::{Quat, Vec3};
 
     fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {

@@ -8,7 +8,10 @@
 //! key means), solved so that forward kinematics with physics off gives the pose the physics
 //! gave: for a "physics" (mode 1) body the bone's rotation and position, for a "physics with
 //! bone position" (mode 2) body its rotation (its offset stays what its keys said). Every other
-//! track, IK and property key is kept exactly, so IK still solves on playback as it did.
+//! track and key is kept exactly, so IK still solves on playback as it did, with one exception:
+//! an IK chain that rotates a bone a body moves (a hair IK, as models ship for posing hair by
+//! hand) is overwritten by the bodies when physics is on, so it is switched off in the property
+//! section (at frame 0 and in every existing key) and all its links are baked.
 //!
 //! **How.** Per output frame the original is posed with physics on ([`PhysicsWorld::pose`],
 //! frame after frame, 1/30 s apart, with [`PhysicsBakeOptions::physics`]); the baked bones' keys
@@ -33,7 +36,9 @@
 //! plus the original's records) and a bake above [`PhysicsBakeOptions::max_output_bytes`] fails
 //! with [`BakeError::TooLarge`].
 
-use super::solve::{keys_size, named_tracks, pose_span, records_bytes, solve_frames};
+use super::solve::{
+    keys_size, named_tracks, pose_span, records_bytes, solve_frames, switch_ik_off,
+};
 use super::world::{bake_world, BakeSettings, WorldBake};
 use super::BakeError;
 use crate::edit::{reduce, ReduceOptions, ReduceReport};
@@ -82,6 +87,9 @@ pub struct PhysicsBakeReport {
     pub frames: u64,
     /// The bones that got a key at every frame (model bone indices, in deform order).
     pub baked_bones: Vec<usize>,
+    /// IK chains switched off in the property section: those that rotate a bone a body moves
+    /// (hair IK), whose result the physics play overwrites.
+    pub chains_switched_off: usize,
     /// Bones a body moves that no VMD key can address: their 15-byte name drives an earlier
     /// bone of the same name. They keep their keys, so their pose may differ (see the errors).
     pub unkeyable_bones: Vec<usize>,
@@ -95,6 +103,33 @@ pub struct PhysicsBakeReport {
     pub max_rotation_error_degrees: f64,
     /// What the reduction did, when asked for.
     pub reduce: Option<ReduceReport>,
+}
+
+/// The bones to bake: those the bodies drive, and the links of every IK chain that rotates one
+/// of them (when IK is solved), in deform order; and those chains. Such a chain's result is
+/// overwritten by the bodies in the physics play, so without physics it must be off, its links
+/// keyed with what the physics play gave them.
+fn baked_bones(
+    skeleton: &Skeleton,
+    driven: &[usize],
+    pose: PoseOptions,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut baked = vec![false; skeleton.bone_count()];
+    for &b in driven {
+        baked[b] = true;
+    }
+    let chains: Vec<usize> = match pose.solve_ik {
+        true => {
+            (0..skeleton.ik_count()).filter(|&k| skeleton.ik_links(k).any(|b| baked[b])).collect()
+        }
+        false => Vec::new(),
+    };
+    for &k in &chains {
+        for b in skeleton.ik_links(k) {
+            baked[b] = true;
+        }
+    }
+    (skeleton.deform_order().filter(|&b| baked[b]).collect(), chains)
 }
 
 /// Bakes the physics of `model` (whose skeleton is `skeleton`, made by [`Skeleton::new`] from
@@ -115,7 +150,7 @@ pub fn bake_physics(
     let (first, last) = pose_span(&sampler);
     let frames = u64::from(last) + 1;
     let mut world = PhysicsWorld::new(model, skeleton, &options.physics);
-    let driven = world.driven_bones().to_vec();
+    let (driven, chains) = baked_bones(skeleton, world.driven_bones(), options.pose);
 
     let count = frames.saturating_mul(driven.len() as u64);
     let size = keys_size((first.min(last), last), FPS, frames, count, records_bytes(motion));
@@ -133,6 +168,10 @@ pub fn bake_physics(
         poser.sample(k);
         world.pose(&evaluator, poser.input(), dt, target);
         input.clone_from(poser.input());
+        // The baked motion plays these chains off (see `baked_bones`).
+        for &chain in &chains {
+            input.ik_enabled[chain] = false;
+        }
     };
     let keys = solve_frames(skeleton, &evaluator, (0, last), &tracks, target, {
         let report = &mut report;
@@ -143,6 +182,7 @@ pub fn bake_physics(
         }
     });
     report.physics = world.stats();
+    report.chains_switched_off = chains.len();
     report.keys = keys.len() as u64;
 
     let mut out = motion.clone();
@@ -157,6 +197,7 @@ pub fn bake_physics(
         }
         _ => out.bones.extend(keys),
     }
+    switch_ik_off(&mut out.properties, skeleton, &sampler, &binding, &chains);
     Ok((out, report))
 }
 

@@ -16,12 +16,12 @@
 //! on the keys as written.
 
 use crate::curve::Curve;
-use crate::eval::{BoneSample, MotionSampler};
-use crate::format::{BoneInterpolation, BoneKey, Motion, Section};
+use crate::eval::{property_key, BoneSample, MotionSampler};
+use crate::format::{BoneInterpolation, BoneKey, IkState, Motion, PropertyKey, Section};
 use crate::limit::{DenseOutput, DenseSize};
 use crate::math::quat_angle;
 use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, Skeleton};
-use crate::text::KeyName;
+use crate::text::{KeyName, LongName};
 use glam::{Quat, Vec3};
 
 /// Solving rounds per frame at most (see the module documentation).
@@ -186,4 +186,36 @@ pub(super) fn difference(a: &Pose, b: &Pose) -> (f32, f64) {
         .map(|(p, q)| quat_angle(*p, *q).to_degrees())
         .fold(0.0, f64::max);
     (position, rotation)
+}
+
+/// Lists the IK chains `chains` of `skeleton` as off in every key of `properties`, adding a key
+/// at frame 0 when none is there; gives the number of chains. Other chains keep their states.
+pub(super) fn switch_ik_off(
+    properties: &mut Vec<PropertyKey>,
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    binding: &Binding,
+    chains: &[usize],
+) -> usize {
+    if chains.is_empty() {
+        return 0;
+    }
+    let names: Vec<LongName> = (chains.iter().copied())
+        .map(|k| match binding.iks.iter().find(|&&(_, chain)| chain as usize == k) {
+            Some(&(track, _)) => *sampler.ik_tracks()[track as usize].name(),
+            None => LongName::encode(skeleton.bone_name(skeleton.ik_bone(k))).0,
+        })
+        .collect();
+    if !properties.iter().any(|p| p.frame == 0) {
+        properties.insert(0, property_key(sampler, 0, 0.0));
+    }
+    for key in properties.iter_mut() {
+        for name in &names {
+            match key.ik.iter_mut().find(|s| s.name.bytes() == name.bytes()) {
+                Some(state) => state.enabled_byte = 0,
+                None => key.ik.push(IkState { name: *name, enabled_byte: 0 }),
+            }
+        }
+    }
+    names.len()
 }
