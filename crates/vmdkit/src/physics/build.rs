@@ -1,15 +1,18 @@
 //! Building the engine's world from a model: a body and a collider per valid rigid body, a
-//! 6-DOF joint per valid joint, and the plan of which bones the bodies move.
+//! 6-DOF joint per valid joint, and the plan of which bones the bodies move. What is valid is
+//! what [`Model::physics_problems`] accepts, with the policy the module documentation states.
 
 use super::convert::{damping, euler, to_pose, to_vector, Transform};
 use super::notes::PhysicsNote;
-use crate::model::{Joint, Model, RigidBody, RigidMode, RigidShape};
+use crate::model::{
+    Joint, Model, PhysicsItem, PhysicsProblemKind, RigidBody, RigidMode, RigidShape,
+};
 use crate::skeleton::{Skeleton, METRES_PER_UNIT};
 use glam::Vec3;
 use rapier3d::prelude::{
     CoefficientCombineRule, ColliderBuilder, GenericJoint, Group, ImpulseJointHandle,
     InteractionGroups, InteractionTestMode, JointAxesMask, JointAxis, MotorModel, PhysicsWorld,
-    RigidBodyBuilder, RigidBodyHandle,
+    RigidBodyBuilder, RigidBodyHandle, SpringCoefficients,
 };
 
 /// How a simulated body moves its bone.
@@ -40,6 +43,8 @@ pub(super) struct SimBody {
 /// them, and the limits it was given, for measuring how far they are exceeded.
 #[derive(Clone, Debug)]
 pub(super) struct SimJoint {
+    /// Index into the model's joints.
+    pub index: usize,
     #[allow(dead_code)] // kept so that a joint can be looked up in the engine while debugging
     pub handle: ImpulseJointHandle,
     pub a: usize,
@@ -82,9 +87,19 @@ pub(super) fn build(model: &Model, skeleton: &Skeleton, step: f32, gravity: Vec3
     let mut placed: Vec<Option<usize>> = vec![None; model.rigid_bodies.len()];
     let mut driver: Vec<Option<usize>> = vec![None; skeleton.bone_count()];
     let pass2 = after_physics_bones(skeleton);
+    let problems = model.physics_problems();
+    let has = |item: PhysicsItem, index: usize| {
+        problems.iter().filter(move |p| p.item == item && p.index == index)
+    };
     for (i, rb) in model.rigid_bodies.iter().enumerate() {
         if let Some(reason) = unusable(rb) {
             notes.push(PhysicsNote::BodyLeftOut { body: i, reason });
+            continue;
+        }
+        if has(PhysicsItem::RigidBody, i)
+            .any(|p| matches!(p.kind, PhysicsProblemKind::GroupOutOfRange { .. }))
+        {
+            notes.push(PhysicsNote::BodyLeftOut { body: i, reason: "collision group above 15" });
             continue;
         }
         let bone = match rb.bone {
@@ -132,11 +147,13 @@ pub(super) fn build(model: &Model, skeleton: &Skeleton, step: f32, gravity: Vec3
         .joints
         .iter()
         .enumerate()
-        .filter_map(|(j, joint)| match joint_ends(joint, &placed) {
-            Ok((a, b)) => Some(insert_joint(&mut engine, &bodies, joint, a, b)),
-            Err(reason) => {
-                notes.push(PhysicsNote::JointLeftOut { joint: j, reason });
-                None
+        .filter_map(|(j, joint)| {
+            match joint_ends(joint, &placed, has(PhysicsItem::Joint, j).next().is_some()) {
+                Ok((a, b)) => Some(insert_joint(&mut engine, &bodies, step, j, joint, a, b)),
+                Err(reason) => {
+                    notes.push(PhysicsNote::JointLeftOut { joint: j, reason });
+                    None
+                }
             }
         })
         .collect();
@@ -213,7 +230,11 @@ fn insert_body(
 }
 
 /// The world indices of a joint's two bodies, or why it cannot be built.
-fn joint_ends(joint: &Joint, placed: &[Option<usize>]) -> Result<(usize, usize), &'static str> {
+fn joint_ends(
+    joint: &Joint,
+    placed: &[Option<usize>],
+    problem: bool,
+) -> Result<(usize, usize), &'static str> {
     let end = |b: Option<usize>| match b {
         None => Err("a body index is −1"),
         Some(b) if b >= placed.len() => Err("a body index is out of range"),
@@ -223,18 +244,9 @@ fn joint_ends(joint: &Joint, placed: &[Option<usize>]) -> Result<(usize, usize),
     if a == b {
         return Err("both ends are the same body");
     }
-    let values = [
-        joint.position,
-        joint.rotation,
-        joint.linear_min,
-        joint.linear_max,
-        joint.angular_min,
-        joint.angular_max,
-        joint.linear_spring,
-        joint.angular_spring,
-    ];
-    if values.iter().any(|v| !v.is_finite()) {
-        return Err("a value is not finite");
+    if problem {
+        // What is left after the checks above: a NaN or infinite value (Model::physics_problems).
+        return Err("a value is not a number, or an infinite position, rotation or spring");
     }
     Ok((a, b))
 }
@@ -243,6 +255,8 @@ fn joint_ends(joint: &Joint, placed: &[Option<usize>]) -> Result<(usize, usize),
 fn insert_joint(
     engine: &mut PhysicsWorld,
     bodies: &[SimBody],
+    step: f32,
+    index: usize,
     joint: &Joint,
     a: usize,
     b: usize,
@@ -252,7 +266,11 @@ fn insert_joint(
     let frame_a = rest(a).inverse().mul(frame);
     let frame_b = rest(b).inverse().mul(frame);
     let mut g = GenericJoint::new(JointAxesMask::empty());
-    g.set_local_frame1(to_pose(frame_a)).set_local_frame2(to_pose(frame_b));
+    // Soft constraints (module documentation, "Soft limits"): one natural period per step,
+    // critically damped.
+    g.set_softness(SpringCoefficients::new(1.0 / step, 1.0))
+        .set_local_frame1(to_pose(frame_a))
+        .set_local_frame2(to_pose(frame_b));
     let linear = [JointAxis::LinX, JointAxis::LinY, JointAxis::LinZ];
     let angular = [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ];
     let mut held = [None; 3];
@@ -267,7 +285,7 @@ fn insert_joint(
         );
     }
     let handle = engine.insert_impulse_joint(bodies[a].handle, bodies[b].handle, g);
-    SimJoint { handle, a, b, frame_a, frame_b, angular: held }
+    SimJoint { index, handle, a, b, frame_a, frame_b, angular: held }
 }
 
 /// One axis: locked when its bounds are both 0, limited when lower ≤ upper, free when lower >
@@ -280,7 +298,11 @@ fn axis(
     upper: f32,
     spring: f32,
 ) -> Option<[f32; 2]> {
-    let held = if lower == 0.0 && upper == 0.0 {
+    let held = if !(lower.is_finite() && upper.is_finite()) {
+        // An infinite bound (the model check allows it) leaves the axis unbounded that way;
+        // the engine's limits need numbers, so the axis is free.
+        None
+    } else if lower == 0.0 && upper == 0.0 {
         g.lock_axes(axis.into());
         return Some([0.0, 0.0]);
     } else if lower <= upper {

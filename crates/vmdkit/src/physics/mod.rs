@@ -135,12 +135,26 @@ pub struct PhysicsStats {
     pub steps: u64,
     /// Resets (the first start and every cut).
     pub resets: u64,
-    /// The largest distance, in model units, between the two anchors of a joint (after a pose's
-    /// steps), NaN once a body's transform was NaN.
+    /// The largest distance, in model units, between the two anchors of a joint with a
+    /// simulated body (after a pose's steps), NaN once a body's transform was NaN.
     pub max_joint_error: f32,
     /// The largest angle, in radians, by which a joint's limited or locked rotation axis went
     /// past its limit (after a pose's steps).
     pub max_limit_excess: f32,
+}
+
+/// One joint's state after the last pose ([`PhysicsWorld::joint_readings`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointReading {
+    /// Index into the model's joints.
+    pub joint: usize,
+    /// The distance between the joint's anchors on its two bodies, model units.
+    pub error: f32,
+    /// How far, in radians, a limited or locked rotation axis is past its limit (0 within).
+    pub limit_excess: f32,
+    /// Both bodies follow their bones: the animation alone moves the joint's ends, so its
+    /// figures say nothing about the simulation (they are left out of [`PhysicsStats`]).
+    pub kinematic: bool,
 }
 
 /// A model's rigid bodies and joints in a physics world, stepped pose by pose.
@@ -244,9 +258,14 @@ impl PhysicsWorld {
     }
 
     /// After the last pose: the largest distance between a joint's two anchors, and the largest
-    /// excess of a joint angle over its limit (radians).
+    /// excess of a joint angle over its limit (radians), over the joints with a simulated body.
     pub fn last_joint_figures(&self) -> (f32, f32) {
         (self.last_joint_error, self.last_limit_excess)
+    }
+
+    /// Every joint in the world (the model's joints less those left out), as it is now.
+    pub fn joint_readings(&self) -> impl Iterator<Item = JointReading> + '_ {
+        self.joints.iter().map(|j| self.reading(j))
     }
 
     /// The largest linear speed of a simulated body now, model units per second.

@@ -1,9 +1,9 @@
 //! One pose with physics: pass 1, the bodies' targets, the fixed steps (or a restart), the
 //! bones the bodies move, pass 2; and the figures measured on the way.
 
-use super::build::{Drive, PlanStep};
+use super::build::{Drive, PlanStep, SimJoint};
 use super::convert::{from_pose, from_vector, to_pose, to_vector, Transform};
-use super::PhysicsWorld;
+use super::{JointReading, PhysicsWorld};
 use crate::skeleton::{PhysicsBone, Pose, PoseEvaluator, PoseInput};
 use glam::Vec3;
 use rapier3d::prelude::RigidBodyHandle;
@@ -111,7 +111,7 @@ impl PhysicsWorld {
                 // The bone's position (as pass 1 placed it) carried by the body's own rotation.
                 let rb = &mut self.engine.bodies[body.handle];
                 let rotation = from_pose(rb.position()).rotation;
-                let bone_at = self.targets[k].point(-body.offset.translation);
+                let bone_at = self.targets[k].mul(body.offset.inverse()).translation;
                 let centre =
                     bone_at + rotation * body.offset.rotation.conjugate() * body.offset.translation;
                 rb.set_translation(to_vector(centre), false);
@@ -161,31 +161,61 @@ impl PhysicsWorld {
         from_pose(self.engine.bodies[handle].position())
     }
 
-    /// The joints' errors and limit excesses now, into the stats.
+    /// The joints' errors and limit excesses now, into the stats. Joints between two bodies
+    /// that follow their bones are not counted: nothing simulated holds them, the animation
+    /// alone moves their ends.
     fn measure(&mut self) {
         let (mut error, mut excess) = (0f32, 0f32);
+        let mut nan = false;
         for joint in &self.joints {
-            let a = self.world_of(self.bodies[joint.a].handle).mul(joint.frame_a);
-            let b = self.world_of(self.bodies[joint.b].handle).mul(joint.frame_b);
-            error = error.max(a.translation.distance(b.translation));
-            let mut relative = a.rotation.conjugate() * b.rotation;
-            if relative.w < 0.0 {
-                relative = -relative;
+            let r = self.reading(joint);
+            if r.kinematic {
+                continue;
             }
-            let imaginary = [relative.x, relative.y, relative.z];
-            for (held, s) in joint.angular.iter().zip(imaginary) {
-                let Some([lower, upper]) = *held else { continue };
-                // The engine's angle about an axis: 2 asin of the relative rotation's component.
-                let angle = 2.0 * s.clamp(-1.0, 1.0).asin();
-                excess = excess.max(angle - upper).max(lower - angle);
-            }
+            nan |= r.error.is_nan() || r.limit_excess.is_nan();
+            error = error.max(r.error);
+            excess = excess.max(r.limit_excess);
+        }
+        if nan {
+            (error, excess) = (f32::NAN, f32::NAN);
         }
         self.last_joint_error = error;
         self.last_limit_excess = excess;
-        self.stats.max_joint_error = self.stats.max_joint_error.max(error);
-        self.stats.max_limit_excess = self.stats.max_limit_excess.max(excess);
-        if error.is_nan() {
-            self.stats.max_joint_error = f32::NAN;
+        let worse = |seen: f32, now: f32| {
+            if now.is_nan() || seen.is_nan() {
+                f32::NAN
+            } else {
+                seen.max(now)
+            }
+        };
+        self.stats.max_joint_error = worse(self.stats.max_joint_error, error);
+        self.stats.max_limit_excess = worse(self.stats.max_limit_excess, excess);
+    }
+
+    /// One joint's figures now.
+    pub(super) fn reading(&self, joint: &SimJoint) -> JointReading {
+        let a = self.world_of(self.bodies[joint.a].handle).mul(joint.frame_a);
+        let b = self.world_of(self.bodies[joint.b].handle).mul(joint.frame_b);
+        let mut relative = a.rotation.conjugate() * b.rotation;
+        if relative.w < 0.0 {
+            relative = -relative;
+        }
+        let imaginary = [relative.x, relative.y, relative.z];
+        let mut excess = 0f32;
+        for (held, s) in joint.angular.iter().zip(imaginary) {
+            let Some([lower, upper]) = *held else { continue };
+            // The engine's angle about an axis: 2 asin of the relative rotation's component.
+            let angle = 2.0 * s.clamp(-1.0, 1.0).asin();
+            excess = excess.max(angle - upper).max(lower - angle);
+        }
+        if !relative.is_finite() {
+            excess = f32::NAN;
+        }
+        JointReading {
+            joint: joint.index,
+            error: a.translation.distance(b.translation),
+            limit_excess: excess,
+            kinematic: self.bodies[joint.a].kinematic && self.bodies[joint.b].kinematic,
         }
     }
 

@@ -31,6 +31,8 @@ mod io_interrupt;
 mod keypoints_real_files;
 mod mesh_corpus;
 mod model_corpus;
+mod physics;
+mod physics_corpus;
 mod properties;
 mod retarget_accuracy;
 mod retarget_real;

@@ -265,7 +265,7 @@ pub fn hair_points() -> Vec<Vec3> {
 }
 
 /// A hair chain: 全ての親, a head bone with a kinematic sphere, and [`HAIR_LINKS`] capsules
-/// (mode 1, mass 0.2, damping 0.5 linear and angular, as real hair) hanging from it at 45°,
+/// (mode 1, mass 0.2, damping 0.9 linear and angular, within what real hair has) hanging from it at 45°,
 /// each on a joint at its bone, limited to ±60° about X and Z and ±10° about Y with small
 /// angular springs, translation locked. Hair collides with neither the head nor itself (group
 /// 2, mask without groups 0 and 2), as twin tails are set up. Bones: 0 root, 1 head, 2..=6 the
@@ -310,8 +310,8 @@ pub fn hair_chain() -> Model {
         );
         link.group = 2;
         link.mask = 0xFFFF & !(1 | 4);
-        link.linear_damping = 0.5;
-        link.angular_damping = 0.5;
+        link.linear_damping = 0.9;
+        link.angular_damping = 0.9;
         bodies.push(link);
         let limits = [
             Axis::Limited(60f32.to_radians()),
