@@ -3,9 +3,8 @@
 
 use crate::arrays::{finite_times, try_vec};
 use crate::calls::{detached, library_motion, os_error};
-use crate::errors::VmdError;
+use crate::errors::{bake_error, VmdError};
 use crate::motion::Motion;
-use crate::physics::bake_error;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;

@@ -3,13 +3,13 @@
 
 use crate::calls::{detached, library_motion, python_motion};
 use crate::edits::reduce_report;
-use crate::errors::VmdError;
+use crate::errors::bake_error;
 use crate::model::{pose_options, IkArg, Model};
 use crate::motion::Motion;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use vmdkit::bake::{bake_physics as library_bake, BakeError, PhysicsBakeOptions};
+use vmdkit::bake::{bake_physics as library_bake, PhysicsBakeOptions};
 use vmdkit::edit::{ReduceOptions, Tolerance};
 use vmdkit::physics::PhysicsSettings;
 
@@ -37,14 +37,6 @@ pub fn settings(step: f32, settle: f32, reset_distance: Option<f32>) -> PyResult
         )));
     }
     Ok(PhysicsSettings { step, settle_seconds: settle, reset_distance, ..Default::default() })
-}
-
-/// A bake's error as Python's.
-pub fn bake_error(err: BakeError) -> PyErr {
-    match err {
-        BakeError::TooLarge(e) => VmdError::new_err(crate::errors::too_large_message(&e)),
-        other => VmdError::new_err(other.to_string()),
-    }
 }
 
 /// Bakes the physics of `model` playing `motion` into keys: returns `(baked, report)`, a motion
