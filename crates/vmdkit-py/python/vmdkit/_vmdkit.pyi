@@ -44,6 +44,7 @@ __all__ = [
     "RetargetError",
     "keypoints",
     "retarget",
+    "bake_physics",
 ]
 
 __version__: str
