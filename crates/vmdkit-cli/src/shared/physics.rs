@@ -4,7 +4,7 @@
 
 use crate::args::figure::{FigureModel, FigureOptions};
 use crate::args::limit::too_large;
-use crate::batch::progress_bar;
+use crate::batch::FrameProgress;
 use crate::error::usage;
 use crate::shared::messages::list;
 use std::borrow::Cow;
@@ -63,16 +63,9 @@ pub fn bake(
     skeleton: &Skeleton,
     options: &PhysicsBakeOptions,
 ) -> anyhow::Result<(Motion, vmdkit::bake::PhysicsBakeReport)> {
-    let mut bar = None;
-    let baked = bake_physics(motion, model, skeleton, options, |done, total| {
-        let bar = bar.get_or_insert_with(|| {
-            progress_bar(total as usize, total >= PROGRESS_MIN_FRAMES, "frames")
-        });
-        bar.set_position(done);
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let mut bar = FrameProgress::new(PROGRESS_MIN_FRAMES);
+    let baked = bake_physics(motion, model, skeleton, options, |done, total| bar.set(done, total));
+    bar.finish();
     let (out, report) = match baked {
         Err(BakeError::TooLarge(e)) => return Err(too_large(label, &e)),
         Err(e) => return Err(anyhow::anyhow!("{label}: {e}")),

@@ -5,6 +5,7 @@
 //! cut with `edit::trim`, to keep the test quick in the dev profile).
 
 use crate::common::physics_models::{hair_chain, hair_root_and_tip};
+use crate::common::poses::{poses, worst};
 use glam::{Quat, Vec3};
 use vmdkit::bake::{
     bake_physics, bake_world, bake_world_with_physics, BakeError, BakeSettings, PhysicsBakeOptions,
@@ -15,7 +16,7 @@ use vmdkit::eval::MotionSampler;
 
 use vmdkit::model::Model;
 use vmdkit::physics::{PhysicsPoser, PhysicsSettings};
-use vmdkit::skeleton::{Binding, Pose, Poser, Skeleton};
+use vmdkit::skeleton::{Binding, Pose, PoseOptions, Poser, Skeleton};
 use vmdkit::Motion;
 use vmdkit::{BoneKey, KeyName, LongName};
 
@@ -50,30 +51,8 @@ fn play_with_physics(model: &Model, motion: &Motion, last: u32) -> Vec<Pose> {
 
 /// Plays `motion` on `skeleton` without physics at frames 0 through `last`.
 fn play_without(skeleton: &Skeleton, motion: &Motion, last: u32) -> Vec<Pose> {
-    let sampler = MotionSampler::new(motion);
-    let binding = Binding::new(skeleton, &sampler);
-    let mut poser = Poser::new(skeleton, &sampler, &binding);
-    (0..=last)
-        .map(|k| {
-            let mut pose = Pose::new(skeleton);
-            poser.pose_at(k, &mut pose);
-            pose
-        })
-        .collect()
-}
-
-/// The largest position distance between matching bones, with its frame and bone.
-fn worst(a: &[Pose], b: &[Pose]) -> (f32, usize, usize) {
-    let mut worst = (0.0f32, 0, 0);
-    for (f, (pa, pb)) in a.iter().zip(b).enumerate() {
-        for (bone, (p, q)) in pa.positions().iter().zip(pb.positions()).enumerate() {
-            let d = p.distance(*q);
-            if d > worst.0 || d.is_nan() {
-                worst = (d, f, bone);
-            }
-        }
-    }
-    worst
+    let times: Vec<f64> = (0..=last).map(f64::from).collect();
+    poses(skeleton, motion, PoseOptions::default(), &times)
 }
 
 /// Bakes, writes the VMD, reads it back and checks it against a separate physics play; gives

@@ -13,14 +13,18 @@ use crate::args::physics::PhysicsArgs;
 use crate::args::tolerance::ToleranceArgs;
 use crate::batch::{is_long, spinner};
 use crate::error::usage;
+use crate::input::Loaded;
 use crate::input::{self, Format};
 use crate::output;
-use crate::shared::eval::warn_duplicates;
+use crate::shared::eval::{bind, warn_duplicates};
 use std::path::{Path, PathBuf};
 use vmdkit::bake::{bake_sampler, BakeError};
+use vmdkit::edit::ReduceOptions;
 use vmdkit::edit::Tolerance;
 use vmdkit::eval::MotionSampler;
 use vmdkit::math::FPS;
+use vmdkit::model::Model;
+use vmdkit::skeleton::Skeleton;
 use world::WorldBakeOptions;
 
 const AFTER_HELP: &str = "\
@@ -164,6 +168,16 @@ impl BakeArgs {
         }
     }
 
+    /// What --reduce asks of a bake on a model: its tolerances, or nothing without it.
+    pub fn reduce_options(&self) -> anyhow::Result<Option<ReduceOptions>> {
+        Ok(match self.reduce {
+            true => {
+                Some(ReduceOptions { tolerance: self.tolerance()?, ..ReduceOptions::default() })
+            }
+            false => None,
+        })
+    }
+
     /// The --reduce tolerances, defaults for those not given.
     pub fn tolerance(&self) -> anyhow::Result<Tolerance> {
         let default = Tolerance::default();
@@ -174,6 +188,23 @@ impl BakeArgs {
         }
         .tolerance()
     }
+}
+
+/// The model at `model_path`, the motion `args.file` and the model's skeleton, for the bakes
+/// that key a model's bones (IK, physics): a motion without bone keys is refused, and what
+/// binds to nothing (which is not baked) is warned about.
+fn load_on_model(args: &BakeArgs, model_path: &Path) -> anyhow::Result<(Model, Loaded, Skeleton)> {
+    let model = input::read_model(model_path)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
+    let skeleton = Skeleton::new(&model);
+    let sampler = MotionSampler::new(&loaded.motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
+    }
+    warn_duplicates(&loaded.label, &sampler);
+    bind(&loaded.label, &skeleton, &sampler);
+    drop(sampler);
+    Ok((model, loaded, skeleton))
 }
 
 /// A usage error for `flag`, which does nothing in this mode.

@@ -4,16 +4,12 @@
 use super::BakeArgs;
 use crate::args::ik::IkMode;
 use crate::args::physics::PhysicsArgs;
-use crate::input::{self, read_model, Format};
+use crate::input::Format;
 use crate::output;
-use crate::shared::eval::{bind, warn_duplicates};
 use crate::shared::messages::{counts, errors};
 use crate::shared::physics::bake;
 use std::path::Path;
-use vmdkit::bake::{BakeError, PhysicsBakeOptions};
-use vmdkit::edit::ReduceOptions;
-use vmdkit::eval::MotionSampler;
-use vmdkit::skeleton::Skeleton;
+use vmdkit::bake::PhysicsBakeOptions;
 
 /// Bakes the physics of the model at `model_path` playing `args.file` (posed with `ik`) into
 /// `args.output`, a .vmd.
@@ -23,21 +19,9 @@ pub fn run(
     ik: IkMode,
     physics: &PhysicsArgs,
 ) -> anyhow::Result<()> {
-    let reduce = match args.reduce {
-        true => Some(ReduceOptions { tolerance: args.tolerance()?, ..ReduceOptions::default() }),
-        false => None,
-    };
+    let reduce = args.reduce_options()?;
     let settings = physics.settings()?.unwrap_or_default();
-    let model = read_model(model_path)?;
-    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
-    let skeleton = Skeleton::new(&model);
-    let sampler = MotionSampler::new(&loaded.motion);
-    if sampler.bone_tracks().is_empty() {
-        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
-    }
-    warn_duplicates(&loaded.label, &sampler);
-    bind(&loaded.label, &skeleton, &sampler);
-    drop(sampler);
+    let (model, loaded, skeleton) = super::load_on_model(args, model_path)?;
     if model.rigid_bodies.is_empty() {
         say!(
             "warning: {}: the model has no rigid bodies; --physics moves nothing, and the motion \
