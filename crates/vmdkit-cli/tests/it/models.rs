@@ -131,6 +131,7 @@ fn info_of_every_corpus_model_agrees_with_the_reader_and_the_manifest() {
             assert_eq!(m["kind"], morph.kind.name());
             assert_eq!(m["offsets"], morph.offsets);
         }
+        check_physics(&at, doc, &model);
         // Independent figures where the manifest has them.
         let entry = manifest.entries.iter().find(|e| &e.path == path).unwrap();
         if !entry.get("model_name").is_empty() {
@@ -144,6 +145,117 @@ fn info_of_every_corpus_model_agrees_with_the_reader_and_the_manifest() {
         }
     }
     assert!(read >= 12, "only {read} corpus models read");
+}
+
+/// A JSON number as `f32`, with `null` for what JSON cannot hold (NaN, infinities).
+fn f32_of(v: &Value) -> f32 {
+    v.as_f64().map_or(f32::NAN, |x| x as f32)
+}
+
+fn same(v: &Value, expected: glam::Vec3) -> bool {
+    let got: Vec<f32> = v.as_array().unwrap().iter().map(f32_of).collect();
+    got.iter()
+        .zip(expected.to_array())
+        .all(|(a, b)| a.to_bits() == b.to_bits() || a.is_nan() && !b.is_finite())
+}
+
+/// The `rigid_bodies`, `joints` and `physics_problems` of `info --json` say what the library
+/// read, field for field.
+fn check_physics(at: &str, doc: &Value, model: &Model) {
+    let bodies = doc["rigid_bodies"].as_array().unwrap();
+    assert_eq!(bodies.len(), model.rigid_bodies.len(), "{at}");
+    for (i, (d, b)) in bodies.iter().zip(&model.rigid_bodies).enumerate() {
+        assert_eq!(d["index"], i);
+        assert_eq!(
+            (d["name"].as_str(), d["name_en"].as_str()),
+            (Some(&*b.name), Some(&*b.name_en))
+        );
+        assert_eq!(d["bone"].as_u64(), b.bone.map(|b| b as u64), "{at} {}", b.name);
+        assert_eq!(d["mode"], b.mode.file_value(), "{at} {}", b.name);
+        assert_eq!(d["shape"], b.shape.name());
+        assert!(same(&d["size"], b.size) && same(&d["position"], b.position), "{at} {d}");
+        assert!(same(&d["rotation"], b.rotation), "{at} {d}");
+        let fields = ["mass", "linear_damping", "angular_damping", "restitution", "friction"];
+        let values = [b.mass, b.linear_damping, b.angular_damping, b.restitution, b.friction];
+        for (field, value) in fields.iter().zip(values) {
+            assert_eq!(f32_of(&d[field]).to_bits(), value.to_bits(), "{at} {} {field}", b.name);
+        }
+        assert_eq!(
+            (d["group"].as_u64(), d["mask"].as_u64()),
+            (Some(b.group.into()), Some(b.mask.into()))
+        );
+    }
+    let joints = doc["joints"].as_array().unwrap();
+    assert_eq!(joints.len(), model.joints.len(), "{at}");
+    for (d, j) in joints.iter().zip(&model.joints) {
+        assert_eq!(d["name"], j.name.as_str());
+        assert_eq!(d["kind"], j.kind);
+        assert_eq!(d["body_a"].as_u64(), j.body_a.map(|b| b as u64), "{at} {}", j.name);
+        assert_eq!(d["body_b"].as_u64(), j.body_b.map(|b| b as u64), "{at} {}", j.name);
+        let fields = [
+            ("position", j.position),
+            ("rotation", j.rotation),
+            ("linear_min", j.linear_min),
+            ("linear_max", j.linear_max),
+            ("angular_min", j.angular_min),
+            ("angular_max", j.angular_max),
+            ("linear_spring", j.linear_spring),
+            ("angular_spring", j.angular_spring),
+        ];
+        for (field, value) in fields {
+            assert!(same(&d[field], value), "{at} {} {field}: {d}", j.name);
+        }
+    }
+    let problems: Vec<String> = model.physics_problems().iter().map(|p| p.to_string()).collect();
+    assert_eq!(doc["physics_problems"], serde_json::json!(problems), "{at}");
+}
+
+/// Where a PMD's rigid body `i` starts: the file ends with the bodies and joints.
+fn pmd_body_at(data: &[u8], model: &Model, i: usize) -> usize {
+    let joints = 4 + 124 * model.joints.len();
+    data.len() - joints - 83 * (model.rigid_bodies.len() - i)
+}
+
+#[test]
+fn info_of_a_model_with_bad_physics_warns_in_text_and_lists_problems_in_json() {
+    let Some(manifest) = corpus_or_skip("info physics problems") else {
+        return;
+    };
+    let mut data = std::fs::read(manifest.dir.join(MEI)).unwrap();
+    let model = Model::parse(&data).unwrap();
+    assert!(model.physics_problems().is_empty());
+    // A simulated body gets a negative mass, a body a NaN size: fields 62 and 26 of a record.
+    let dynamic = model.rigid_bodies.iter().position(|b| b.mode.is_simulated()).unwrap();
+    let at = pmd_body_at(&data, &model, dynamic);
+    // The record is where it was looked for: its stored mass is the body's.
+    let mass = f32::from_le_bytes(data[at + 62..at + 66].try_into().unwrap());
+    assert_eq!(mass.to_bits(), model.rigid_bodies[dynamic].mass.to_bits());
+    data[at + 62..at + 66].copy_from_slice(&(-2.5f32).to_le_bytes());
+    let at0 = pmd_body_at(&data, &model, 0);
+    data[at0 + 26..at0 + 30].copy_from_slice(&f32::NAN.to_le_bytes());
+    let damaged = Model::parse(&data).unwrap();
+    assert_eq!(damaged.rigid_bodies[dynamic].mass, -2.5);
+    assert!(damaged.rigid_bodies[0].size.x.is_nan());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad_physics.pmd");
+    std::fs::write(&path, &data).unwrap();
+    let expected: Vec<String> = damaged.physics_problems().iter().map(|p| p.to_string()).collect();
+    assert_eq!(expected.len(), 2, "{expected:?}");
+    assert!(expected.iter().any(|p| p.contains("mass -2.5 of a simulated body")), "{expected:?}");
+
+    let text = String::from_utf8(run_ok(&["info".as_ref(), path.as_os_str()])).unwrap();
+    assert!(text.contains("  warnings (2):\n"), "{text}");
+    for problem in &expected {
+        assert!(text.contains(&format!("    {problem}\n")), "{text}");
+    }
+    let json = run_ok(&["info".as_ref(), "--json".as_ref(), path.as_os_str()]);
+    let doc = &json_lines(&json)[0];
+    check_physics("bad_physics.pmd", doc, &damaged);
+    assert!(doc["rigid_bodies"][0]["size"][0].is_null(), "{}", doc["rigid_bodies"][0]);
+    // A sound model's text has no warnings section.
+    let sound =
+        String::from_utf8(run_ok(&["info".as_ref(), manifest.dir.join(MEI).as_os_str()])).unwrap();
+    assert!(!sound.contains("warnings"), "{sound}");
 }
 
 #[test]

@@ -5,6 +5,7 @@ use super::*;
 use glam::{Quat, Vec3};
 
 mod mesh;
+mod physics;
 mod pmd;
 
 use pmd::{find, pmd_fixture};

@@ -31,7 +31,8 @@ pub enum ModelFormat {
     BoneCsv,
 }
 
-/// How many records the sections that are skipped had (they were walked and checked).
+/// How many records each section had: those skipped were walked and checked; the rigid bodies
+/// and joints are also kept, in [`Model::rigid_bodies`] and [`Model::joints`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SectionCounts {
     /// Vertices in the mesh.
@@ -78,7 +79,7 @@ pub struct Model {
     pub rigid_bodies: Vec<RigidBody>,
     /// The joints between rigid bodies, in file order.
     pub joints: Vec<Joint>,
-    /// Record counts of the sections read only to be skipped.
+    /// Record counts of the sections, most of them read only to be skipped.
     pub counts: SectionCounts,
 }
 

@@ -114,7 +114,8 @@ pub(super) fn build(model: &Model, skeleton: &Skeleton, step: f32, gravity: Vec3
             None => None,
         };
         let mut kinematic = !rb.mode.is_simulated();
-        if !kinematic && !(rb.mass.is_finite() && rb.mass > 0.0) {
+        let sound_mass = rb.mass.is_finite() && rb.mass > 0.0;
+        if !kinematic && !sound_mass {
             notes.push(PhysicsNote::BodyMadeKinematic { body: i, reason: "mass not positive" });
             kinematic = true;
         }

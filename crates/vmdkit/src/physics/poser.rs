@@ -10,6 +10,10 @@ use std::ops::Deref;
 /// MMD's frame rate: motion frames per second.
 const FPS: f64 = 30.0;
 
+/// The largest step forward, in frames, simulated rather than started afresh: one second, the
+/// most [`PhysicsWorld::pose`] simulates per pose.
+const MAX_GAP: f64 = FPS;
+
 /// A [`PoserBase`] with a [`PhysicsWorld`]: each [`PhysicsPoser::pose_at`] simulates the time
 /// since the previous one. Going backwards (or jumping more than a second ahead, which
 /// [`PhysicsWorld::pose`] would cut) starts the simulation afresh at that frame, as a cut does.
@@ -57,7 +61,7 @@ where
     pub fn pose_at(&mut self, t: impl Into<f64>, pose: &mut Pose) {
         let t = t.into();
         let dt = match self.last {
-            Some(last) if t >= last => (t - last) / FPS,
+            Some(last) if t >= last && t - last <= MAX_GAP => (t - last) / FPS,
             _ => {
                 self.world.reset();
                 0.0

@@ -29,7 +29,8 @@ impl PhysicsWorld {
         self.targets_from(pose);
         let root = self.root.map(|r| pose.position(r));
         let cut = match (self.last_root, root, self.settings.reset_distance) {
-            (Some(a), Some(b), Some(d)) => !(a.distance(b) <= d),
+            // A NaN root (a damaged key) counts as a cut too: the bodies restart from the pose.
+            (Some(a), Some(b), Some(d)) => a.distance(b) > d || a.distance(b).is_nan(),
             _ => false,
         };
         if !self.started || cut {
@@ -96,7 +97,7 @@ impl PhysicsWorld {
     }
 
     /// One engine step with the kinematic bodies at `t` of the way from their previous targets
-    /// to the current ones; then the mode 2 bodies are put back at their bones' positions.
+    /// to the current ones.
     fn substep(&mut self, t: f32) {
         for (k, body) in self.bodies.iter().enumerate() {
             if body.kinematic {
@@ -106,17 +107,6 @@ impl PhysicsWorld {
         }
         self.engine.step();
         self.stats.steps += 1;
-        for (k, body) in self.bodies.iter().enumerate() {
-            if body.drive == Some(Drive::Rotation) {
-                // The bone's position (as pass 1 placed it) carried by the body's own rotation.
-                let rb = &mut self.engine.bodies[body.handle];
-                let rotation = from_pose(rb.position()).rotation;
-                let bone_at = self.targets[k].mul(body.offset.inverse()).translation;
-                let centre =
-                    bone_at + rotation * body.offset.rotation.conjugate() * body.offset.translation;
-                rb.set_translation(to_vector(centre), false);
-            }
-        }
     }
 
     /// Moves the bones the bodies drive (and the pass-1 bones below them), then the mode 2

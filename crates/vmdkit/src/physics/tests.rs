@@ -30,3 +30,16 @@ fn transform_inverse_undoes_it() {
     let id = t.mul(t.inverse());
     assert!(id.translation.length() < 1e-5 && id.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6));
 }
+
+#[test]
+fn worlds_and_posers_move_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<super::PhysicsWorld>();
+    send_sync::<
+        super::PhysicsPoser<
+            std::sync::Arc<crate::skeleton::Skeleton>,
+            std::sync::Arc<crate::eval::MotionSampler>,
+            std::sync::Arc<crate::skeleton::Binding>,
+        >,
+    >();
+}

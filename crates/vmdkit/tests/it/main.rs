@@ -31,6 +31,7 @@ mod io_interrupt;
 mod keypoints_real_files;
 mod mesh_corpus;
 mod model_corpus;
+mod model_physics;
 mod physics;
 mod physics_corpus;
 mod properties;

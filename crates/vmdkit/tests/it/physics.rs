@@ -302,3 +302,51 @@ fn physics_split_posing_equals_evaluate_without_bodies() {
     evaluator.evaluate_after_physics(&input, &mut split);
     assert_eq!(whole.world_matrices(), split.world_matrices());
 }
+
+#[test]
+fn physics_damaged_bodies_are_left_out_or_follow_their_bones_with_a_note() {
+    use vmdkit::physics::PhysicsNote;
+    let mut model = hair_chain();
+    model.rigid_bodies[1].size.x = f32::NAN; // the first hair link: left out, with its joints
+    model.rigid_bodies[2].mass = -1.0; // follows its bone instead
+    model.rigid_bodies[3].bone = Some(999); // moves nothing
+    model.rigid_bodies[4].group = 16; // left out
+    model.joints[2].angular_spring.x = f32::NAN; // left out (its bodies are sound)
+    let skeleton = Skeleton::new(&model);
+    let evaluator = PoseEvaluator::new(&skeleton);
+    let mut world = PhysicsWorld::new(&model, &skeleton, &PhysicsSettings::default());
+    let notes = world.notes().to_vec();
+    for n in &notes {
+        println!("{n}");
+    }
+    assert!(notes.contains(&PhysicsNote::BodyLeftOut {
+        body: 1,
+        reason: "size not finite or not positive"
+    }));
+    assert!(notes.iter().any(|n| matches!(n, PhysicsNote::BodyMadeKinematic { body: 2, .. })));
+    assert!(notes.iter().any(|n| matches!(n, PhysicsNote::BodyDrivesNothing { body: 3, .. })));
+    assert!(notes.iter().any(|n| matches!(n, PhysicsNote::BodyLeftOut { body: 4, .. })));
+    assert!(notes.iter().any(|n| matches!(n, PhysicsNote::JointLeftOut { joint: 2, reason } if reason.contains("not a number"))));
+    for joint in 0..5 {
+        assert!(
+            notes
+                .iter()
+                .any(|n| matches!(n, PhysicsNote::JointLeftOut { joint: j, .. } if *j == joint)),
+            "joint {joint}"
+        );
+    }
+    let stats = world.stats();
+    assert_eq!((stats.bodies, stats.joints), (4, 0));
+    let mut input = PoseInput::new(&skeleton);
+    let mut pose = Pose::new(&skeleton);
+    for f in 0..60 {
+        input.bones[1].rotation = Quat::from_rotation_y(f as f32 * 0.05);
+        world.pose(&evaluator, &input, 1.0 / 30.0, &mut pose);
+        assert!(pose.world_matrices().iter().all(|m| m.is_finite()), "frame {f}");
+    }
+    // A huge or NaN dt is cut or ignored, never a hang or a NaN.
+    world.pose(&evaluator, &input, 1e9, &mut pose);
+    world.pose(&evaluator, &input, f32::NAN, &mut pose);
+    assert!(pose.world_matrices().iter().all(|m| m.is_finite()));
+    assert!(world.stats().steps < 200 + 60 * 4 + 130);
+}

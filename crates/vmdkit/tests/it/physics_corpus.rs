@@ -129,6 +129,10 @@ fn physics_corpus_models_dance_without_breaking_and_settle_at_rest() {
             assert!(typical_error <= TYPICAL_JOINT_ERROR, "{name} / {dance}: {typical_error}");
             assert!(excess <= LIMIT_SOFTNESS, "{name} / {dance}: limit excess {excess}");
             assert!(typical_excess <= TYPICAL_EXCESS, "{name} / {dance}: {typical_excess}");
+            // Going back to frame 0 starts afresh (one more reset, with its settling steps).
+            physics.pose_at(0, &mut pose);
+            let again = physics.world().stats();
+            assert_eq!((again.resets, again.steps), (stats.resets + 1, stats.steps + 120));
         }
         // At rest: the rest pose held 3 s after the default settling.
         let evaluator = PoseEvaluator::new(&skeleton);

@@ -309,7 +309,7 @@ pub fn hair_chain() -> Model {
             RigidMode::Physics,
         );
         link.group = 2;
-        link.mask = 0xFFFF & !(1 | 4);
+        link.mask = !(1 | 4);
         link.linear_damping = 0.9;
         link.angular_damping = 0.9;
         bodies.push(link);
