@@ -80,6 +80,35 @@ pub fn progress_bar(len: usize, worth_showing: bool, unit: &str) -> ProgressBar 
     bar
 }
 
+/// A progress bar over frames for a bake that learns its total from its first report: made
+/// then, shown when the total is at least `min` frames (see [`progress_bar`]).
+pub struct FrameProgress {
+    bar: Option<ProgressBar>,
+    min: u64,
+}
+
+impl FrameProgress {
+    /// No bar yet; one is made on the first [`FrameProgress::set`].
+    pub fn new(min: u64) -> Self {
+        FrameProgress { bar: None, min }
+    }
+
+    /// `done` of `total` frames.
+    pub fn set(&mut self, done: u64, total: u64) {
+        let min = self.min;
+        let bar =
+            self.bar.get_or_insert_with(|| progress_bar(total as usize, total >= min, "frames"));
+        bar.set_position(done);
+    }
+
+    /// Removes the bar.
+    pub fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// A spinner on stderr saying `message` while work without a measure of its own runs (a
 /// retarget, a retime), or a hidden one when the work is not `worth_showing` or stderr is not
 /// a terminal. `finish_and_clear` removes it.

@@ -214,10 +214,15 @@ pub fn reduce<'py>(
     };
     let options = edit::ReduceOptions { tolerance: tol, method, threads };
     let (out, r) = py.detach(|| guard(|| edit::reduce(data.motion(), &options)))?;
+    Ok((out, reduce_report(py, &r)?))
+}
+
+/// A reduction's report as a dict: `before`, `after`, `errors`, `kept_original`.
+pub fn reduce_report<'py>(py: Python<'py>, r: &edit::ReduceReport) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("before", counts(py, &r.before)?)?;
     d.set_item("after", counts(py, &r.after)?)?;
     d.set_item("errors", errors(py, &r.errors)?)?;
-    d.set_item("kept_original", r.kept_original)?;
-    Ok((out, d))
+    d.set_item("kept_original", &r.kept_original)?;
+    Ok(d)
 }

@@ -123,3 +123,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     Ok(())
 }
+
+/// A bake's error as Python's.
+pub fn bake_error(err: vmdkit::bake::BakeError) -> PyErr {
+    match err {
+        vmdkit::bake::BakeError::TooLarge(e) => VmdError::new_err(too_large_message(&e)),
+        other => VmdError::new_err(other.to_string()),
+    }
+}

@@ -17,6 +17,7 @@ mod io;
 mod model;
 mod motion;
 mod names;
+mod physics;
 mod pose;
 mod reports;
 mod retarget;
@@ -34,5 +35,6 @@ fn _vmdkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     model::register(m)?;
     retarget::register(m)?;
     pose::register(m)?;
+    physics::register(m)?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use crate::arrays::{finite_times, try_vec};
 use crate::calls::{detached, library_motion, os_error};
-use crate::errors::VmdError;
+use crate::errors::{bake_error, VmdError};
 use crate::motion::Motion;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::create_exception;
@@ -11,10 +11,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
-use vmdkit::bake::{bake_world, BakeSettings};
+use vmdkit::bake::{bake_physics, bake_world_with_physics, BakeSettings, PhysicsBakeOptions};
 use vmdkit::eval::MotionSampler;
 use vmdkit::limit::sample_count;
 use vmdkit::model::ModelFormat;
+use vmdkit::physics::PhysicsSettings;
 use vmdkit::skeleton::{
     Axes, Binding, IkVariant, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT,
 };
@@ -183,13 +184,18 @@ impl Model {
     /// "mmd", "plain" or "off". `metres` scales positions by 0.08 (one MMD unit is about
     /// 8 cm). `up` picks the frame: None (the default) MMD's own left-handed Y up, as the CLI
     /// without `--up`; "y" right-handed Y up (Z mirrored; glTF, three.js); "z" right-handed
-    /// Z up (Blender): as the CLI's `--up`. Physics is not simulated. The work runs without
-    /// the GIL.
+    /// Z up (Blender): as the CLI's `--up`. `physics=True` simulates the model's rigid bodies
+    /// (hair, skirts) as MMD does: physics needs the history, so the motion is played from frame
+    /// 0 through its last key with the default settings and baked into keys at every frame
+    /// (`vmdkit.bake_physics`), and `frames` are posed from those (linear between whole
+    /// frames), as the CLI's `--physics`. The work runs without the GIL.
     #[pyo3(signature = (
-        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None
+        motion, frames, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None,
+        physics = false
     ))]
     // The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
-    #[pyo3(text_signature = "(self, motion, frames, *, fps=30.0, ik=True, metres=False, up=None)")]
+    #[pyo3(text_signature = "(self, motion, frames, *, fps=30.0, ik=True, metres=False, up=None, \
+        physics=False)")]
     #[allow(clippy::too_many_arguments)]
     fn pose<'py>(
         &self,
@@ -200,6 +206,7 @@ impl Model {
         ik: IkArg,
         metres: bool,
         up: Option<&str>,
+        physics: bool,
     ) -> PyResult<PoseArrays<'py>> {
         let axes = axes(up)?;
         let options = pose_options(&ik)?;
@@ -209,8 +216,10 @@ impl Model {
             None => return Err(PyValueError::new_err(format!("fps must be positive, not {fps}"))),
         };
         let job = PoseJob {
+            model: &self.model,
             skeleton: &self.skeleton,
             motion: library_motion(&motion),
+            physics: physics.then(PhysicsSettings::default),
             options,
             axes,
             scale: if metres { METRES_PER_UNIT as f32 } else { 1.0 },
@@ -235,11 +244,14 @@ impl Model {
     /// `parents`, `fps`, `frames`, `scale`, `units`, `axes`; see docs/world-npz.md).
     ///
     /// Samples run from frame 0 through the motion's last key at `fps`; `ik`, `metres` and
-    /// `up` are those of `pose` (None, the default: MMD's own left-handed Y-up frame).
+    /// `up` are those of `pose` (None, the default: MMD's own left-handed Y-up frame), and so is
+    /// `physics` (the CLI's `bake --model --physics`).
     #[pyo3(signature = (
-        motion, path, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None
+        motion, path, *, fps = 30.0, ik = IkArg::On(true), metres = false, up = None,
+        physics = false
     ))]
-    #[pyo3(text_signature = "(self, motion, path, *, fps=30.0, ik=True, metres=False, up=None)")]
+    #[pyo3(text_signature = "(self, motion, path, *, fps=30.0, ik=True, metres=False, up=None, \
+        physics=False)")]
     #[allow(clippy::too_many_arguments)]
     fn save_world(
         &self,
@@ -250,6 +262,7 @@ impl Model {
         ik: IkArg,
         metres: bool,
         up: Option<&str>,
+        physics: bool,
     ) -> PyResult<usize> {
         if !(fps.is_finite() && fps > 0.0) {
             return Err(PyValueError::new_err(format!("fps must be positive, not {fps}")));
@@ -259,21 +272,15 @@ impl Model {
             scale: if metres { METRES_PER_UNIT } else { 1.0 },
             axes: axes(up)?,
             pose: pose_options(&ik)?,
+            physics: physics.then(PhysicsSettings::default),
             ..BakeSettings::default()
         };
-        let (motion, skeleton) = (library_motion(&motion), &self.skeleton);
+        let (motion, model, skeleton) = (library_motion(&motion), &self.model, &self.skeleton);
         // The library's own bake and writer, so that the layout cannot drift from the CLI's.
-        let bake = detached(py, || {
-            let sampler = MotionSampler::new(motion);
-            let binding = Binding::new(skeleton, &sampler);
-            bake_world(skeleton, &sampler, &binding, &settings, |_, _| {})
+        let (bake, _) = detached(py, || {
+            bake_world_with_physics(motion, model, skeleton, &settings, |_, _, _| {})
         })?
-        .map_err(|e| match e {
-            vmdkit::bake::BakeError::TooLarge(e) => {
-                VmdError::new_err(crate::errors::too_large_message(&e))
-            }
-            other => VmdError::new_err(other.to_string()),
-        })?;
+        .map_err(bake_error)?;
         // Streamed into the temporary file: the arrays are not held twice.
         detached(py, || vmdkit::io::write_atomic_with(&path, |w| bake.write_npz(w)))?
             .map_err(|e| os_error(py, &path.display().to_string(), e))?;
@@ -310,13 +317,13 @@ pub fn axes(up: Option<&str>) -> PyResult<Axes> {
 
 /// An `ik` argument: on or off, or the CLI's `--ik` mode.
 #[derive(FromPyObject)]
-enum IkArg {
+pub enum IkArg {
     On(bool),
     Mode(String),
 }
 
 /// `ik` as posing options: on or off, or a solver by the library's name, or "off".
-fn pose_options(ik: &IkArg) -> PyResult<PoseOptions> {
+pub fn pose_options(ik: &IkArg) -> PyResult<PoseOptions> {
     let off = PoseOptions { solve_ik: false, ..PoseOptions::default() };
     let variant = match ik {
         IkArg::On(true) => IkVariant::Mmd,
@@ -346,8 +353,11 @@ fn frame_array(py: Python<'_>, frames: &Bound<'_, PyAny>) -> PyResult<(Vec<usize
 
 /// One `Model.pose` call's inputs, all plain data so that it runs without the GIL.
 struct PoseJob<'a> {
+    model: &'a vmdkit::model::Model,
     skeleton: &'a Skeleton,
     motion: &'a vmdkit::Motion,
+    /// Physics baked into the motion first, with these settings.
+    physics: Option<PhysicsSettings>,
     options: PoseOptions,
     axes: Axes,
     scale: f32,
@@ -363,7 +373,23 @@ struct Baked {
 impl PoseJob<'_> {
     /// Poses at `times`, or at every sample at `fps` when None (as `bake_world` samples).
     fn run(&self, times: Option<&[f64]>, fps: f64) -> PyResult<Baked> {
-        let sampler = MotionSampler::new(self.motion);
+        let baked;
+        let motion = match self.physics {
+            Some(physics) => {
+                let options = PhysicsBakeOptions {
+                    physics,
+                    pose: self.options,
+                    ..PhysicsBakeOptions::default()
+                };
+                let (out, _) =
+                    bake_physics(self.motion, self.model, self.skeleton, &options, |_, _| {})
+                        .map_err(bake_error)?;
+                baked = out;
+                &baked
+            }
+            None => self.motion,
+        };
+        let sampler = MotionSampler::new(motion);
         let binding = Binding::new(self.skeleton, &sampler);
         let bones = self.skeleton.bone_count();
         let count = match times {

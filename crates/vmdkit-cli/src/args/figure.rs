@@ -1,7 +1,8 @@
 //! What `render` and `view` both take to draw a stick figure: the model (or the built-in
-//! standard one), which bones, the IK solver, and lenient reading.
+//! standard one), which bones, the IK solver, physics, and lenient reading.
 
 use crate::args::ik::IkMode;
+use crate::args::physics::PhysicsArgs;
 use std::path::PathBuf;
 use vmdkit::model::Model;
 use vmdkit_draw::{BoneSet, View};
@@ -24,7 +25,7 @@ impl FigureModel {
     }
 }
 
-/// `--bones`, `--ik` and `--lenient` of the commands that draw.
+/// `--bones`, `--ik`, `--lenient` and `--physics` of the commands that draw.
 #[derive(clap::Args)]
 pub struct FigureOptions {
     /// Which bones to draw: body (standard and semi-standard bones), visible (every bone
@@ -37,6 +38,8 @@ pub struct FigureOptions {
     /// Read a damaged VMD leniently, keeping every complete record
     #[arg(long)]
     pub lenient: bool,
+    #[command(flatten)]
+    pub physics: PhysicsArgs,
 }
 
 /// `--view`: front, side, top or degrees.

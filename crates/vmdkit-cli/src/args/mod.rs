@@ -10,7 +10,9 @@
 //! - [`size`] — `--size`;
 //! - [`layout`] — `--layout` and the target model of keypoints;
 //! - [`axes`] — `--units` and `--up`;
-//! - [`tolerance`] — the error tolerances of the commands that fit keys.
+//! - [`tolerance`] — the error tolerances of the commands that fit keys;
+//! - [`physics`] — `--physics` and its step, settling and reset, for every command that plays a
+//!   motion on a model.
 
 pub mod axes;
 pub mod figure;
@@ -18,5 +20,6 @@ pub mod frames;
 pub mod ik;
 pub mod layout;
 pub mod limit;
+pub mod physics;
 pub mod size;
 pub mod tolerance;

@@ -3,22 +3,29 @@
 
 use crate::args::frames::check_frame;
 use crate::args::ik::IkMode;
+use crate::args::physics::PhysicsArgs;
 use crate::error::usage;
 use crate::input::{self, pose_as_motion, read_model, read_pose, InputKind};
 use crate::output;
 use crate::report::PoseDoc;
 use crate::shared::eval::bind;
+use crate::shared::physics::{with_physics, PhysicsRun};
 use std::io::Write;
 use std::path::PathBuf;
 use vmdkit::eval::MotionSampler;
+use vmdkit::limit::DEFAULT_MAX_OUTPUT_BYTES;
 use vmdkit::skeleton::{Pose, Poser, Skeleton};
 
 const AFTER_HELP: &str = "\
 Positions are model space in MMD units (1 unit is about 8 cm), rotations quaternions
 (x, y, z, w) from the bind pose, all in MMD's left-handed axes (Y up, the model faces -Z).
 Bones are evaluated as MMD does: morphs, then deform order with append (付与), fixed axes and
-CCD IK, IK switched by the motion's property keys. Physics is not simulated: bones that rigid
-bodies would move follow their keys or rest. A frame outside the motion's keys (before 0,
+CCD IK, IK switched by the motion's property keys. Physics is simulated only with --physics:
+then the model's rigid bodies are played from frame 0 through the motion's last key (a VPD
+pose: held, the bodies settled on it) and baked into keys at every frame, and the bones they
+move (hair, skirts) are posed from those keys, blending linearly between whole frames; the
+summary goes to stderr. Without it bones that rigid bodies would move follow their keys or
+rest. A frame outside the motion's keys (before 0,
 after the last key) is posed as MMD does, holding the first or last key; stderr says so.
 
 FILE may be a VPD pose (.vpd): its bones and morphs are applied as keys at one frame, so
@@ -29,7 +36,8 @@ for a root), as the NPZ of `bake --model` holds it.
 Examples:
   vmdkit pose --model miku.pmx dance.vmd --frame 120
   vmdkit pose --model mei.pmd greeting.vmd --frame 12.5 --json
-  vmdkit pose --model miku.pmx pose.vpd --json";
+  vmdkit pose --model miku.pmx pose.vpd --json
+  vmdkit pose --model miku.pmx dance.vmd --frame 120 --physics";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -52,6 +60,8 @@ pub struct PoseArgs {
     /// Read a damaged VMD leniently, keeping every complete record
     #[arg(long)]
     pub lenient: bool,
+    #[command(flatten)]
+    pub physics: PhysicsArgs,
 }
 
 pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
@@ -82,7 +92,14 @@ pub fn run(args: &PoseArgs) -> anyhow::Result<()> {
         crate::shared::eval::note_outside(&loaded.label, &loaded.motion, frame, frame);
     }
     let skeleton = Skeleton::new(&model);
-    let sampler = MotionSampler::new(&loaded.motion);
+    let run = PhysicsRun {
+        settings: args.physics.settings()?,
+        pose: args.ik.options(),
+        max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+    };
+    let model_label = args.model.display().to_string();
+    let motion = with_physics(&loaded.label, &loaded.motion, &model_label, &model, &skeleton, run)?;
+    let sampler = MotionSampler::new(&motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);
     let mut poser = Poser::with_options(&skeleton, &sampler, &binding, args.ik.options());
     let mut pose = Pose::new(&skeleton);

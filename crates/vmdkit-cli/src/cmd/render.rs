@@ -12,6 +12,7 @@ use crate::input::{self, load_motion_or_pose, InputKind};
 use crate::output;
 use crate::shared::eval::note_outside;
 use crate::shared::eval::range_times;
+use crate::shared::physics::figure_motion;
 use std::path::{Path, PathBuf};
 use vmdkit_draw::{FigureRenderer, Font, GifWriter, Projection, Size, View};
 
@@ -27,6 +28,9 @@ for an animation) and centred; --view front looks at the model's face (models fa
 from the model's left, top from above, a number orbits by that many degrees as MMD's camera Y
 angle does. --camera draws through MMD's camera at each frame instead (perspective, its field
 of view, distance and angles). Without --model the built-in standard skeleton is posed.
+--physics simulates the model's rigid bodies (hair, skirts, accessories) as MMD does, from
+frame 0 through the motion's last key, and draws the bones they move (`vmdkit bake --physics`
+bakes the same into keys; a summary goes to stderr); it needs --model.
 
 -o decides the output: .png one frame (--frame), .gif an animation (--from/--to, at --fps),
 a folder (ending in / or existing) numbered PNG frames 00000.png, 00001.png...; - writes
@@ -36,6 +40,7 @@ Examples:
   vmdkit render dance.vmd --frame 120 -o pose.png
   vmdkit render dance.vmd --model miku.pmx --frame 120 --view side --size 800x600 -o side.png
   vmdkit render dance.vmd --from 0 --to 300 --fps 15 -o dance.gif
+  vmdkit render dance.vmd --model miku.pmx --from 0 --to 300 --bones visible --physics -o hair.gif
   vmdkit render dance.vmd --camera camera.vmd --from 0 --to 300 -o frames/
   vmdkit render pose.vpd --model miku.pmx -o pose.png";
 
@@ -113,6 +118,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = output_kind(&args.output, frame.is_some())?;
     let loaded = load_motion_or_pose(&args.motion, args.figure.lenient, input::NO_TRAILING)?;
     let model = args.model.read()?;
+    let motion = figure_motion(&loaded.label, &loaded.motion, &args.model, &args.figure, &model)?;
     let times = frame_times(args, frame, &kind, &loaded.motion, &loaded.label)?;
     if !is_pose {
         note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
@@ -122,7 +128,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         None => None,
     };
     let mut renderer =
-        FigureRenderer::with_options(&model, &loaded.motion, args.size, args.figure.ik.options());
+        FigureRenderer::with_options(&model, &motion, args.size, args.figure.ik.options());
     for message in
         crate::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {

@@ -8,6 +8,7 @@ use crate::input::camera_sampler;
 use crate::input::{self};
 use crate::output;
 use crate::shared::eval::{note_outside, range_times};
+use crate::shared::physics::figure_motion;
 use std::path::PathBuf;
 use vmdkit_draw::{write_viewer, FigureRenderer, Size, View};
 
@@ -18,9 +19,13 @@ the frame number, drag to orbit, the wheel to zoom, a joint's bone name on hover
 plots that joint's position over time. With --camera a checkbox switches to MMD's camera.
 Without --model the built-in standard skeleton is posed. --bones chooses the bones drawn as
 `vmdkit render` does (body by default; hidden helpers such as センター先 never unless all).
+--physics simulates the model's rigid bodies (hair, skirts, accessories) as MMD does, from
+frame 0 through the motion's last key, and draws the bones they move (`vmdkit bake --physics`
+bakes the same into keys; a summary goes to stderr); it needs --model.
 
 Examples:
   vmdkit view dance.vmd --model miku.pmx -o dance.html
+  vmdkit view dance.vmd --model miku.pmx --bones visible --physics -o dance.html
   vmdkit view dance.vmd --camera camera.vmd --fps 15 -o dance.html";
 
 #[derive(clap::Args)]
@@ -56,6 +61,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let loaded =
         crate::input::load_motion_or_pose(&args.motion, args.figure.lenient, input::NO_TRAILING)?;
     let model = args.model.read()?;
+    let motion = figure_motion(&loaded.label, &loaded.motion, &args.model, &args.figure, &model)?;
     let times = range_times(args.from, args.to, args.fps, &loaded.motion, &loaded.label)?;
     if crate::input::InputKind::of(&args.motion) != crate::input::InputKind::Pose {
         note_outside(&loaded.label, &loaded.motion, times[0], times[times.len() - 1]);
@@ -66,7 +72,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let size = Size::new(1, 1)?;
     let mut renderer =
-        FigureRenderer::with_options(&model, &loaded.motion, size, args.figure.ik.options());
+        FigureRenderer::with_options(&model, &motion, size, args.figure.ik.options());
     for message in
         crate::report::binding_warnings(&loaded.label, renderer.skeleton(), renderer.binding())
     {

@@ -16,6 +16,7 @@ mod merge_rename;
 mod models;
 mod options;
 mod outputs;
+mod physics;
 mod reduce;
 mod render;
 mod retarget;

@@ -44,6 +44,7 @@ __all__ = [
     "RetargetError",
     "keypoints",
     "retarget",
+    "bake_physics",
 ]
 
 __version__: str
@@ -340,12 +341,15 @@ class Model:
         ik: bool | Literal["mmd", "plain", "off"] = True,
         metres: bool = False,
         up: Literal["y", "z"] | None = None,
+        physics: bool = False,
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Plays `motion` on the model: world positions, shape `frames.shape + (B, 3)`, and
         rotations (x, y, z, w), shape `frames.shape + (B, 4)`. `frames` are MMD frames (1/30 s);
         None samples frame 0 through the last key at `fps`, as `vmdkit bake --model` does.
         `up`: None (the default) MMD's own left-handed Y-up frame, as the CLI without `--up`;
-        "y" right-handed Y up (Z mirrored); "z" right-handed Z up."""
+        "y" right-handed Y up (Z mirrored); "z" right-handed Z up. `physics=True` simulates the
+        rigid bodies (hair, skirts) from frame 0 through the last key, baked into keys at every
+        frame (`bake_physics`), and poses `frames` from those, as the CLI's `--physics`."""
     def save_world(
         self,
         motion: Motion,
@@ -355,10 +359,11 @@ class Model:
         ik: bool | Literal["mmd", "plain", "off"] = True,
         metres: bool = False,
         up: Literal["y", "z"] | None = None,
+        physics: bool = False,
     ) -> int:
         """Bakes `motion` on the model into the NumPy archive `path` (atomically), the layout
         of `vmdkit bake --model … -o x.npz` (docs/world-npz.md); returns the sample count.
-        `up` as in `pose`: None (the default) is MMD's own frame."""
+        `up` as in `pose`: None (the default) is MMD's own frame; `physics` as in `pose`."""
 
 @final
 class Pose:
@@ -393,6 +398,29 @@ class Pose:
         """The morph weights by name, in file order."""
     def __len__(self) -> int:
         """The number of bones."""
+
+def bake_physics(
+    motion: Motion,
+    model: Model,
+    *,
+    ik: bool | Literal["mmd", "plain", "off"] = True,
+    step: float = 0.008333333333333333,
+    settle: float = 1.0,
+    reset_distance: float | None = 10.0,
+    reduce: bool = False,
+    max_position_error: float = 0.05,
+    max_angle_error: float = 0.5,
+) -> tuple[Motion, dict[str, Any]]:
+    """Bakes the physics of `model` playing `motion` into keys: a motion that plays with
+    physics off as `motion` plays with physics on (within 1e-4 units), and a report. Every
+    bone a simulated rigid body moves gets a key at every frame from 0 through the motion's
+    last key; other tracks are kept, IK chains over those bones switched off. `step` is the
+    simulation's step (seconds), `settle` the seconds the bodies settle before frame 0,
+    `reset_distance` the root jump that resets them (None: never); `reduce` thins the baked
+    keys within `max_position_error` units and `max_angle_error` degrees per bone. The report
+    holds `bodies`, `joints`, `frames`, `steps`, `resets`, `max_joint_error`, `baked_bones`
+    (bone indices), `chains_switched_off`, `unkeyable_bones`, `keys`, `max_position_error`,
+    `max_rotation_error_degrees` and `reduce` (a `Motion.reduce` report, or None)."""
 
 def retarget(
     keypoints: npt.ArrayLike,

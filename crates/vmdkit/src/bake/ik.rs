@@ -14,14 +14,11 @@
 //! its own keys too would apply it twice. An append bone gets keys only when it is itself a link;
 //! they are then what gives, with its append still applied, the target rotation.
 //!
-//! **How.** Per output frame the original is posed with IK on ([`IkBakeOptions::pose`]); then the
-//! baked bones' keys are solved so that the forward-kinematics pose of the new keys gives each
-//! of them the local transform (in its parent's frame) of the IK pose: rotation key ← M⁻¹·L·L′⁻¹·M
-//! · key, where L is the target local rotation, L′ the one the current keys give and M the bone
-//! morphs' rotation; translation key ← key + (target − current offset). One round is exact unless
-//! an append source was itself corrected; rounds repeat, at most [`MAX_ROUNDS`], until every
-//! bone is within 1e-5 units of its target. The report gives the largest difference left over
-//! all bones and frames, measured on the keys as written.
+//! **How.** Per output frame the original is posed with IK on ([`IkBakeOptions::pose`]); the
+//! baked bones' keys are then solved by the pose bakes' shared solver (`solve.rs`: each bone's
+//! local transform in its parent's frame, in rounds, at most [`MAX_ROUNDS`](super::MAX_ROUNDS), until every bone is
+//! within 1e-5 units of its target). The report gives the largest difference left over all
+//! bones and frames, measured on the keys as written.
 //!
 //! **Frame rate.** Without [`IkBakeOptions::fps`] frame numbers stay and the baked keys fall on
 //! every integer frame. With it, the whole motion is first resampled ([`bake_sampler`]) and the
@@ -32,22 +29,17 @@
 //! per track (local translation and angle), not in model space.
 
 use super::keys::{bake_sampler, bake_size, Rate};
+use super::solve::{
+    keys_size, named_tracks, pose_span, records_bytes, solve_frames, switch_ik_off,
+};
 use super::BakeError;
-use crate::curve::Curve;
 use crate::edit::{reduce, ReduceOptions, ReduceReport};
-use crate::eval::{property_key, BoneSample, MotionSampler};
-use crate::format::{BoneInterpolation, BoneKey, IkState, Motion, PropertyKey, Section};
-use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
-use crate::math::{quat_angle, FPS};
+use crate::eval::MotionSampler;
+use crate::format::Motion;
+use crate::limit::DEFAULT_MAX_OUTPUT_BYTES;
+use crate::math::FPS;
 use crate::skeleton::{Binding, Pose, PoseEvaluator, PoseInput, PoseOptions, Poser, Skeleton};
-use crate::text::{KeyName, LongName};
-use glam::{Quat, Vec3};
 use std::collections::HashSet;
-
-/// Solving rounds per frame at most (see the module documentation).
-pub const MAX_ROUNDS: usize = 4;
-/// Model units: a frame whose bones are all this close to their targets is done.
-const CONVERGED: f32 = 1e-5;
 
 /// How [`bake_ik`] plays the original and what it writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,22 +109,11 @@ pub fn bake_ik(
 
     let baked = baked_bones(skeleton, &sampler, &binding, options.pose);
     let count = frames.saturating_mul(baked.len() as u64);
-    let record = Section::Bone.record_size().unwrap_or(0) as u64;
     let base_bytes = match options.fps {
         Some(fps) => bake_size(&sampler, fps)?.bytes,
-        None => Section::ALL.iter().fold(0u64, |sum, &s| {
-            sum.saturating_add((motion.count(s) * s.record_size().unwrap_or(0)) as u64)
-        }),
+        None => records_bytes(motion),
     };
-    let size = DenseSize {
-        output: DenseOutput::Keys,
-        first,
-        last,
-        fps: rate.fps,
-        frames,
-        count,
-        bytes: count.saturating_mul(record).saturating_add(base_bytes),
-    };
+    let size = keys_size((first, last), rate.fps, frames, count, base_bytes);
     size.within(options.max_output_bytes)?;
 
     let mut out = match options.fps {
@@ -140,16 +121,17 @@ pub fn bake_ik(
         None => motion.clone(),
     };
     let mut report = IkBakeReport { frames, ..IkBakeReport::default() };
-    let mut tracks = Vec::new();
-    for &b in &baked {
-        match track_name(skeleton, &sampler, &binding, b) {
-            Some(name) => tracks.push((b, name)),
-            None => report.unkeyable_bones.push(b),
-        }
-    }
+    let (tracks, unkeyable) = named_tracks(skeleton, &sampler, &binding, &baked);
+    report.unkeyable_bones = unkeyable;
     report.baked_bones = tracks.iter().map(|&(b, _)| b).collect();
 
-    let keys = solve_frames(skeleton, &sampler, &binding, options.pose, rate, (lo, hi), &tracks, {
+    let mut poser = Poser::with_options(skeleton, &sampler, &binding, options.pose);
+    let fk = PoseEvaluator::with_options(skeleton, PoseOptions { solve_ik: false, ..options.pose });
+    let target = |k: u32, target: &mut Pose, input: &mut PoseInput| {
+        poser.pose_at(rate.source_time(k), target);
+        input.clone_from(poser.input());
+    };
+    let keys = solve_frames(skeleton, &fk, (lo, hi), &tracks, target, {
         let report = &mut report;
         move |done, errors: (f32, f64)| {
             report.max_position_error = report.max_position_error.max(errors.0);
@@ -176,16 +158,10 @@ pub fn bake_ik(
         }
         (None, _) => out.bones.extend(keys),
     }
-    report.chains_switched_off = switch_ik_off(&mut out.properties, skeleton, &sampler, &binding);
+    let all: Vec<usize> = (0..skeleton.ik_count()).collect();
+    report.chains_switched_off =
+        switch_ik_off(&mut out.properties, skeleton, &sampler, &binding, &all);
     Ok((out, report))
-}
-
-/// The first and last frame of the tracks that move a skeleton: bones, morphs and IK switches.
-fn pose_span(sampler: &MotionSampler) -> (u32, u32) {
-    let frames = (sampler.bone_tracks().iter().map(|t| t.frames()))
-        .chain(sampler.morph_tracks().iter().map(|t| t.frames()))
-        .chain(sampler.ik_tracks().iter().map(|t| t.track().frames()));
-    frames.fold((u32::MAX, 0), |(lo, hi), f| (lo.min(f[0]), hi.max(f[f.len() - 1])))
 }
 
 /// The links of every chain some key leaves on, in deform order; none when IK is not solved.
@@ -211,149 +187,15 @@ fn baked_bones(
     skeleton.deform_order().filter(|&b| link[b]).collect()
 }
 
-/// The name bone `b`'s keys get: its track's, or the model's name cut to a key; `None` when
-/// that name drives an earlier bone.
-fn track_name(
-    skeleton: &Skeleton,
-    sampler: &MotionSampler,
-    binding: &Binding,
-    b: usize,
-) -> Option<KeyName> {
-    if let Some(&(track, _)) = binding.bones.iter().find(|&&(_, bone)| bone as usize == b) {
-        return Some(*sampler.bone_tracks()[track as usize].name());
-    }
-    let name = *skeleton.bone_key_name(b);
-    let first =
-        (0..skeleton.bone_count()).find(|&i| skeleton.bone_key_name(i).bytes() == name.bytes());
-    (first == Some(b)).then_some(name)
-}
-
-/// The baked bones' keys at every output frame `lo..=hi`, grouped by bone; `done(frames done,
-/// (position error, rotation error in degrees))` after each frame.
-#[allow(clippy::too_many_arguments)]
-fn solve_frames(
-    skeleton: &Skeleton,
-    sampler: &MotionSampler,
-    binding: &Binding,
-    options: PoseOptions,
-    rate: Rate,
-    (lo, hi): (u32, u32),
-    tracks: &[(usize, KeyName)],
-    mut done: impl FnMut(u64, (f32, f64)),
-) -> Vec<BoneKey> {
-    // Nothing to solve: no frame needs posing (and a far frame number would make that long).
-    if tracks.is_empty() {
-        return Vec::new();
-    }
-    let frames = (hi - lo) as usize + 1;
-    let mut per_bone: Vec<Vec<BoneKey>> =
-        tracks.iter().map(|_| Vec::with_capacity(frames)).collect();
-    let mut poser = Poser::with_options(skeleton, sampler, binding, options);
-    let fk = PoseEvaluator::with_options(skeleton, PoseOptions { solve_ik: false, ..options });
-    let (mut target, mut pose) = (Pose::new(skeleton), Pose::new(skeleton));
-    let mut input = PoseInput::new(skeleton);
-    for (i, k) in (lo..=hi).enumerate() {
-        poser.pose_at(rate.source_time(k), &mut target);
-        input.clone_from(poser.input());
-        let mut errors = (f32::INFINITY, f64::INFINITY);
-        for round in 0..MAX_ROUNDS {
-            fk.evaluate(&input, &mut pose);
-            errors = difference(&pose, &target);
-            if errors.0 <= CONVERGED || round + 1 == MAX_ROUNDS {
-                break;
-            }
-            for &(b, _) in tracks {
-                correct(skeleton, &pose, &target, b, &mut input.bones[b]);
-            }
-        }
-        for ((b, name), keys) in tracks.iter().zip(&mut per_bone) {
-            let s = &input.bones[*b];
-            // The short way from the previous key, so that playback between frames does not spin.
-            let rotation = match keys.last() {
-                Some(prev) if prev.rotation.dot(s.rotation) < 0.0 => -s.rotation,
-                _ => s.rotation,
-            };
-            keys.push(BoneKey {
-                name: *name,
-                frame: k,
-                translation: s.translation,
-                rotation,
-                interpolation: BoneInterpolation::canonical([Curve::LINEAR; 4], s.physics),
-            });
-        }
-        done(i as u64 + 1, errors);
-    }
-    per_bone.into_iter().flatten().collect()
-}
-
-/// Bone `b`'s local rotation and offset from rest in `pose`, from its and its parent's
-/// model-space transforms (what the pose shows, whatever the order of evaluation was).
-fn local(skeleton: &Skeleton, pose: &Pose, b: usize) -> (Quat, Vec3) {
-    let (rotation, position) = (pose.rotation(b), pose.position(b));
-    let rest = skeleton.rest_offset(b);
-    match skeleton.parent(b) {
-        Some(p) => {
-            let inverse = pose.rotation(p).inverse();
-            (inverse * rotation, inverse * (position - pose.position(p)) - rest)
-        }
-        None => (rotation, position - rest),
-    }
-}
-
-/// Moves bone `b`'s key so that its local transform in the forward pose `pose` becomes the one
-/// in `target`.
-fn correct(skeleton: &Skeleton, pose: &Pose, target: &Pose, b: usize, key: &mut BoneSample) {
-    let (want, want_offset) = local(skeleton, target, b);
-    let (have, have_offset) = local(skeleton, pose, b);
-    let morph = pose.morph_rotation(b);
-    key.rotation = (morph.inverse() * want * have.inverse() * morph * key.rotation).normalize();
-    key.translation += want_offset - have_offset;
-}
-
-/// The largest position distance and rotation angle (degrees) between two poses' bones.
-fn difference(a: &Pose, b: &Pose) -> (f32, f64) {
-    let position =
-        (a.positions().iter().zip(b.positions())).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max);
-    let rotation = (a.rotations().iter().zip(b.rotations()))
-        .map(|(p, q)| quat_angle(*p, *q).to_degrees())
-        .fold(0.0, f64::max);
-    (position, rotation)
-}
-
-/// Lists every IK chain of `skeleton` as off in every key of `properties`, adding a key at
-/// frame 0 when none is there; gives the number of chains.
-fn switch_ik_off(
-    properties: &mut Vec<PropertyKey>,
-    skeleton: &Skeleton,
-    sampler: &MotionSampler,
-    binding: &Binding,
-) -> usize {
-    let names: Vec<LongName> = (0..skeleton.ik_count())
-        .map(|k| match binding.iks.iter().find(|&&(_, chain)| chain as usize == k) {
-            Some(&(track, _)) => *sampler.ik_tracks()[track as usize].name(),
-            None => LongName::encode(skeleton.bone_name(skeleton.ik_bone(k))).0,
-        })
-        .collect();
-    if !properties.iter().any(|p| p.frame == 0) {
-        properties.insert(0, property_key(sampler, 0, 0.0));
-    }
-    for key in properties.iter_mut() {
-        for state in &mut key.ik {
-            state.enabled_byte = 0;
-        }
-        for name in &names {
-            if !key.ik.iter().any(|s| s.name.bytes() == name.bytes()) {
-                key.ik.push(IkState { name: *name, enabled_byte: 0 });
-            }
-        }
-    }
-    names.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bake::solve::difference;
+    use crate::format::BoneKey;
+    use crate::math::quat_angle;
     use crate::model::{Append, Bone, BoneFlags, Ik, IkLink, Model, ModelFormat};
+    use crate::text::{KeyName, LongName};
+    use glam::{Quat, Vec3};
 
     fn bone(name: &str, position: Vec3, parent: Option<usize>) -> Bone {
         Bone { flags: BoneFlags::ROTATABLE, ..Bone::new(name, position, parent) }

@@ -23,6 +23,7 @@ use super::BakeError;
 use crate::eval::MotionSampler;
 use crate::limit::{bone_samples_size, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::npy::{self, Array, Data};
+use crate::physics::PhysicsSettings;
 use crate::skeleton::{Axes, Binding, Pose, PoseOptions, Poser, Skeleton, METRES_PER_UNIT};
 use glam::Vec3;
 use std::io::{self, Seek, Write};
@@ -40,6 +41,11 @@ pub struct BakeSettings {
     pub pose: PoseOptions,
     /// The largest bake allowed, in bytes of its arrays ([`world_bake_size`]).
     pub max_output_bytes: u64,
+    /// Play the model's rigid bodies too. Physics needs the model, not only its skeleton:
+    /// [`bake_world_with_physics`](super::bake_world_with_physics) bakes it into the motion
+    /// first ([`bake_physics`](super::bake_physics)) and then poses that; [`bake_world`] refuses
+    /// it with [`BakeError::PhysicsNeedsModel`].
+    pub physics: Option<PhysicsSettings>,
 }
 
 impl Default for BakeSettings {
@@ -50,6 +56,7 @@ impl Default for BakeSettings {
             axes: Axes::Mmd,
             pose: PoseOptions::default(),
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            physics: None,
         }
     }
 }
@@ -89,8 +96,8 @@ pub fn world_bake_size(
 }
 
 /// Poses `sampler` on `skeleton` at every sample, calling `progress(done, total)` now and then.
-/// Fails, before allocating, when the rate is not a positive finite number or the arrays would
-/// be larger than `settings.max_output_bytes`.
+/// Fails, before allocating, when the rate is not a positive finite number, the arrays would
+/// be larger than `settings.max_output_bytes`, or physics is asked for (it needs the model).
 pub fn bake_world(
     skeleton: &Skeleton,
     sampler: &MotionSampler,
@@ -98,6 +105,9 @@ pub fn bake_world(
     settings: &BakeSettings,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<WorldBake, BakeError> {
+    if settings.physics.is_some() {
+        return Err(BakeError::PhysicsNeedsModel);
+    }
     // No more bytes than an address space holds, so the sample count fits in usize too.
     let limit = settings.max_output_bytes.min(usize::MAX as u64);
     let count = world_bake_size(skeleton, sampler, settings.fps)?.within(limit)?.frames as usize;

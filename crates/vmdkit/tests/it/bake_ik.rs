@@ -1,12 +1,12 @@
 //! `bake::bake_ik` over corpus dances with leg IK: the baked motion, written and read back,
 //! played with IK off (as its property keys say), gives the original's IK pose at every frame.
 
+use crate::common::poses::{poses, worst};
 use std::path::Path;
 use vmdkit::bake::{bake_ik, IkBakeOptions};
 use vmdkit::edit::ReduceOptions;
-use vmdkit::eval::MotionSampler;
 use vmdkit::model::Model;
-use vmdkit::skeleton::{Binding, Pose, PoseOptions, Poser, Skeleton};
+use vmdkit::skeleton::{PoseOptions, Skeleton};
 use vmdkit::Motion;
 
 const MIKU: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
@@ -20,35 +20,6 @@ const BIG: &str = "miu200521358__mmd_base/tests__resources__サンプルモー�
 
 fn corpus(test: &str) -> Option<std::path::PathBuf> {
     test_corpus::corpus_or_skip(test).map(|m| m.dir)
-}
-
-/// Plays `motion` on `skeleton` at each of `times` with `options`.
-fn poses(skeleton: &Skeleton, motion: &Motion, options: PoseOptions, times: &[f64]) -> Vec<Pose> {
-    let sampler = MotionSampler::new(motion);
-    let binding = Binding::new(skeleton, &sampler);
-    let mut poser = Poser::with_options(skeleton, &sampler, &binding, options);
-    times
-        .iter()
-        .map(|&t| {
-            let mut pose = Pose::new(skeleton);
-            poser.pose_at(t, &mut pose);
-            pose
-        })
-        .collect()
-}
-
-/// The largest model-space position distance between matching bones of two pose lists.
-fn worst(a: &[Pose], b: &[Pose]) -> (f32, usize, usize) {
-    let mut worst = (0.0f32, 0, 0);
-    for (f, (pa, pb)) in a.iter().zip(b).enumerate() {
-        for (bone, (p, q)) in pa.positions().iter().zip(pb.positions()).enumerate() {
-            let d = p.distance(*q);
-            if d > worst.0 || d.is_nan() {
-                worst = (d, f, bone);
-            }
-        }
-    }
-    worst
 }
 
 /// Bakes `dance` on `model` at its own frame numbers and checks the round trip through bytes.

@@ -12,6 +12,7 @@ static GLOBAL: CountingAllocator = CountingAllocator;
 mod append_place;
 mod architecture;
 mod bake_ik;
+mod bake_physics;
 mod bounded_work;
 mod bvh;
 mod common;

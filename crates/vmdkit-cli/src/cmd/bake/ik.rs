@@ -4,16 +4,12 @@
 use super::BakeArgs;
 use crate::args::ik::IkMode;
 use crate::args::limit::too_large;
-use crate::batch::progress_bar;
-use crate::input::{self, read_model, Format};
+use crate::batch::FrameProgress;
+use crate::input::Format;
 use crate::output;
-use crate::shared::eval::{bind, warn_duplicates};
 use crate::shared::messages::{counts, errors, list};
 use std::path::Path;
 use vmdkit::bake::{bake_ik, BakeError, IkBakeOptions};
-use vmdkit::edit::ReduceOptions;
-use vmdkit::eval::MotionSampler;
-use vmdkit::skeleton::Skeleton;
 
 /// Bakes shorter than this many frames finish before a progress bar would help.
 const PROGRESS_MIN_FRAMES: u64 = 2_000;
@@ -21,34 +17,14 @@ const PROGRESS_MIN_FRAMES: u64 = 2_000;
 /// Bakes the IK of `args.file` posed on `model_path` with `ik` into `args.output` (a .vmd),
 /// resampled to `fps` (the sampling rate, after --from-fps) when given.
 pub fn run(args: &BakeArgs, model_path: &Path, fps: Option<f64>, ik: IkMode) -> anyhow::Result<()> {
-    let reduce = match args.reduce {
-        true => Some(ReduceOptions { tolerance: args.tolerance()?, ..ReduceOptions::default() }),
-        false => None,
-    };
-    let model = read_model(model_path)?;
-    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
-    let skeleton = Skeleton::new(&model);
-    let sampler = MotionSampler::new(&loaded.motion);
-    if sampler.bone_tracks().is_empty() {
-        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
-    }
-    warn_duplicates(&loaded.label, &sampler);
-    // For its warnings: what binds to nothing is not baked.
-    bind(&loaded.label, &skeleton, &sampler);
-    drop(sampler);
+    let reduce = args.reduce_options()?;
+    let (_, loaded, skeleton) = super::load_on_model(args, model_path)?;
 
     let options =
         IkBakeOptions { pose: ik.options(), fps, reduce, max_output_bytes: args.limit.bytes() };
-    let mut bar = None;
-    let baked = bake_ik(&loaded.motion, &skeleton, &options, |done, total| {
-        let bar = bar.get_or_insert_with(|| {
-            progress_bar(total as usize, total >= PROGRESS_MIN_FRAMES, "frames")
-        });
-        bar.set_position(done);
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let mut bar = FrameProgress::new(PROGRESS_MIN_FRAMES);
+    let baked = bake_ik(&loaded.motion, &skeleton, &options, |done, total| bar.set(done, total));
+    bar.finish();
     let (out, report) = match baked {
         Err(BakeError::TooLarge(e)) => return Err(too_large(&loaded.label, &e)),
         Err(e) => return Err(anyhow::anyhow!("{}: {e}", loaded.label)),

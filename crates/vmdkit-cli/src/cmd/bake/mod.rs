@@ -1,23 +1,30 @@
 //! `vmdkit bake`: a key at every 1/N second (see `vmdkit::bake::bake`); with `--model`, IK
-//! baked into forward keys (`ik.rs`) or world-space joints (`world.rs`). This file
+//! baked into forward keys (`ik.rs`), physics baked into keys (`physics.rs`) or world-space
+//! joints (`world.rs`). This file
 //! picks the mode and refuses the options that would do nothing in it.
 
 mod ik;
+mod physics;
 mod world;
 
 use crate::args::frames::check_fps;
 use crate::args::limit::{too_large, OutputLimit};
+use crate::args::physics::PhysicsArgs;
 use crate::args::tolerance::ToleranceArgs;
 use crate::batch::{is_long, spinner};
 use crate::error::usage;
+use crate::input::Loaded;
 use crate::input::{self, Format};
 use crate::output;
-use crate::shared::eval::warn_duplicates;
+use crate::shared::eval::{bind, warn_duplicates};
 use std::path::{Path, PathBuf};
 use vmdkit::bake::{bake_sampler, BakeError};
+use vmdkit::edit::ReduceOptions;
 use vmdkit::edit::Tolerance;
 use vmdkit::eval::MotionSampler;
 use vmdkit::math::FPS;
+use vmdkit::model::Model;
+use vmdkit::skeleton::Skeleton;
 use world::WorldBakeOptions;
 
 const AFTER_HELP: &str = "\
@@ -26,6 +33,7 @@ Three bakes, picked by --model and the output's extension:
   bake FILE --fps N -o OUT.vmd|.json|.csv          every track resampled, a key every 1/N s
   bake FILE --model MODEL -o OUT.vmd [--fps N]     IK baked into forward (FK) keys
   bake FILE --model MODEL --fps N -o OUT.npz|.csv|.json   world-space joints of every bone
+  bake FILE --model MODEL --physics -o OUT.vmd     physics (hair, skirts) baked into keys
 
 MMD plays every VMD at 30 fps and a VMD has no frame-rate field, so the output's frame numbers
 count at the new rate: in a 60 fps bake, frame 120 is two seconds in (MMD itself would play
@@ -48,16 +56,32 @@ baked: MMD and engines without IK still apply append from the source bone on pla
 D bone (足D, ひざD) follows its baked source by itself, and keys of its own would apply the
 append twice. A motion without bone keys (a camera motion) is an error: there is nothing to pose.
 
+Physics bake (.vmd with --model --physics): the model's rigid bodies and joints are simulated
+as MMD does, from frame 0 (settled on the first frame's pose) through the motion's last key,
+and every bone a body moves (hair, skirts, accessories) gets a key at every frame holding, in
+its own local frame, what reproduces with physics off (MMD's physics switch off, engines and
+Blender without a rigid-body world) the pose the physics gave, within 1e-4 units (the largest
+difference is reported). Every other track is kept exactly and IK still solves on playback;
+an IK chain that rotates those bones (a hair IK) is switched off in the property section, since
+physics overwrites it. --reduce thins the baked keys: its tolerances hold per bone, on local
+rotation and offset, so the tip of a chain of n bones may move up to n times as far. With
+--physics, a world-space bake (.npz, .csv, .json) poses the physics-baked motion. A model
+without rigid bodies has nothing to simulate: a warning, and the motion as it is.
+--physics-step, --physics-settle and --physics-reset tune the simulation (see their help).
+
 Options that do nothing in the chosen mode are errors: --metres, --scale, --up and
---right-handed belong to the world bake, --ik to the two --model bakes, --reduce to the IK
-bake, --pretty to a .json output.
+--right-handed belong to the world bake, --ik to the --model bakes, --reduce to the IK and
+physics bakes, --fps to all but the physics bake to .vmd, --physics to a bake on a model,
+--pretty to a .json output.
 
 Examples:
   vmdkit bake dance.vmd --fps 60 -o dance60.vmd
   vmdkit bake dance60.vmd --from-fps 60 --fps 30 -o dance30.vmd
   vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd
   vmdkit bake dance.vmd --model miku.pmx -o dance-fk.vmd --reduce --max-angle-error 0.2
-  vmdkit bake dance.vmd --model miku.pmx --fps 30 --metres --up z -o joints.npz";
+  vmdkit bake dance.vmd --model miku.pmx --fps 30 --metres --up z -o joints.npz
+  vmdkit bake dance.vmd --model miku.pmx --physics -o dance-physics.vmd
+  vmdkit bake dance.vmd --model miku.pmx --physics --fps 30 -o joints-with-hair.npz";
 
 /// `bake`: key frames at a new rate, or with `--model` IK baked into forward keys (.vmd) or the
 /// world-space joints of every frame.
@@ -65,18 +89,21 @@ Examples:
 pub struct BakeCommand {
     #[command(flatten)]
     keys: BakeArgs,
-    /// Pose this PMX/PMD model (or PmxEditor bone CSV): with a .vmd output, bake IK into forward
-    /// keys; with .npz, .csv or .json, bake world positions and rotations
+    /// Pose this PMX/PMD model (or PmxEditor bone CSV): with a .vmd output, bake IK (with
+    /// --physics, physics) into keys; with .npz, .csv or .json, bake world positions and
+    /// rotations
     #[arg(long, value_name = "MODEL")]
     model: Option<std::path::PathBuf>,
     #[command(flatten)]
     world: WorldBakeOptions,
+    #[command(flatten)]
+    physics: PhysicsArgs,
 }
 
 impl BakeCommand {
     /// Runs the bake the arguments ask for.
     pub fn run(&self) -> anyhow::Result<()> {
-        run(&self.keys, self.model.as_deref(), &self.world)
+        run(&self.keys, self.model.as_deref(), &self.world, &self.physics)
     }
 }
 
@@ -103,7 +130,7 @@ pub struct BakeArgs {
     /// Indent JSON output
     #[arg(long)]
     pub pretty: bool,
-    /// IK bake: thin the baked keys to fitted curves within the tolerances below
+    /// IK and physics bakes: thin the baked keys to fitted curves within the tolerances below
     #[arg(long)]
     pub reduce: bool,
     /// With --reduce: largest bone translation error at any frame, model units [default: 0.05]
@@ -141,6 +168,16 @@ impl BakeArgs {
         }
     }
 
+    /// What --reduce asks of a bake on a model: its tolerances, or nothing without it.
+    pub fn reduce_options(&self) -> anyhow::Result<Option<ReduceOptions>> {
+        Ok(match self.reduce {
+            true => {
+                Some(ReduceOptions { tolerance: self.tolerance()?, ..ReduceOptions::default() })
+            }
+            false => None,
+        })
+    }
+
     /// The --reduce tolerances, defaults for those not given.
     pub fn tolerance(&self) -> anyhow::Result<Tolerance> {
         let default = Tolerance::default();
@@ -153,13 +190,35 @@ impl BakeArgs {
     }
 }
 
+/// The model at `model_path`, the motion `args.file` and the model's skeleton, for the bakes
+/// that key a model's bones (IK, physics): a motion without bone keys is refused, and what
+/// binds to nothing (which is not baked) is warned about.
+fn load_on_model(args: &BakeArgs, model_path: &Path) -> anyhow::Result<(Model, Loaded, Skeleton)> {
+    let model = input::read_model(model_path)?;
+    let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
+    let skeleton = Skeleton::new(&model);
+    let sampler = MotionSampler::new(&loaded.motion);
+    if sampler.bone_tracks().is_empty() {
+        return Err(anyhow::anyhow!("{}: {}", loaded.label, BakeError::NoBoneKeys));
+    }
+    warn_duplicates(&loaded.label, &sampler);
+    bind(&loaded.label, &skeleton, &sampler);
+    drop(sampler);
+    Ok((model, loaded, skeleton))
+}
+
 /// A usage error for `flag`, which does nothing in this mode.
 fn refuse(flag: &str, why: &str) -> anyhow::Error {
     usage(format!("{flag} {why}"))
 }
 
 /// Runs the bake `args` and `model` ask for (see the help).
-fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyhow::Result<()> {
+fn run(
+    args: &BakeArgs,
+    model: Option<&Path>,
+    world: &WorldBakeOptions,
+    physics: &PhysicsArgs,
+) -> anyhow::Result<()> {
     let is_vmd = Format::from_path(&args.output) == Some(Format::Vmd);
     if args.pretty && Format::from_path(&args.output) != Some(Format::Json) {
         return Err(refuse("--pretty", "indents JSON: it needs a .json output"));
@@ -168,6 +227,9 @@ fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyho
         None => {
             if let Some(flag) = world.given().first() {
                 return Err(refuse(flag, "needs --model: it applies to a bake on a model"));
+            }
+            if let Some(flag) = physics.given() {
+                return Err(refuse(flag, "needs --model: physics plays a model's rigid bodies"));
             }
             if args.reduce {
                 return Err(refuse(
@@ -186,6 +248,16 @@ fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyho
                     "applies to a world-space bake (.npz, .csv or .json), not to a .vmd output",
                 ));
             }
+            if physics.physics {
+                if args.fps.is_some() {
+                    return Err(refuse(
+                        "--fps",
+                        "does nothing in a physics bake to .vmd, which keys every frame at 30 \
+                         fps (resample its output with `vmdkit bake --fps N`)",
+                    ));
+                }
+                return physics::run(args, model, world.ik.unwrap_or_default(), physics);
+            }
             let fps = args.fps.map(|fps| args.sampling_fps(fps)).transpose()?;
             ik::run(args, model, fps, world.ik.unwrap_or_default())
         }
@@ -195,7 +267,7 @@ fn run(args: &BakeArgs, model: Option<&Path>, world: &WorldBakeOptions) -> anyho
                 return Err(refuse("--reduce", "applies to the IK bake, a .vmd output"));
             }
             let fps = args.required_fps("a world-space bake")?;
-            world::run(args, model, fps, world)
+            world::run(args, model, fps, world, physics)
         }
     }
 }

@@ -1,13 +1,16 @@
 //! `vmdkit bake --model`: every bone's world position and rotation at every sample, as NumPy
-//! `.npz`, CSV or JSON (see `vmdkit::bake::world`).
+//! `.npz`, CSV or JSON (see `vmdkit::bake::world`); with `--physics`, of the motion with the
+//! model's physics baked in first.
 
 use super::BakeArgs;
 use crate::args::ik::IkMode;
 use crate::args::limit::{too_large, OutputLimit};
+use crate::args::physics::PhysicsArgs;
 use crate::batch::progress_bar;
 use crate::input::{self, read_model};
 use crate::output;
 use crate::shared::eval::bind;
+use crate::shared::physics::{with_physics, PhysicsRun};
 use std::path::Path;
 use vmdkit::bake::{bake_world, world_bake_size, BakeError, BakeSettings};
 use vmdkit::eval::MotionSampler;
@@ -83,6 +86,9 @@ impl WorldBakeOptions {
             axes,
             pose: self.ik.unwrap_or_default().options(),
             max_output_bytes: limit.bytes(),
+            // The command line bakes physics itself first (`crate::shared::physics`), for its
+            // progress bar and summary; the library's route is the same.
+            physics: None,
         })
     }
 }
@@ -117,10 +123,12 @@ pub fn run(
     model_path: &Path,
     fps: f64,
     opts: &WorldBakeOptions,
+    physics: &PhysicsArgs,
 ) -> anyhow::Result<()> {
     let (out, limit) = (args.output.as_path(), args.limit);
     let format = output_format(out)?;
     let settings = opts.settings(fps, limit)?;
+    let physics = physics.settings()?;
     let model = read_model(model_path)?;
     let loaded = input::load_motion(&args.file, args.lenient, input::NO_TRAILING)?;
     let sampler = MotionSampler::new(&loaded.motion);
@@ -136,6 +144,12 @@ pub fn run(
     let size = world_bake_size(&skeleton, &sampler, fps)
         .and_then(|size| Ok(size.within(limit.bytes())?))
         .map_err(refused)?;
+    drop(sampler);
+    let run =
+        PhysicsRun { settings: physics, pose: settings.pose, max_output_bytes: limit.bytes() };
+    let model_label = model_path.display().to_string();
+    let motion = with_physics(&loaded.label, &loaded.motion, &model_label, &model, &skeleton, run)?;
+    let sampler = MotionSampler::new(&motion);
     let binding = bind(&loaded.label, &skeleton, &sampler);
 
     let total = usize::try_from(size.frames).unwrap_or(usize::MAX);

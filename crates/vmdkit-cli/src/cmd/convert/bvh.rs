@@ -2,10 +2,12 @@
 //! BVH in its own `bvh.rs`.
 
 use crate::args::limit::OutputLimit;
+use crate::args::physics::PhysicsArgs;
 use crate::error::usage;
 use crate::input::{self, read_model};
 use crate::output;
 use crate::output::{print_export_summary, CountingWriter, ExportSummary};
+use crate::shared::physics::{with_physics, PhysicsRun};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::path::Path;
 use vmdkit::bvh::{from_motion, BvhExportError, BvhExportOptions, BvhUnits, EulerOrder, JointKind};
@@ -72,14 +74,16 @@ impl ExportArgs {
     }
 }
 
-/// `vmdkit convert MOTION OUT.bvh --model MODEL …` (`--model` and `--max-output-size` are
-/// `convert`'s own, shared with glTF outputs).
+/// `vmdkit convert MOTION OUT.bvh --model MODEL …` (`--model`, `--max-output-size` and
+/// `--physics` are `convert`'s own, shared with glTF outputs).
+#[allow(clippy::too_many_arguments)]
 pub fn convert(
     input: &Path,
     output: &Path,
     lenient: bool,
     model: Option<&Path>,
     limit: OutputLimit,
+    physics: &PhysicsArgs,
     args: &ExportArgs,
     quiet: bool,
 ) -> anyhow::Result<()> {
@@ -100,12 +104,20 @@ pub fn convert(
     }
     let fps = args.fps.unwrap_or(30.0);
     crate::args::frames::check_fps(fps)?;
+    let physics = physics.settings()?;
     let model = read_model(model_path)?;
     let loaded = input::load_motion(input, lenient, input::NO_TRAILING)?;
     loaded.warn_repairs();
-    let sampler = MotionSampler::new(&loaded.motion);
     let skeleton = vmdkit::skeleton::Skeleton::new(&model);
-    crate::shared::eval::bind(&loaded.label, &skeleton, &sampler);
+    crate::shared::eval::bind(&loaded.label, &skeleton, &MotionSampler::new(&loaded.motion));
+    let run = PhysicsRun {
+        settings: physics,
+        pose: BvhExportOptions::default().pose,
+        max_output_bytes: limit.bytes(),
+    };
+    let model_label = model_path.display().to_string();
+    let motion = with_physics(&loaded.label, &loaded.motion, &model_label, &model, &skeleton, run)?;
+    let sampler = MotionSampler::new(&motion);
     let order = args.order.unwrap_or_default();
     let options = BvhExportOptions {
         fps,

@@ -3,11 +3,13 @@
 
 use crate::args::ik::IkMode;
 use crate::args::limit::{too_large, OutputLimit};
+use crate::args::physics::PhysicsArgs;
 use crate::error::usage;
 use crate::input::{self, read_model};
 use crate::output;
 use crate::output::{print_export_summary, ExportSummary};
 use crate::shared::eval::{bind, warn_duplicates};
+use crate::shared::physics::{with_physics, PhysicsRun};
 use std::path::{Path, PathBuf};
 use vmdkit::eval::MotionSampler;
 use vmdkit::gltf::{
@@ -75,13 +77,15 @@ fn is_model(path: &Path) -> bool {
 }
 
 /// Writes `output` from `input`: a motion with `--model`, or a model (its rest pose).
-/// `--model` and `--max-output-size` are `convert`'s own, shared with BVH outputs.
+/// `--model`, `--max-output-size` and `--physics` are `convert`'s own, shared with BVH outputs.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     input: &Path,
     output: &Path,
     lenient: bool,
     model: Option<&Path>,
     limit: OutputLimit,
+    physics: &PhysicsArgs,
     args: &GltfArgs,
     quiet: bool,
 ) -> anyhow::Result<()> {
@@ -90,6 +94,12 @@ pub fn run(
     }
     let (model_path, motion_path) = match (model, is_model(input)) {
         (Some(model), false) => (model, Some(input)),
+        (None, true) if physics.physics => {
+            return Err(usage(
+                "--physics plays a motion's physics, and IN is a model alone (its rest pose): \
+                 give the motion as IN and the model with --model",
+            ))
+        }
         (None, true) => (input, None),
         (Some(_), true) => {
             return Err(usage("IN is a model already; --model is for playing a motion on one"))
@@ -122,7 +132,16 @@ pub fn run(
             bind(&loaded.label, &skeleton, &sampler);
             // The samples the export takes: frame 0 through the last key at glTF's rate.
             frames = sample_count(sampler.last_frame().unwrap_or(0), vmdkit::gltf::FPS);
-            Some(loaded)
+            let run = PhysicsRun {
+                settings: physics.settings()?,
+                pose: args.ik.options(),
+                max_output_bytes: limit.bytes(),
+            };
+            let model_label = model_path.display().to_string();
+            let motion =
+                with_physics(&loaded.label, &loaded.motion, &model_label, &model, &skeleton, run)?
+                    .into_owned();
+            Some(input::Loaded { motion, ..loaded })
         }
         None => None,
     };

@@ -67,7 +67,13 @@ folder (links followed) are read, unless --allow-outside-textures; an embedded t
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx
   vmdkit convert dance.vmd -o dance.glb --model miku.pmx --camera camera.vmd --embed-textures
   vmdkit convert dance.vmd -o bones.glb --model miku.pmx --skeleton-only
-  vmdkit convert miku.pmx -o miku.glb";
+  vmdkit convert miku.pmx -o miku.glb
+
+With --physics a .bvh or .glb output plays the model's rigid bodies (hair, skirts,
+accessories) as MMD does, simulated from frame 0 through the motion's last key and baked into
+the bones they move (`vmdkit bake --physics` writes the same as a VMD); a summary goes to
+stderr. A model without rigid bodies: a warning, and nothing moves.
+  vmdkit convert dance.vmd -o dance.glb --model miku.pmx --physics";
 
 #[derive(clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -109,6 +115,8 @@ pub struct Args {
     gltf: gltf::GltfArgs,
     #[command(flatten)]
     limit: crate::args::limit::OutputLimit,
+    #[command(flatten)]
+    physics: crate::args::physics::PhysicsArgs,
     /// Print no summary line for a .bvh or .glb output (warnings still go to stderr)
     #[arg(short, long)]
     quiet: bool,
@@ -207,16 +215,24 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if bvh::is_bvh(output) {
             args.gltf.refuse_unless_glb(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            bvh::convert(input, output, args.lenient, model, args.limit, &args.bvh, quiet)?;
+            let (limit, physics) = (args.limit, &args.physics);
+            bvh::convert(input, output, args.lenient, model, limit, physics, &args.bvh, quiet)?;
         } else {
             args.bvh.refuse_unless_bvh(output)?;
             let (input, quiet) = (&args.input, args.quiet);
-            gltf::run(input, output, args.lenient, model, args.limit, &args.gltf, quiet)?;
+            let (limit, physics) = (args.limit, &args.physics);
+            gltf::run(input, output, args.lenient, model, limit, physics, &args.gltf, quiet)?;
         }
         return Ok(Outcome::Success);
     }
     args.bvh.refuse_unless_bvh(output)?;
     args.gltf.refuse_unless_glb(output)?;
+    if let Some(flag) = args.physics.given() {
+        return Err(usage(format!(
+            "{flag} is for a .bvh or .glb output played on --model, and {} is neither",
+            output.display()
+        )));
+    }
     if args.model.is_some() {
         return Err(usage(format!(
             "--model is for a .bvh or .glb output, and {} is neither",

@@ -2,5 +2,6 @@
 
 pub mod alone;
 pub mod physics_models;
+pub mod poses;
 pub mod read_checks;
 pub mod skeleton;
