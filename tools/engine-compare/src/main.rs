@@ -144,7 +144,8 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!();
     println!(
-        "Load average at the end (other work on the machine skews the times): {}",
+        "Times: this thread's CPU time, the better of two runs (a busy machine still slows them \
+         through shared caches and cores); load average at the end: {}",
         load.trim()
     );
 }
