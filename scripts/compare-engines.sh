@@ -5,7 +5,10 @@
 # corpus models with rigid bodies playing a dance. Prints the Markdown tables that
 # docs/physics.md ("Choosing the engine") quotes.
 #
-#   scripts/compare-engines.sh [--scenes-only]
+#   scripts/compare-engines.sh [--scenes-only | --joints]
+#
+# --joints: per joint of 初音ミク, the worst limit excess (Euler XYZ, as Bullet reads limits) and
+# anchor distance on each engine over 300 frames of three corpus dances.
 #
 # The tool, tools/engine-compare, is its own workspace with its own target folder, so that no
 # project build or test ever compiles Bullet; its first build takes a few minutes of CPU. It

@@ -88,6 +88,7 @@ struct Body {
 }
 
 struct SimJoint {
+    index: usize,
     a: usize,
     b: usize,
     frame_a: Tf,
@@ -116,6 +117,8 @@ pub struct BulletSim {
     previous: Vec<Tf>,
     scratch: Vec<PhysicsBone>,
     figures: Figures,
+    /// Per joint with a simulated body, after the last pose: (model index, error, excess).
+    readings: Vec<(usize, f32, f32)>,
     /// vmdkit's mode 2 convention: the body is put back at its bone's position after every step
     /// (keeping its velocity). Off: the body swings free and only lends its rotation.
     put_back: bool,
@@ -217,7 +220,7 @@ impl BulletSim {
             bodies.push(Body { handle, bone, kinematic, drive, offset });
         }
         let mut joints = Vec::new();
-        for joint in &model.joints {
+        for (index, joint) in model.joints.iter().enumerate() {
             let end = |b: Option<usize>| b.and_then(|b| placed.get(b).copied().flatten());
             let (Some(a), Some(b)) = (end(joint.body_a), end(joint.body_b)) else { continue };
             if a == b || !joint_usable(joint) {
@@ -241,6 +244,7 @@ impl BulletSim {
                 (lo <= hi).then_some([lo, hi])
             };
             joints.push(SimJoint {
+                index,
                 a,
                 b,
                 frame_a: rests[a].inverse().mul(frame),
@@ -272,6 +276,7 @@ impl BulletSim {
             previous: vec![Tf::IDENTITY; n],
             scratch: Vec::new(),
             figures: Figures::default(),
+            readings: Vec::new(),
             put_back,
         })
     }
@@ -367,22 +372,27 @@ impl BulletSim {
         }
     }
 
-    /// vmdkit's measure: anchor distance, and the angle about each held axis as 2 asin of the
-    /// relative rotation's component.
+    /// vmdkit's measure: anchor distance, and how far the relative rotation's Euler XYZ angles
+    /// (Bullet's own) are past the held axes' limits; joints between two kinematic bodies left
+    /// out, as vmdkit leaves them out.
     fn measure(&mut self) {
         let (mut error, mut excess) = (0f32, 0f32);
+        self.readings.clear();
         for j in &self.joints {
             let a = self.world_of(j.a).mul(j.frame_a);
             let b = self.world_of(j.b).mul(j.frame_b);
-            error = error.max(a.t.distance(b.t));
-            let mut rel = a.r.conjugate() * b.r;
-            if rel.w < 0.0 {
-                rel = -rel;
-            }
-            for (held, s) in j.angular.iter().zip([rel.x, rel.y, rel.z]) {
+            let rel = a.r.conjugate() * b.r;
+            let (x, y, z) = rel.normalize().to_euler(glam::EulerRot::XYZ);
+            let mut ex = 0f32;
+            for (held, angle) in j.angular.iter().zip([x, y, z]) {
                 let Some([lo, hi]) = *held else { continue };
-                let angle = 2.0 * s.clamp(-1.0, 1.0).asin();
-                excess = excess.max(angle - hi).max(lo - angle);
+                ex = ex.max(angle - hi).max(lo - angle);
+            }
+            let kinematic = self.bodies[j.a].kinematic && self.bodies[j.b].kinematic;
+            if !kinematic {
+                error = error.max(a.t.distance(b.t));
+                excess = excess.max(ex);
+                self.readings.push((j.index, a.t.distance(b.t), ex));
             }
         }
         self.figures.max_joint_error = if error.is_nan() || self.figures.max_joint_error.is_nan() {
@@ -421,6 +431,10 @@ impl Engine for BulletSim {
 
     fn figures(&self) -> Figures {
         self.figures
+    }
+
+    fn joints_now(&self) -> Vec<(usize, f32, f32)> {
+        self.readings.clone()
     }
 }
 

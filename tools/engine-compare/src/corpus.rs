@@ -162,3 +162,26 @@ pub fn load(dir: &Path, model: &str, dance: &str) -> (Model, Motion) {
     let d = Motion::read_file(dir.join(dance)).unwrap_or_else(|e| panic!("{dance}: {e}"));
     (m, d)
 }
+
+/// `motion` played on `model` with `kind` for at most `frames` frames: per model joint, the
+/// largest anchor distance and limit excess (radians) seen, 0 for joints not simulated.
+pub fn joint_worsts(kind: Kind, model: &Model, motion: &Motion, frames: usize) -> Vec<(f32, f32)> {
+    let skeleton = Skeleton::new(model);
+    let sampler = MotionSampler::new(motion);
+    let binding = Binding::new(&skeleton, &sampler);
+    let mut poser = Poser::new(&skeleton, &sampler, &binding);
+    let evaluator = PoseEvaluator::with_options(&skeleton, poser.options());
+    let mut world = kind.make(model, &skeleton, &PhysicsSettings::default());
+    let mut pose = Pose::new(&skeleton);
+    let last = (sampler.last_frame().unwrap_or(0) as usize).min(frames.saturating_sub(1));
+    let mut worst = vec![(0f32, 0f32); model.joints.len()];
+    for f in 0..=last {
+        let input = poser.sample(f as f64);
+        world.pose(&evaluator, input, if f == 0 { 0.0 } else { 1.0 / 30.0 }, &mut pose);
+        for (j, error, excess) in world.joints_now() {
+            worst[j].0 = worst[j].0.max(error);
+            worst[j].1 = worst[j].1.max(excess);
+        }
+    }
+    worst
+}

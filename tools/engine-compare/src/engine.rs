@@ -21,6 +21,9 @@ pub trait Engine {
     fn pose(&mut self, evaluator: &PoseEvaluator, input: &PoseInput, dt: f32, pose: &mut Pose);
     /// The worst figures so far.
     fn figures(&self) -> Figures;
+    /// Per joint with a simulated body, after the last pose: (model index, anchor distance,
+    /// limit excess in radians).
+    fn joints_now(&self) -> Vec<(usize, f32, f32)>;
 }
 
 impl Engine for PhysicsWorld {
@@ -31,6 +34,13 @@ impl Engine for PhysicsWorld {
     fn figures(&self) -> Figures {
         let s = self.stats();
         Figures { max_joint_error: s.max_joint_error, max_limit_excess: s.max_limit_excess }
+    }
+
+    fn joints_now(&self) -> Vec<(usize, f32, f32)> {
+        self.joint_readings()
+            .filter(|r| !r.kinematic)
+            .map(|r| (r.joint, r.error, r.limit_excess))
+            .collect()
     }
 }
 

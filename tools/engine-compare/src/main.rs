@@ -23,6 +23,74 @@ use vmdkit::model::RigidMode;
 const MIKU: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
 const MEI: &str = "mmdagent__mmdagent-mirror/MMDAgent_Example__Model__mei__mei.pmd";
 const WAVE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
+const SAMPLE2: &str = "miu200521358__mmd_base/tests__resources__サンプルモーション2.vmd";
+/// The physics corpus test's third dance: a motion captured from video, jittery and fast.
+const CAPTURED: &str = "wayne931121__3d-pose-baseline-vmd/test_json_3d_20251014_001234_idx01__animasa_miku_born_20251014_004602_depthなし_h0.0_z0.0_d1_s1_p0.5_r3.0_reduce.vmd";
+
+/// Per joint of 初音ミク, the worst limit excess and anchor distance on each engine over the
+/// first 300 frames (10 s) of two dances: whether what passes its limits in vmdkit does so in
+/// Bullet too (the model and the dance) or only in vmdkit (the setup).
+fn joint_table(dir: &std::path::Path) {
+    use vmdkit::model::RigidMode;
+    let mode = |m: RigidMode| match m {
+        RigidMode::FollowBone => "0",
+        RigidMode::Physics => "1",
+        _ => "2",
+    };
+    for dance in [WAVE, SAMPLE2, CAPTURED] {
+        let (model, motion) = corpus::load(dir, MIKU, dance);
+        let runs = Kind::ALL.map(|k| corpus::joint_worsts(k, &model, &motion, 300));
+        println!();
+        println!(
+            "初音ミク, {}, 300 frames: per joint, limit excess (rad) / anchor distance",
+            dance.rsplit("__").next().unwrap_or(dance)
+        );
+        println!();
+        let worst = |r: &Vec<(f32, f32)>| {
+            r.iter().fold((0f32, 0f32), |(e, x), &(a, b)| (e.max(a), x.max(b)))
+        };
+        println!(
+            "worst of all joints (excess / distance): {}",
+            runs.iter()
+                .map(|r| {
+                    let (e, x) = worst(r);
+                    format!("{x:.3} / {e:.3}")
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        println!();
+        println!(
+            "| joint | bodies (mode, mass) | angular limits X, Y, Z | {} |",
+            Kind::ALL.map(|k| k.name()).join(" | ")
+        );
+        println!("| --- | --- | --- | --- | --- | --- |");
+        for (j, joint) in model.joints.iter().enumerate() {
+            if runs.iter().all(|r| r[j].1 < 0.1 && r[j].0 < 0.2) {
+                continue;
+            }
+            let body = |b: Option<usize>| {
+                b.and_then(|b| model.rigid_bodies.get(b)).map_or("?".to_string(), |rb| {
+                    format!("{} ({}, {})", rb.name, mode(rb.mode), rb.mass)
+                })
+            };
+            let limits: Vec<String> = (0..3)
+                .map(|i| format!("[{:.2}, {:.2}]", joint.angular_min[i], joint.angular_max[i]))
+                .collect();
+            println!(
+                "| {} | {} – {} | {} | {} |",
+                joint.name,
+                body(joint.body_a),
+                body(joint.body_b),
+                limits.join(" "),
+                runs.iter()
+                    .map(|r| format!("{:.3} / {:.3}", r[j].1, r[j].0))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+    }
+}
 
 fn pct(x: f32) -> String {
     format!("{:+.2}%", x * 100.0)
@@ -35,6 +103,10 @@ fn row(label: &str, cells: impl IntoIterator<Item = String>) {
 
 fn main() {
     let only_scenes = std::env::args().any(|a| a == "--scenes-only");
+    if std::env::args().any(|a| a == "--joints") {
+        joint_table(&test_corpus::corpus_dir());
+        return;
+    }
     println!("| check | rapier3d | Bullet |");
     println!("| --- | --- | --- |");
     let both = |f: &dyn Fn(Kind) -> String| Kind::BOTH.map(f);
@@ -45,7 +117,7 @@ fn main() {
     let mode2 = |k| scenes::pendulum_period_error(k, RigidMode::PhysicsWithBonePosition);
     let swing = |x: f32| if x.is_nan() { "no swing".to_string() } else { pct(x) };
     row(
-        "pendulum (mode 2, body put back at its bone after every step), period error",
+        "pendulum (mode 2), period error (Bullet: body put back at its bone after every step)",
         [
             swing(mode2(Kind::Rapier)),
             format!(
