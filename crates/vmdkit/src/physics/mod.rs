@@ -58,7 +58,8 @@
 //! * **Steps**: fixed steps of [`PhysicsSettings::step`] (1/120 s by default, as saba and
 //!   mmd-anim; babylon-mmd and BoneBaker use 1/60): as many as the pose's `dt` and the time left
 //!   over before make (at 30 fps, four per frame). Measured on 初音ミク (45 bodies, 27 joints)
-//!   with 90 s of two corpus dances on one core (`examples/physics_speed.rs`, release build):
+//!   with 90 s of two corpus dances on one core (`examples/physics_speed.rs`, release build,
+//!   measured with the engine's default 4 solver iterations; see "Solver" for 8):
 //!   60 steps/s takes 0.29–0.33 ms per frame with joints stretched up to 2.3–3.0 units; 120
 //!   steps/s 0.52–0.55 ms and up to 1.2–1.6 units; 240 steps/s 0.82–0.89 ms and up to 0.8–1.0
 //!   units. 1/120 s halves 1/60's stretch for under twice its cost, well inside the
