@@ -85,6 +85,7 @@ impl Transform {
     }
 
     /// A point moved by the transform.
+    #[cfg(test)]
     pub fn point(self, p: Vec3) -> Vec3 {
         self.translation + self.rotation * p
     }

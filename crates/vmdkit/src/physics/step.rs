@@ -5,7 +5,7 @@ use super::build::{Drive, PlanStep, SimJoint};
 use super::convert::{from_pose, from_vector, to_pose, to_vector, Transform};
 use super::{JointReading, PhysicsWorld};
 use crate::skeleton::{PhysicsBone, Pose, PoseEvaluator, PoseInput};
-use glam::Vec3;
+use glam::{EulerRot, Quat, Vec3};
 use rapier3d::prelude::RigidBodyHandle;
 
 /// The most simulated time one pose may ask for, in seconds: a longer `dt` (a caller's error,
@@ -109,8 +109,8 @@ impl PhysicsWorld {
         self.stats.steps += 1;
     }
 
-    /// Moves the bones the bodies drive (and the pass-1 bones below them), then the mode 2
-    /// bodies to where their bones ended.
+    /// Moves the bones the bodies drive (and the pass-1 bones below them). The bodies stay where
+    /// the engine put them, mode 2 ones too (module documentation, "Modes").
     fn move_bones(&mut self, evaluator: &PoseEvaluator, pose: &mut Pose) {
         self.scratch.clear();
         for step in &self.plan {
@@ -134,16 +134,6 @@ impl PhysicsWorld {
             });
         }
         evaluator.apply_physics(&self.scratch, pose);
-        for step in &self.plan {
-            let PlanStep::Body { bone, body } = *step else { continue };
-            let sim = &self.bodies[body];
-            if sim.drive == Some(Drive::Rotation) {
-                let b = bone as usize;
-                let centre = Transform::new(pose.position(b), pose.rotation(b))
-                    .point(sim.offset.translation);
-                self.engine.bodies[sim.handle].set_translation(to_vector(centre), false);
-            }
-        }
     }
 
     /// A body's world transform now.
@@ -186,21 +176,8 @@ impl PhysicsWorld {
     pub(super) fn reading(&self, joint: &SimJoint) -> JointReading {
         let a = self.world_of(self.bodies[joint.a].handle).mul(joint.frame_a);
         let b = self.world_of(self.bodies[joint.b].handle).mul(joint.frame_b);
-        let mut relative = a.rotation.conjugate() * b.rotation;
-        if relative.w < 0.0 {
-            relative = -relative;
-        }
-        let imaginary = [relative.x, relative.y, relative.z];
-        let mut excess = 0f32;
-        for (held, s) in joint.angular.iter().zip(imaginary) {
-            let Some([lower, upper]) = *held else { continue };
-            // The engine's angle about an axis: 2 asin of the relative rotation's component.
-            let angle = 2.0 * s.clamp(-1.0, 1.0).asin();
-            excess = excess.max(angle - upper).max(lower - angle);
-        }
-        if !relative.is_finite() {
-            excess = f32::NAN;
-        }
+        let relative = a.rotation.conjugate() * b.rotation;
+        let excess = limit_excess(&joint.angular, relative);
         JointReading {
             joint: joint.index,
             error: a.translation.distance(b.translation),
@@ -217,4 +194,21 @@ impl PhysicsWorld {
             .map(|b| from_vector(self.engine.bodies[b.handle].linvel()).length())
             .fold(0.0, f32::max)
     }
+}
+
+/// How far, in radians, the relative rotation `relative` of a joint's frame B in its frame A is
+/// past the limits `held` (per axis, `None`: free), NaN when `relative` is not finite. The
+/// angles are Bullet's: `relative = Rx(x) · Ry(y) · Rz(z)` (its 6-DOF constraint's Euler XYZ),
+/// so that a limit means what it means in MMD even when several axes turn at once.
+pub(super) fn limit_excess(held: &[Option<[f32; 2]>; 3], relative: Quat) -> f32 {
+    if !relative.is_finite() {
+        return f32::NAN;
+    }
+    let (x, y, z) = relative.normalize().to_euler(EulerRot::XYZ);
+    let mut excess = 0f32;
+    for (held, angle) in held.iter().zip([x, y, z]) {
+        let Some([lower, upper]) = *held else { continue };
+        excess = excess.max(angle - upper).max(lower - angle);
+    }
+    excess
 }

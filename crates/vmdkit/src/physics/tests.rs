@@ -43,3 +43,22 @@ fn worlds_and_posers_move_between_threads() {
         >,
     >();
 }
+
+#[test]
+fn limit_excess_reads_bullets_euler_xyz_angles() {
+    use super::step::limit_excess;
+    let (x, y, z) = (-1.5f32, 0.0, 0.15);
+    // A skirt swung far forward and a little sideways: Rx · Rz. Bullet's angles are x, 0, z, so
+    // nothing is past limits of x ∈ [−2.1, 0.35], y locked, z ∈ [−0.17, 0.17]; the per-axis
+    // quaternion measure would read about 0.11 rad on the locked Y axis.
+    let relative = Quat::from_rotation_x(x) * Quat::from_rotation_y(y) * Quat::from_rotation_z(z);
+    let held = [Some([-2.1, 0.35]), Some([0.0, 0.0]), Some([-0.17, 0.17])];
+    assert!(limit_excess(&held, relative) < 1e-5);
+    assert!(2.0 * relative.y.abs().asin() > 0.1);
+    // Past the X limit by 0.2, the other way round the same, and free axes never count.
+    let past = Quat::from_rotation_x(0.55) * Quat::from_rotation_z(0.1);
+    assert!((limit_excess(&held, past) - 0.2).abs() < 1e-4);
+    assert!((limit_excess(&held, Quat::from_rotation_z(-0.37)) - 0.2).abs() < 1e-4);
+    assert_eq!(limit_excess(&[None; 3], Quat::from_rotation_y(2.0)), 0.0);
+    assert!(limit_excess(&held, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)).is_nan());
+}
