@@ -75,14 +75,17 @@ pub fn bake(
     let stats = report.physics;
     say!(
         "physics: {} bodies, {} joints, {} frames, {} steps, largest joint error {:.3} units; \
-         {} bones baked ({}){}",
+         {} bones baked{}{}",
         stats.bodies,
         stats.joints,
         report.frames,
         stats.steps,
         stats.max_joint_error,
         names.len(),
-        list(&names, 8),
+        match names.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", list(&names, 8)),
+        },
         match report.chains_switched_off {
             0 => String::new(),
             n => format!("; {n} IK chains on those bones switched off"),

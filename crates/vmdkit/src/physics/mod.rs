@@ -45,26 +45,21 @@
 //!   reads them, the Euler angles of `Rx · Ry · Rz`, which is what an MMD limit means. The two
 //!   agree to first order; a skirt swung 1.5 rad forward and 0.15 rad sideways reads 0 on its
 //!   locked twist in Bullet's angles and 0.11 rad in the per-axis measure.
-//! * **Solver**: 8 iterations per step, twice the engine's default: on 初音ミク, whose 0.1–0.5
-//!   mass skirt and hair bodies hang from bodies that follow their bones, 300 frames of the
-//!   three corpus dances stretch joints up to 0.51, 0.50 and 1.23 units with 8 (0.64, 0.63, 1.82
-//!   with 4), for 0.60 ms per frame instead of 0.37 (`examples/physics_speed.rs`, 初音ミク,
-//!   wavefile_v2, 5400 frames, one core). Two internal PGS iterations instead, or joints twice
-//!   as stiff, lowered the stretch less or raised the limit excess.
+//! * **Solver**: 8 iterations per step, twice the engine's default: 初音ミク's 0.1–0.5 mass
+//!   skirt and hair bodies hang from bodies that follow their bones, and with 4 iterations the
+//!   corpus dances stretch their joints about half as far again, for about two thirds of the
+//!   time per frame. Two internal PGS iterations instead, or joints twice as stiff, lowered the
+//!   stretch less or raised the limit excess. BENCHMARKS.md ("Physics") has the figures.
 //! * **Damping**: Bullet scales a velocity by `(1 − d)^dt` per step, so over time by
 //!   `exp(ln(1 − d) · t)`; the engine scales it by `1 / (1 + c · dt)`, which is `exp(−c t)` to
 //!   first order in the step. So `c = −ln(1 − d)`, with `d` clamped to 0.999 (at 1 it would be
 //!   infinite) and negative or NaN `d` read as 0.
 //! * **Steps**: fixed steps of [`PhysicsSettings::step`] (1/120 s by default, as saba and
 //!   mmd-anim; babylon-mmd and BoneBaker use 1/60): as many as the pose's `dt` and the time left
-//!   over before make (at 30 fps, four per frame). Measured on 初音ミク (45 bodies, 27 joints)
-//!   with 90 s of two corpus dances on one core (`examples/physics_speed.rs`, release build,
-//!   measured with the engine's default 4 solver iterations; see "Solver" for 8):
-//!   60 steps/s takes 0.29–0.33 ms per frame with joints stretched up to 2.3–3.0 units; 120
-//!   steps/s 0.52–0.55 ms and up to 1.2–1.6 units; 240 steps/s 0.82–0.89 ms and up to 0.8–1.0
-//!   units. 1/120 s halves 1/60's stretch for under twice its cost, well inside the
-//!   20×-real-time budget (1.6 ms per frame); three.js' player also warns that 1/60 "easily
-//!   breaks models". At most one second
+//!   over before make (at 30 fps, four per frame). 1/120 s about halves 1/60's joint stretch on
+//!   the corpus models for under twice its cost, well inside the 20×-real-time budget
+//!   (BENCHMARKS.md, "Physics", measures 60, 120 and 240 steps a second); three.js' player
+//!   also warns that 1/60 "easily breaks models". At most one second
 //!   of simulation per pose: a larger `dt` is cut, so no input makes a pose take unbounded
 //!   time. Gravity is (0, −98, 0) model units per s².
 //! * **Start and cuts**: the first pose (and the first after [`PhysicsWorld::reset`]) places
