@@ -111,19 +111,5 @@ fn read_joint(r: &mut Reader) -> Result<Joint> {
     let name = decode(r.take(20)?);
     let body_a = Some(r.u32()? as usize);
     let body_b = Some(r.u32()? as usize);
-    Ok(Joint {
-        name,
-        name_en: String::new(),
-        kind: 0,
-        body_a,
-        body_b,
-        position: r.vec3()?,
-        rotation: r.vec3()?,
-        linear_min: r.vec3()?,
-        linear_max: r.vec3()?,
-        angular_min: r.vec3()?,
-        angular_max: r.vec3()?,
-        linear_spring: r.vec3()?,
-        angular_spring: r.vec3()?,
-    })
+    Ok(Joint::from_record((name, String::new(), 0), (body_a, body_b), r.vec3s()?))
 }

@@ -103,6 +103,15 @@ impl<'a> Reader<'a> {
         Ok(Vec3::new(self.f32()?, self.f32()?, self.f32()?))
     }
 
+    /// `N` vectors in a row.
+    pub fn vec3s<const N: usize>(&mut self) -> Result<[Vec3; N]> {
+        let mut out = [Vec3::ZERO; N];
+        for v in &mut out {
+            *v = self.vec3()?;
+        }
+        Ok(out)
+    }
+
     /// A quaternion stored x, y, z, w.
     pub fn quat(&mut self) -> Result<Quat> {
         Ok(Quat::from_xyzw(self.f32()?, self.f32()?, self.f32()?, self.f32()?))

@@ -153,3 +153,29 @@ pub struct Joint {
     /// Spring constant per rotation axis (0: no spring).
     pub angular_spring: Vec3,
 }
+
+impl Joint {
+    /// A joint from its record as PMX and PMD both lay it out after the names, type and bodies:
+    /// position, rotation, linear min and max, angular min and max, linear and angular springs.
+    pub(crate) fn from_record(
+        (name, name_en, kind): (String, String, u8),
+        (body_a, body_b): (Option<usize>, Option<usize>),
+        [position, rotation, linear_min, linear_max, angular_min, angular_max, linear_spring, angular_spring]: [Vec3; 8],
+    ) -> Joint {
+        Joint {
+            name,
+            name_en,
+            kind,
+            body_a,
+            body_b,
+            position,
+            rotation,
+            linear_min,
+            linear_max,
+            angular_min,
+            angular_max,
+            linear_spring,
+            angular_spring,
+        }
+    }
+}

@@ -80,21 +80,7 @@ pub(super) fn read_joints(r: &mut Reader, g: &Globals) -> Result<Vec<Joint>> {
         let kind = r.u8()?;
         let body_a = loose_index(r, g.rigid_body, "joint rigid body")?;
         let body_b = loose_index(r, g.rigid_body, "joint rigid body")?;
-        joints.push(Joint {
-            name,
-            name_en,
-            kind,
-            body_a,
-            body_b,
-            position: r.vec3()?,
-            rotation: r.vec3()?,
-            linear_min: r.vec3()?,
-            linear_max: r.vec3()?,
-            angular_min: r.vec3()?,
-            angular_max: r.vec3()?,
-            linear_spring: r.vec3()?,
-            angular_spring: r.vec3()?,
-        });
+        joints.push(Joint::from_record((name, name_en, kind), (body_a, body_b), r.vec3s()?));
     }
     Ok(joints)
 }
