@@ -17,9 +17,9 @@
 //!   by either editor holds the stored values, and a spring constant is a stiffness whose sign
 //!   no frame change should alter.
 
-use super::error::{ModelErrorKind, ModelSection};
+use super::error::ModelSection;
 use super::reader::{decode, Reader, Result};
-use super::types::{Joint, RigidBody, RigidMode, RigidShape, SectionCounts};
+use super::types::{Joint, RigidBody, SectionCounts};
 use glam::Vec3;
 
 const BODY_SIZE: usize = 83;
@@ -68,43 +68,12 @@ fn read_body(r: &mut Reader, bones: &[Vec3]) -> Result<RigidBody> {
         NO_BONE => None,
         b => Some(b as usize),
     };
-    let group = r.u8()?;
-    let mask = r.u16()?;
-    let shape_at = r.pos();
-    let shape = r.u8()?;
-    let shape = RigidShape::from_file(shape).ok_or_else(|| {
-        r.error_at(ModelErrorKind::UnknownKind { what: "rigid body shape", value: shape }, shape_at)
-    })?;
-    let size = r.vec3()?;
-    let relative = r.vec3()?;
-    let rotation = r.vec3()?;
-    let [mass, linear_damping, angular_damping, restitution, friction] =
-        [r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?];
-    let mode_at = r.pos();
-    let mode = r.u8()?;
-    let mode = RigidMode::from_file(mode).ok_or_else(|| {
-        r.error_at(ModelErrorKind::UnknownKind { what: "rigid body mode", value: mode }, mode_at)
-    })?;
+    let mut body = RigidBody::read_record(r, (name, String::new()), bone)?;
     // The bone the position is relative to: its own, else bone 0 (see the module's comment).
     let origin =
         bone.and_then(|b| bones.get(b)).or_else(|| bones.first()).copied().unwrap_or(Vec3::ZERO);
-    Ok(RigidBody {
-        name,
-        name_en: String::new(),
-        bone,
-        group,
-        mask,
-        shape,
-        size,
-        position: origin + relative,
-        rotation,
-        mass,
-        linear_damping,
-        angular_damping,
-        restitution,
-        friction,
-        mode,
-    })
+    body.position += origin;
+    Ok(body)
 }
 
 fn read_joint(r: &mut Reader) -> Result<Joint> {

@@ -1,6 +1,8 @@
 //! The physics records of a model: rigid bodies and the joints between them, as PMX stores them
 //! (PMD's are converted to the same terms on reading).
 
+use super::error::ModelErrorKind;
+use super::reader::{Reader, Result};
 use glam::Vec3;
 
 /// What a rigid body's shape is; [`RigidBody::size`] is read by shape.
@@ -178,4 +180,47 @@ impl Joint {
             angular_spring,
         }
     }
+}
+
+impl RigidBody {
+    /// Reads the rest of a rigid body record after its names and bone, laid out alike in PMX
+    /// and PMD: group, mask, shape, size, position (as stored: PMD's is relative to its bone),
+    /// rotation, mass, the two dampings, restitution, friction and mode.
+    pub(crate) fn read_record(
+        r: &mut Reader,
+        (name, name_en): (String, String),
+        bone: Option<usize>,
+    ) -> Result<RigidBody> {
+        let group = r.u8()?;
+        let mask = r.u16()?;
+        let shape = file_kind(r, "rigid body shape", RigidShape::from_file)?;
+        let [size, position, rotation] = r.vec3s()?;
+        let [mass, linear_damping, angular_damping, restitution, friction] =
+            [r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?];
+        let mode = file_kind(r, "rigid body mode", RigidMode::from_file)?;
+        Ok(RigidBody {
+            name,
+            name_en,
+            bone,
+            group,
+            mask,
+            shape,
+            size,
+            position,
+            rotation,
+            mass,
+            linear_damping,
+            angular_damping,
+            restitution,
+            friction,
+            mode,
+        })
+    }
+}
+
+/// A one-byte kind (shape, mode): an unknown number is an error at its offset.
+fn file_kind<T>(r: &mut Reader, what: &'static str, from_file: fn(u8) -> Option<T>) -> Result<T> {
+    let at = r.pos();
+    let value = r.u8()?;
+    from_file(value).ok_or_else(|| r.error_at(ModelErrorKind::UnknownKind { what, value }, at))
 }

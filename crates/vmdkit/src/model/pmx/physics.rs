@@ -10,7 +10,7 @@
 use super::header::{text, Globals};
 use crate::model::error::{ModelErrorKind, ModelSection};
 use crate::model::reader::{Reader, Result};
-use crate::model::types::{Joint, RigidBody, RigidMode, RigidShape};
+use crate::model::types::{Joint, RigidBody};
 
 /// An index that may be −1 (none) or past its table's end, but never another negative value.
 fn loose_index(r: &mut Reader, size: u8, what: &'static str) -> Result<Option<usize>> {
@@ -24,12 +24,6 @@ fn loose_index(r: &mut Reader, size: u8, what: &'static str) -> Result<Option<us
     }
 }
 
-fn kind<T>(r: &mut Reader, what: &'static str, from_file: impl Fn(u8) -> Option<T>) -> Result<T> {
-    let at = r.pos();
-    let value = r.u8()?;
-    from_file(value).ok_or_else(|| r.error_at(ModelErrorKind::UnknownKind { what, value }, at))
-}
-
 pub(super) fn read_rigid_bodies(r: &mut Reader, g: &Globals) -> Result<Vec<RigidBody>> {
     r.enter(ModelSection::RigidBodies);
     // two names, bone, group, mask, shape, size/position/rotation, five physics floats, mode
@@ -40,30 +34,7 @@ pub(super) fn read_rigid_bodies(r: &mut Reader, g: &Globals) -> Result<Vec<Rigid
         let name = text(r, g)?;
         let name_en = text(r, g)?;
         let bone = loose_index(r, g.bone, "rigid body bone")?;
-        let group = r.u8()?;
-        let mask = r.u16()?;
-        let shape = kind(r, "rigid body shape", RigidShape::from_file)?;
-        let (size, position, rotation) = (r.vec3()?, r.vec3()?, r.vec3()?);
-        let [mass, linear_damping, angular_damping, restitution, friction] =
-            [r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?];
-        let mode = kind(r, "rigid body mode", RigidMode::from_file)?;
-        bodies.push(RigidBody {
-            name,
-            name_en,
-            bone,
-            group,
-            mask,
-            shape,
-            size,
-            position,
-            rotation,
-            mass,
-            linear_damping,
-            angular_damping,
-            restitution,
-            friction,
-            mode,
-        });
+        bodies.push(RigidBody::read_record(r, (name, name_en), bone)?);
     }
     Ok(bodies)
 }
