@@ -15,8 +15,8 @@ use mmd_anim_physics_bullet::{
     BulletError, BulletWorld, RigidBodyDesc, RigidBodyHandle, RigidBodyShape,
     SixDofSpringJointDesc, Transform as BtTransform,
 };
-use vmdkit::model::{Joint, Model, RigidBody, RigidMode, RigidShape};
-use vmdkit::physics::PhysicsSettings;
+use vmdkit::model::{Model, RigidMode, RigidShape};
+use vmdkit::physics::{PhysicsNote, PhysicsSettings, PhysicsWorld};
 use vmdkit::skeleton::{PhysicsBone, Pose, PoseEvaluator, PoseInput, Skeleton};
 
 /// As vmdkit: a pose never asks for more than a second of simulation.
@@ -124,31 +124,22 @@ pub struct BulletSim {
     put_back: bool,
 }
 
-/// Why a body cannot be simulated (vmdkit's rule).
-fn unusable(rb: &RigidBody) -> bool {
-    let s = rb.size;
-    let ok = match rb.shape {
-        RigidShape::Sphere => s.x.is_finite() && s.x > 0.0,
-        RigidShape::Box => s.is_finite() && s.min_element() > 0.0,
-        // A capsule (the enum is non-exhaustive: vmdkit reads anything else as one too).
-        _ => s.x.is_finite() && s.x > 0.0 && s.y.is_finite() && s.y >= 0.0,
-    };
-    !rb.position.is_finite() || !rb.rotation.is_finite() || !ok
-}
-
-fn joint_usable(j: &Joint) -> bool {
-    [
-        j.position,
-        j.rotation,
-        j.linear_min,
-        j.linear_max,
-        j.angular_min,
-        j.angular_max,
-        j.linear_spring,
-        j.angular_spring,
-    ]
-    .iter()
-    .all(|v| v.is_finite())
+/// The bodies and joints vmdkit leaves out of its world, by index, as its notes say: the same
+/// ones are left out here, so that only the engine differs.
+fn left_out(
+    model: &Model,
+    skeleton: &Skeleton,
+    settings: &PhysicsSettings,
+) -> (Vec<usize>, Vec<usize>) {
+    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    for note in PhysicsWorld::new(model, skeleton, settings).notes() {
+        match *note {
+            PhysicsNote::BodyLeftOut { body, .. } => bodies.push(body),
+            PhysicsNote::JointLeftOut { joint, .. } => joints.push(joint),
+            _ => {}
+        }
+    }
+    (bodies, joints)
 }
 
 impl BulletSim {
@@ -169,8 +160,9 @@ impl BulletSim {
         let mut placed = vec![None; model.rigid_bodies.len()];
         let mut driver: Vec<Option<usize>> = vec![None; skeleton.bone_count()];
         let mut rests = Vec::new();
+        let (bodies_out, joints_out) = left_out(model, skeleton, settings);
         for (i, rb) in model.rigid_bodies.iter().enumerate() {
-            if unusable(rb) {
+            if bodies_out.contains(&i) {
                 continue;
             }
             let bone = rb.bone.filter(|&b| b < skeleton.bone_count());
@@ -223,7 +215,7 @@ impl BulletSim {
         for (index, joint) in model.joints.iter().enumerate() {
             let end = |b: Option<usize>| b.and_then(|b| placed.get(b).copied().flatten());
             let (Some(a), Some(b)) = (end(joint.body_a), end(joint.body_b)) else { continue };
-            if a == b || !joint_usable(joint) {
+            if joints_out.contains(&index) {
                 continue;
             }
             let frame = Tf { t: joint.position, r: mmd_euler(joint.rotation) };

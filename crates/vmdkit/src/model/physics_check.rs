@@ -153,6 +153,13 @@ fn size_ok(shape: RigidShape, s: Vec3) -> bool {
     }
 }
 
+/// A problem for each field whose check failed.
+fn not_finite(
+    fields: impl IntoIterator<Item = (&'static str, bool)>,
+) -> impl Iterator<Item = PhysicsProblemKind> {
+    fields.into_iter().filter(|f| !f.1).map(|(field, _)| PhysicsProblemKind::NotFinite { field })
+}
+
 fn body_problems(body: &RigidBody, bones: usize) -> Vec<PhysicsProblemKind> {
     let mut out = Vec::new();
     if let Some(bone) = body.bone.filter(|&b| b >= bones) {
@@ -176,12 +183,7 @@ fn body_problems(body: &RigidBody, bones: usize) -> Vec<PhysicsProblemKind> {
         ("restitution", body.restitution.is_finite()),
         ("friction", body.friction.is_finite()),
     ];
-    out.extend(
-        fields
-            .into_iter()
-            .filter(|f| !f.1)
-            .map(|(field, _)| PhysicsProblemKind::NotFinite { field }),
-    );
+    out.extend(not_finite(fields));
     out
 }
 
@@ -212,12 +214,7 @@ fn joint_problems(joint: &Joint, bodies: usize) -> Vec<PhysicsProblemKind> {
         ("linear spring", finite(joint.linear_spring)),
         ("angular spring", finite(joint.angular_spring)),
     ];
-    out.extend(
-        fields
-            .into_iter()
-            .filter(|f| !f.1)
-            .map(|(field, _)| PhysicsProblemKind::NotFinite { field }),
-    );
+    out.extend(not_finite(fields));
     out
 }
 

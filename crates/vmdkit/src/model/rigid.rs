@@ -157,6 +157,21 @@ pub struct Joint {
 }
 
 impl Joint {
+    /// The joint's eight vectors in the order its record stores them: position, rotation,
+    /// linear min and max, angular min and max, linear and angular springs.
+    pub fn vectors(&self) -> [Vec3; 8] {
+        [
+            self.position,
+            self.rotation,
+            self.linear_min,
+            self.linear_max,
+            self.angular_min,
+            self.angular_max,
+            self.linear_spring,
+            self.angular_spring,
+        ]
+    }
+
     /// A joint from its record as PMX and PMD both lay it out after the names, type and bodies:
     /// position, rotation, linear min and max, angular min and max, linear and angular springs.
     pub(crate) fn from_record(

@@ -405,9 +405,10 @@ fn cp932_char(c: char) -> ([u8; 2], usize) {
 }
 
 impl Model {
-    /// A model of `bones` alone, named `name`: no morphs, no English names, no comments. What
-    /// the bone CSV reader, the built-in examples and tests build.
-    pub(crate) fn from_bones(format: ModelFormat, name: &str, bones: Vec<Bone>) -> Model {
+    /// A model of `bones` alone, named `name`: no morphs, rigid bodies, English names or
+    /// comments. What the bone CSV reader and the built-in examples build, and a start for
+    /// models built in code (fill the other fields with struct update syntax).
+    pub fn from_bones(format: ModelFormat, name: &str, bones: Vec<Bone>) -> Model {
         Model {
             format,
             name: name.to_string(),

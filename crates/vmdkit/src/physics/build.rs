@@ -99,30 +99,23 @@ pub(super) fn build(model: &Model, skeleton: &Skeleton, step: f32, gravity: Vec3
         problems.iter().filter(move |p| p.item == item && p.index == index)
     };
     for (i, rb) in model.rigid_bodies.iter().enumerate() {
-        if let Some(reason) = unusable(rb) {
+        let policy = BodyPolicy::of(has(PhysicsItem::RigidBody, i).map(|p| &p.kind));
+        if let Some(reason) = policy.left_out {
             notes.push(PhysicsNote::BodyLeftOut { body: i, reason });
             continue;
         }
-        if has(PhysicsItem::RigidBody, i)
-            .any(|p| matches!(p.kind, PhysicsProblemKind::GroupOutOfRange { .. }))
-        {
-            notes.push(PhysicsNote::BodyLeftOut { body: i, reason: "collision group above 15" });
-            continue;
-        }
         let bone = match rb.bone {
-            Some(b) if b < skeleton.bone_count() => Some(b),
-            Some(_) => {
+            _ if policy.bone_out_of_range => {
                 notes.push(PhysicsNote::BodyDrivesNothing {
                     body: i,
                     reason: "bone index out of range",
                 });
                 None
             }
-            None => None,
+            bone => bone,
         };
         let mut kinematic = !rb.mode.is_simulated();
-        let sound_mass = rb.mass.is_finite() && rb.mass > 0.0;
-        if !kinematic && !sound_mass {
+        if !kinematic && policy.bad_mass {
             notes.push(PhysicsNote::BodyMadeKinematic { body: i, reason: "mass not positive" });
             kinematic = true;
         }
@@ -178,19 +171,44 @@ fn after_physics_bones(skeleton: &Skeleton) -> Vec<bool> {
     pass2
 }
 
-/// Why a rigid body cannot be simulated at all, if it cannot.
-fn unusable(rb: &RigidBody) -> Option<&'static str> {
-    let finite = |v: Vec3| v.is_finite();
-    if !finite(rb.position) || !finite(rb.rotation) {
-        return Some("position or rotation not finite");
+/// What the simulation does with one body, from the problems [`Model::physics_problems`]
+/// found in it: one rule, so that what a front end warns about is what the simulation changes.
+#[derive(Default)]
+struct BodyPolicy {
+    /// Left out (with its joints), and why: an engine cannot place or shape it.
+    left_out: Option<&'static str>,
+    /// Simulated, but moves no bone.
+    bone_out_of_range: bool,
+    /// A simulated body without a usable mass: it follows its bone instead.
+    bad_mass: bool,
+}
+
+impl BodyPolicy {
+    fn of<'a>(problems: impl Iterator<Item = &'a PhysicsProblemKind>) -> BodyPolicy {
+        let mut policy = BodyPolicy::default();
+        // In order of precedence, so that the note names the first reason.
+        let mut reasons = [None; 3];
+        for problem in problems {
+            match problem {
+                PhysicsProblemKind::NotFinite { field: "position" | "rotation" } => {
+                    reasons[0] = Some("position or rotation not finite")
+                }
+                PhysicsProblemKind::BadSize { .. } => {
+                    reasons[1] = Some("size not finite or not positive")
+                }
+                PhysicsProblemKind::GroupOutOfRange { .. } => {
+                    reasons[2] = Some("collision group above 15")
+                }
+                PhysicsProblemKind::BoneOutOfRange { .. } => policy.bone_out_of_range = true,
+                PhysicsProblemKind::BadMass { .. } => policy.bad_mass = true,
+                // Dampings, restitution and friction that are not numbers take Bullet's
+                // defaults where the collider is made.
+                _ => {}
+            }
+        }
+        policy.left_out = reasons.into_iter().flatten().next();
+        policy
     }
-    let s = rb.size;
-    let ok = match rb.shape {
-        RigidShape::Sphere => s.x.is_finite() && s.x > 0.0,
-        RigidShape::Box => finite(s) && s.min_element() > 0.0,
-        RigidShape::Capsule => s.x.is_finite() && s.x > 0.0 && s.y.is_finite() && s.y >= 0.0,
-    };
-    (!ok).then_some("size not finite or not positive")
 }
 
 /// The body and its collider, at `rest`.

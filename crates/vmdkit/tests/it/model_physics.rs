@@ -469,16 +469,7 @@ fn compare_pmx(at: &str, data: &[u8], model: &Model) {
         assert_eq!(kinds.get(j.kind as usize).copied().unwrap_or("unknown"), o.kind, "{at}");
         assert_eq!(j.body_a, index(o.rigid_body_index_a.into()), "{at} {}", j.name);
         assert_eq!(j.body_b, index(o.rigid_body_index_b.into()), "{at} {}", j.name);
-        let ours = [
-            j.position,
-            j.rotation,
-            j.linear_min,
-            j.linear_max,
-            j.angular_min,
-            j.angular_max,
-            j.linear_spring,
-            j.angular_spring,
-        ];
+        let ours = j.vectors();
         let theirs = [
             o.position,
             o.rotation,
@@ -515,16 +506,7 @@ fn compare_pmd(at: &str, data: &[u8], model: &Model) {
         assert_eq!(j.name, o.name, "{at}");
         assert_eq!(j.body_a, Some(o.rigid_body_index_a as usize), "{at}");
         assert_eq!(j.body_b, Some(o.rigid_body_index_b as usize), "{at}");
-        let ours = [
-            j.position,
-            j.rotation,
-            j.linear_min,
-            j.linear_max,
-            j.angular_min,
-            j.angular_max,
-            j.linear_spring,
-            j.angular_spring,
-        ];
+        let ours = j.vectors();
         let theirs = [
             o.position,
             o.rotation,

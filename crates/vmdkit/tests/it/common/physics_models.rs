@@ -9,9 +9,7 @@
 #![allow(dead_code)] // each user takes a subset
 
 use glam::Vec3;
-use vmdkit::model::{
-    Bone, Joint, Model, ModelFormat, RigidBody, RigidMode, RigidShape, SectionCounts,
-};
+use vmdkit::model::{Bone, Joint, Model, ModelFormat, RigidBody, RigidMode, RigidShape};
 
 /// Pendulum: the pivot's height and the bob's distance below it (pivot to the bob's centre).
 pub const PENDULUM_PIVOT: Vec3 = Vec3::new(0.0, 20.0, 0.0);
@@ -51,17 +49,9 @@ pub fn model(
     joints: Vec<Joint>,
 ) -> Model {
     Model {
-        format: ModelFormat::Pmx { version: 2.0, utf8: true },
-        name: name.to_string(),
-        name_en: String::new(),
-        comment: String::new(),
-        comment_en: String::new(),
-        bones,
-        morphs: Vec::new(),
-        morph_list: Vec::new(),
         rigid_bodies,
         joints,
-        counts: SectionCounts::default(),
+        ..Model::from_bones(ModelFormat::Pmx { version: 2.0, utf8: true }, name, bones)
     }
 }
 
