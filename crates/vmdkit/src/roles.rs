@@ -121,6 +121,94 @@ roles! {
     LeftSmallToe => "left_small_toe",
     /// Right small toe.
     RightSmallToe => "right_small_toe",
+    /// Jaw (SMPL-X "jaw").
+    Jaw => "jaw",
+    /// The left hand's wrist as a hand layout gives it (MediaPipe Hands' `wrist`), which may
+    /// differ from the body's left wrist: finger solving uses the hand's own.
+    LeftHandWrist => "left_hand_wrist",
+    /// The left thumb's carpometacarpal joint (the thumb's base in the palm).
+    LeftThumbCmc => "left_thumb_cmc",
+    /// The left thumb's knuckle (metacarpophalangeal joint).
+    LeftThumbMcp => "left_thumb_mcp",
+    /// The left thumb's joint between its two phalanges.
+    LeftThumbIp => "left_thumb_ip",
+    /// The left thumb's tip.
+    LeftThumbTip => "left_thumb_tip",
+    /// The left index finger's knuckle (metacarpophalangeal joint).
+    LeftIndexFingerMcp => "left_index_finger_mcp",
+    /// The left index finger's middle joint (proximal interphalangeal).
+    LeftIndexFingerPip => "left_index_finger_pip",
+    /// The left index finger's end joint (distal interphalangeal).
+    LeftIndexFingerDip => "left_index_finger_dip",
+    /// The left index finger's tip.
+    LeftIndexFingerTip => "left_index_finger_tip",
+    /// The left middle finger's knuckle (metacarpophalangeal joint).
+    LeftMiddleFingerMcp => "left_middle_finger_mcp",
+    /// The left middle finger's middle joint (proximal interphalangeal).
+    LeftMiddleFingerPip => "left_middle_finger_pip",
+    /// The left middle finger's end joint (distal interphalangeal).
+    LeftMiddleFingerDip => "left_middle_finger_dip",
+    /// The left middle finger's tip.
+    LeftMiddleFingerTip => "left_middle_finger_tip",
+    /// The left ring finger's knuckle (metacarpophalangeal joint).
+    LeftRingFingerMcp => "left_ring_finger_mcp",
+    /// The left ring finger's middle joint (proximal interphalangeal).
+    LeftRingFingerPip => "left_ring_finger_pip",
+    /// The left ring finger's end joint (distal interphalangeal).
+    LeftRingFingerDip => "left_ring_finger_dip",
+    /// The left ring finger's tip.
+    LeftRingFingerTip => "left_ring_finger_tip",
+    /// The left little finger's knuckle (metacarpophalangeal joint).
+    LeftPinkyMcp => "left_pinky_mcp",
+    /// The left little finger's middle joint (proximal interphalangeal).
+    LeftPinkyPip => "left_pinky_pip",
+    /// The left little finger's end joint (distal interphalangeal).
+    LeftPinkyDip => "left_pinky_dip",
+    /// The left little finger's tip.
+    LeftPinkyTip => "left_pinky_tip",
+    /// The right hand's wrist as a hand layout gives it (MediaPipe Hands' `wrist`), which may
+    /// differ from the body's right wrist: finger solving uses the hand's own.
+    RightHandWrist => "right_hand_wrist",
+    /// The right thumb's carpometacarpal joint (the thumb's base in the palm).
+    RightThumbCmc => "right_thumb_cmc",
+    /// The right thumb's knuckle (metacarpophalangeal joint).
+    RightThumbMcp => "right_thumb_mcp",
+    /// The right thumb's joint between its two phalanges.
+    RightThumbIp => "right_thumb_ip",
+    /// The right thumb's tip.
+    RightThumbTip => "right_thumb_tip",
+    /// The right index finger's knuckle (metacarpophalangeal joint).
+    RightIndexFingerMcp => "right_index_finger_mcp",
+    /// The right index finger's middle joint (proximal interphalangeal).
+    RightIndexFingerPip => "right_index_finger_pip",
+    /// The right index finger's end joint (distal interphalangeal).
+    RightIndexFingerDip => "right_index_finger_dip",
+    /// The right index finger's tip.
+    RightIndexFingerTip => "right_index_finger_tip",
+    /// The right middle finger's knuckle (metacarpophalangeal joint).
+    RightMiddleFingerMcp => "right_middle_finger_mcp",
+    /// The right middle finger's middle joint (proximal interphalangeal).
+    RightMiddleFingerPip => "right_middle_finger_pip",
+    /// The right middle finger's end joint (distal interphalangeal).
+    RightMiddleFingerDip => "right_middle_finger_dip",
+    /// The right middle finger's tip.
+    RightMiddleFingerTip => "right_middle_finger_tip",
+    /// The right ring finger's knuckle (metacarpophalangeal joint).
+    RightRingFingerMcp => "right_ring_finger_mcp",
+    /// The right ring finger's middle joint (proximal interphalangeal).
+    RightRingFingerPip => "right_ring_finger_pip",
+    /// The right ring finger's end joint (distal interphalangeal).
+    RightRingFingerDip => "right_ring_finger_dip",
+    /// The right ring finger's tip.
+    RightRingFingerTip => "right_ring_finger_tip",
+    /// The right little finger's knuckle (metacarpophalangeal joint).
+    RightPinkyMcp => "right_pinky_mcp",
+    /// The right little finger's middle joint (proximal interphalangeal).
+    RightPinkyPip => "right_pinky_pip",
+    /// The right little finger's end joint (distal interphalangeal).
+    RightPinkyDip => "right_pinky_dip",
+    /// The right little finger's tip.
+    RightPinkyTip => "right_pinky_tip",
 }
 
 impl Role {
@@ -144,6 +232,82 @@ impl Role {
             return self;
         };
         Role::from_name(&other).unwrap_or(self)
+    }
+}
+
+/// A side of the body, the subject's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The subject's left.
+    Left,
+    /// The subject's right.
+    Right,
+}
+
+impl Side {
+    /// Both sides, left first.
+    pub const BOTH: [Side; 2] = [Side::Left, Side::Right];
+
+    /// `left` or `right`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        }
+    }
+}
+
+/// A finger, thumb first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finger {
+    /// The thumb: base in the palm (CMC), MCP, IP, tip.
+    Thumb,
+    /// The index finger: MCP, PIP, DIP, tip.
+    Index,
+    /// The middle finger.
+    Middle,
+    /// The ring finger.
+    Ring,
+    /// The little finger (MediaPipe's "pinky").
+    Pinky,
+}
+
+impl Finger {
+    /// The five fingers, thumb first, as MediaPipe Hands orders them.
+    pub const ALL: [Finger; 5] =
+        [Finger::Thumb, Finger::Index, Finger::Middle, Finger::Ring, Finger::Pinky];
+}
+
+impl Role {
+    /// A hand's 21 points in MediaPipe Hands' `HandLandmark` order: the hand's wrist, then four
+    /// points per finger from the base to the tip, thumb first.
+    pub fn hand_points(side: Side) -> [Role; 21] {
+        let first = match side {
+            Side::Left => Role::LeftHandWrist as usize,
+            Side::Right => Role::RightHandWrist as usize,
+        };
+        std::array::from_fn(|i| Role::ALL[first + i])
+    }
+
+    /// The four points of one finger of one hand, base to tip (CMC, MCP, IP, tip for the
+    /// thumb; MCP, PIP, DIP, tip for the others).
+    pub fn finger_points(side: Side, finger: Finger) -> [Role; 4] {
+        let hand = Role::hand_points(side);
+        let first = 1 + 4 * finger as usize;
+        std::array::from_fn(|i| hand[first + i])
+    }
+
+    /// The side and finger of a finger point, or the side of a hand's wrist (finger `None`).
+    pub fn hand_part(self) -> Option<(Side, Option<Finger>)> {
+        for side in Side::BOTH {
+            let hand = Role::hand_points(side);
+            if let Some(i) = hand.iter().position(|&r| r == self) {
+                return Some((side, (i > 0).then(|| Finger::ALL[(i - 1) / 4])));
+            }
+        }
+        None
     }
 }
 
@@ -173,5 +337,25 @@ mod tests {
         assert_eq!(Role::LeftKnee.mirrored(), Role::RightKnee);
         assert_eq!(Role::MouthLeft.mirrored(), Role::MouthRight);
         assert_eq!(Role::Pelvis.mirrored(), Role::Pelvis);
+    }
+
+    #[test]
+    fn hand_points_follow_mediapipe_order() {
+        use super::{Finger, Side};
+        let names: Vec<&str> = Role::hand_points(Side::Right).iter().map(|r| r.name()).collect();
+        assert_eq!(names[0], "right_hand_wrist");
+        assert_eq!(
+            names[1..5],
+            ["right_thumb_cmc", "right_thumb_mcp", "right_thumb_ip", "right_thumb_tip"]
+        );
+        assert_eq!(names[20], "right_pinky_tip");
+        let index = Role::finger_points(Side::Left, Finger::Index);
+        assert_eq!(index[1].name(), "left_index_finger_pip");
+        assert_eq!(index[1].hand_part(), Some((Side::Left, Some(Finger::Index))));
+        assert_eq!(Role::LeftHandWrist.hand_part(), Some((Side::Left, None)));
+        assert_eq!(Role::LeftWrist.hand_part(), None);
+        for (l, r) in Role::hand_points(Side::Left).iter().zip(Role::hand_points(Side::Right)) {
+            assert_eq!(l.mirrored(), r);
+        }
     }
 }

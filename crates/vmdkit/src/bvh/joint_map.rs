@@ -178,7 +178,8 @@ pub fn detect_layout(bvh: &Bvh) -> Result<JointLayout, BvhLayoutError> {
             used.extend(role);
             joints.push(LayoutJoint { name: joint.name.clone(), role });
         }
-        let layout = JointLayout { name: table.name.to_string(), joints, synthetic: Vec::new() };
+        let layout =
+            JointLayout { name: table.name.to_string(), joints, synthetic: Vec::new(), face: None };
         let score = used.len();
         if best.as_ref().is_none_or(|(s, _, _)| score > *s) {
             best = Some((score, layout, table));

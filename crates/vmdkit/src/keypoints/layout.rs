@@ -42,6 +42,55 @@ pub struct JointLayout {
     pub joints: Vec<LayoutJoint>,
     /// Points implied by the joints, for roles no joint has.
     pub synthetic: Vec<SyntheticPoint>,
+    /// The face landmarks the layout carries, as one block of consecutive joints (joints
+    /// without a role), when it has them.
+    pub face: Option<FaceBlock>,
+}
+
+/// A face mesh held by a layout as a block of consecutive joints, in the mesh's own order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaceBlock {
+    /// Which mesh, and so which point is which.
+    pub mesh: FaceMesh,
+    /// The index of the mesh's first point among the layout's joints.
+    pub first: usize,
+}
+
+/// The face meshes layouts carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FaceMesh {
+    /// MediaPipe Face Mesh's 468 points.
+    MediaPipe468,
+    /// MediaPipe Face Mesh with the irises refined: the 468 points, then 5 for each iris
+    /// (468–472 the subject's right iris centre and rim, 473–477 the left, as MediaPipe orders
+    /// them).
+    MediaPipe478,
+    /// The 68 points of the iBUG 300-W annotation, COCO-WholeBody's face.
+    Ibug68,
+}
+
+impl FaceMesh {
+    /// The number of points.
+    pub fn len(self) -> usize {
+        match self {
+            FaceMesh::MediaPipe468 => 468,
+            FaceMesh::MediaPipe478 => 478,
+            FaceMesh::Ibug68 => 68,
+        }
+    }
+
+    /// Whether the mesh has iris points, for gaze.
+    pub fn has_irises(self) -> bool {
+        self == FaceMesh::MediaPipe478
+    }
+}
+
+impl FaceBlock {
+    /// The joint indices the block covers.
+    pub fn joints(&self) -> std::ops::Range<usize> {
+        self.first..self.first + self.mesh.len()
+    }
 }
 
 /// Why no layout could be chosen or read.
@@ -198,7 +247,8 @@ fn from_table(table: &Builtin) -> JointLayout {
 
 /// The table's synthetic points that the joints can make and do not already give.
 fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> JointLayout {
-    let mut layout = JointLayout { name: name.to_string(), joints, synthetic: Vec::new() };
+    let mut layout =
+        JointLayout { name: name.to_string(), joints, synthetic: Vec::new(), face: None };
     layout.synthetic = table
         .synthetic
         .iter()

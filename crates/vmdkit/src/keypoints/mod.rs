@@ -27,7 +27,7 @@ pub use filter::{
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
-pub use layout::{JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
+pub use layout::{FaceBlock, FaceMesh, JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 
 use crate::text::UnknownName;
 use glam::Vec3;

@@ -343,7 +343,7 @@ fn every_role() -> JointLayout {
         .iter()
         .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
         .collect();
-    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new() }
+    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new(), face: None }
 }
 
 fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {

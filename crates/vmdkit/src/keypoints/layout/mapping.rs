@@ -199,7 +199,7 @@ fn build(name: String, entries: Vec<Entry>) -> Result<JointLayout, JointLayoutEr
         joints.push(LayoutJoint { name: entry.name, role });
         lines.push(entry.line);
     }
-    let mut layout = JointLayout { name, joints, synthetic: Vec::new() };
+    let mut layout = JointLayout { name, joints, synthetic: Vec::new(), face: None };
     for (role, of) in [
         (Role::Pelvis, [Role::LeftHip, Role::RightHip]),
         (Role::Thorax, [Role::LeftShoulder, Role::RightShoulder]),
