@@ -165,6 +165,9 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
             motion.bones.push(out);
         }
     }
+    for (plan, _) in plans.iter().zip(&reexpress).filter(|(_, &r)| r) {
+        motion.bones.extend(unkeyed_fingers(plan, &copied, target_model));
+    }
     let morphs = morphs::Morphs::new(source_model, target_model);
     for (name, keys) in tracks(source.morphs.iter().map(|k| &k.name)) {
         let found = morphs.find(&name);
@@ -196,6 +199,22 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
     report.ik_switches_kept = kept;
     motion.sections_present = motion.sections_present.max(source.sections_present);
     Carried { motion, report }
+}
+
+/// A key at frame 0 for each finger bone of a re-expressed hand that the source does not key
+/// (it rests on the source): the turn that makes it rest along the source's direction, which
+/// its keyed children's re-expression counts on.
+fn unkeyed_fingers<'p>(
+    plan: &'p fingers::HandPlan,
+    copied: &'p [(usize, Vec<usize>)],
+    target: &'p Model,
+) -> impl Iterator<Item = BoneKey> + 'p {
+    let keyed = |b: usize| copied.iter().any(|(t, _)| *t == b);
+    plan.bones.iter().filter(move |b| !keyed(b.target)).map(move |b| {
+        let mut key = BoneKey::new(target.bones[b.target].name_cp932, 0);
+        key.rotation = (b.d_parent * b.d.inverse()).normalize().as_quat();
+        key
+    })
 }
 
 /// `key` with its translation scaled by `size`.
@@ -235,6 +254,11 @@ fn choose_fingers(
                 };
                 out
             }));
+        }
+        if re {
+            for plan in plans {
+                m.bones.extend(unkeyed_fingers(plan, copied, target_model));
+            }
         }
         let to = measure::directions(plans, &target_skeleton, &m, &times, true);
         measure::errors(&from, &to, plans.len())
