@@ -193,7 +193,7 @@ fn plan_hand(source: &Model, target: &Model, side: usize) -> Option<HandPlan> {
 /// `key` re-expressed for the target: rotation `D_p · q · D_k⁻¹`, translation turned by `D_p`
 /// and scaled by `size`.
 pub(super) fn reexpress(bone: &FingerBone, key: &BoneKey, size: f64) -> BoneKey {
-    let mut out = key.clone();
+    let mut out = *key;
     let q = key.rotation.as_dquat();
     out.rotation = (bone.d_parent * q * bone.d.inverse()).as_quat();
     out.translation = (bone.d_parent * key.translation.as_dvec3() * size).as_vec3();

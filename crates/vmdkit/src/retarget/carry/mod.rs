@@ -219,7 +219,7 @@ fn unkeyed_fingers<'p>(
 
 /// `key` with its translation scaled by `size`.
 fn scaled(key: &BoneKey, size: f64) -> BoneKey {
-    let mut out = key.clone();
+    let mut out = *key;
     out.translation = (key.translation.as_dvec3() * size).as_vec3();
     out
 }
@@ -247,12 +247,11 @@ fn choose_fingers(
             let Some(bone) = plans.iter().find_map(|p| p.bone(*t)) else { continue };
             m.bones.extend(keys.iter().map(|&k| {
                 let key = &source.bones[k];
-                let out = if re {
+                if re {
                     fingers::reexpress(bone, key, size_ratio)
                 } else {
                     scaled(key, size_ratio)
-                };
-                out
+                }
             }));
         }
         if re {

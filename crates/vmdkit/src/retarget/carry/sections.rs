@@ -38,7 +38,7 @@ pub(super) fn properties(
                 .iter()
                 .map(|state| {
                     if owned(state) {
-                        return state.clone();
+                        return *state;
                     }
                     // The source's latest switch for this bone; on where it never says, as
                     // MMD plays a motion without one.

@@ -40,7 +40,7 @@ fn accessories_are_copied_with_their_curves_and_translations_scaled() {
     let mut curve = BoneInterpolation::DEFAULT;
     curve.0[4] = 99;
     ribbon.interpolation = curve;
-    source.bones.extend([key("上半身", 0), ribbon.clone(), key("ないボーン", 0), key("腰", 0)]);
+    source.bones.extend([key("上半身", 0), ribbon, key("ないボーン", 0), key("腰", 0)]);
     let mut solved = Motion::new(LongName::encode("b").0);
     solved.bones.push(key("上半身", 0));
     let carried = carry_over(&CarryInputs {
