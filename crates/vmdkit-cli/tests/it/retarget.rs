@@ -478,3 +478,66 @@ fn a_frame_rate_the_file_gives_beyond_10000_is_its_damage() {
     assert_eq!(run.output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("fast.npz") && stderr.contains("field `fps`"), "{stderr}");
 }
+
+#[test]
+fn sizing_a_dance_keeps_fingers_eyes_hair_and_morphs() {
+    const WAVEFILE: &str = "takahirox__mmd-viewer-js/vmd__wavefile_v2.vmd";
+    const MEI: &str = "mmdagent__mmdagent-mirror/MMDAgent_Example__Model__mei__mei.pmd";
+    let (Some(dance), Some(miku), Some(mei)) = (
+        corpus_file("cli retarget sizing", WAVEFILE),
+        corpus_file("cli retarget sizing", MIKU_MODEL),
+        corpus_file("cli retarget sizing", MEI),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mei.vmd");
+    let (stdout, _) = run_ok(args![
+        "retarget",
+        dance,
+        "--source-model",
+        miku,
+        "--model",
+        mei,
+        "-o",
+        out,
+        "--json"
+    ]);
+    let r = report(&stdout);
+    let carried = &r["carried"];
+    let tracks = carried["bone_tracks"].as_array().unwrap();
+    assert_eq!(tracks.len(), 140, "{carried}");
+    let fate = |name: &str| {
+        tracks.iter().find(|t| t["name"] == name).map(|t| t["fate"].as_str().unwrap().to_string())
+    };
+    assert_eq!(fate("左腕").as_deref(), Some("solved"));
+    for copied in ["左人指１", "両目", "左目", "左髪１", "前髪１"] {
+        assert_eq!(fate(copied).as_deref(), Some("copied"), "{copied}");
+    }
+    assert_eq!(fate("ﾈｸﾀｲ１").as_deref(), Some("missing_on_target"));
+    let kept = tracks.iter().filter(|t| t["fate"] != "missing_on_target").count();
+    assert!(kept >= 84, "{kept}");
+    let morphs = carried["morph_tracks"].as_array().unwrap();
+    let kept: Vec<&str> = (morphs.iter())
+        .filter(|m| !m["target"].is_null())
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept.len(), 12, "{kept:?}");
+    assert!(kept.contains(&"まばたき") && kept.contains(&"あ"), "{kept:?}");
+    assert_eq!(carried["fingers"].as_array().unwrap().len(), 2);
+    let bones = keyed_bones(&out);
+    for name in ["左人指１", "右小指３", "両目", "左髪１", "左腕"] {
+        assert!(bones.contains(&name.to_string()), "{name}");
+    }
+    let written = Motion::read_file(&out).unwrap();
+    assert_eq!(written.morphs.iter().filter(|k| k.name.to_string_lossy() == "あ").count(), 428);
+
+    // The summary counts solved, copied and dropped tracks, with why and the morphs' names.
+    let (_, summary) =
+        run_ok(args!["retarget", dance, "--source-model", miku, "--model", mei, "-o", out]);
+    assert!(summary.contains("bone tracks: 84 of the source's 140 kept"), "{summary}");
+    assert!(summary.contains("(bone missing on the target): ﾈｸﾀｲ１"), "{summary}");
+    assert!(summary.contains("morph tracks: 12 of 31 kept"), "{summary}");
+    assert!(summary.contains("no such morph on the target): 真面目"), "{summary}");
+    assert!(summary.contains("left fingers: re-expressed"), "{summary}");
+}

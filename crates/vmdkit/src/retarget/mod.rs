@@ -33,6 +33,7 @@
 
 mod anchors;
 mod axes;
+mod carry;
 mod conditioning;
 mod feet;
 mod handedness;
@@ -49,6 +50,10 @@ mod solve;
 mod tests;
 
 pub use axes::InputAxes;
+pub use carry::{
+    carry_over, size_ratio, BoneFate, BoneTrack, Carried, CarryInputs, CarryReport, FingerReport,
+    MorphMatch, MorphTrack, FINGER_AXES_TOLERANCE_DEGREES,
+};
 pub use conditioning::ConditioningNotes;
 pub use handedness::HandednessCheck;
 pub use inverse::{

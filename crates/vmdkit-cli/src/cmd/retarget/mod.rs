@@ -3,6 +3,7 @@
 //! ([`summary`] words the report).
 
 mod bvh;
+mod motion;
 mod summary;
 
 use crate::args::axes::parse_units;
@@ -10,7 +11,7 @@ use crate::args::axes::parse_up;
 use crate::args::layout::target_model;
 use crate::args::layout::{layout_message, named_layout, HandArg};
 use crate::args::limit::OutputLimit;
-use crate::input::{self, read_model};
+use crate::input;
 use crate::output;
 use crate::shared::retarget::explain;
 use anyhow::Context;
@@ -18,14 +19,10 @@ use clap::ValueEnum;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
-use vmdkit::keypoints::{
-    JointLayout, KeypointFormat, Keypoints, LayoutJoint, Smoothing, Units, UpAxis,
-};
+use vmdkit::keypoints::{JointLayout, KeypointFormat, Keypoints, Smoothing, Units, UpAxis};
 use vmdkit::retarget::{
-    retarget_with_progress, FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetOptions,
-    ScaleMode,
+    retarget_with_progress, FloorMode, InputAxes, KeyMode, RetargetOptions, ScaleMode,
 };
-use vmdkit::roles::Role;
 use vmdkit::skeleton::Skeleton;
 use vmdkit::{Expected, FileKind};
 
@@ -166,6 +163,8 @@ struct Input {
     source: Option<String>,
     /// Smoothing unless `--smooth` says.
     smooth: SmoothArg,
+    /// For a motion: the motion and its model, whose other tracks are carried over.
+    carry: Option<motion::Carry>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -176,7 +175,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let keys = key_mode(args)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let input = match &args.source_model {
-        Some(source) => from_motion(args, source)?,
+        Some(source) => motion::from_motion(args, source)?,
         None => from_keypoints(args)?,
     };
     let skeleton = Skeleton::new(&model);
@@ -208,14 +207,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         },
     );
     bar.finish_and_clear();
-    let out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
+    let mut out = out.map_err(|e| explain(e, &label, &model_label, &input.layout))?;
+    let carried = input.carry.as_ref().map(|c| c.carry(&mut out, &model));
     output::save_motion(&args.output, &out.motion, format, false, output::TEXT_TRAILING_CAP)?;
     if args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
-        output::write_json_line(&mut lock, &out.report)?;
+        let report = motion::JsonReport { fit: &out.report, carried: carried.as_ref() };
+        output::write_json_line(&mut lock, &report)?;
     } else {
         say_part!("{}", summary::summary(args, &input, &model_label, &options, &out.report));
+        if let Some(c) = &carried {
+            say_part!("{}", motion::summary(c));
+        }
     }
     Ok(())
 }
@@ -299,6 +303,7 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         axes,
         source: None,
         smooth: SmoothArg::Normal,
+        carry: None,
     })
 }
 
@@ -320,6 +325,7 @@ fn from_bvh(args: &Args, bytes: &[u8]) -> anyhow::Result<Input> {
         axes,
         source: None,
         smooth: SmoothArg::None,
+        carry: None,
     })
 }
 
@@ -333,39 +339,4 @@ fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     input::refuse_folder(path, "a keypoint file")?;
     crate::input::note_input(path);
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// A layout of every role the retargeting knows, one joint each: what a motion played on a
-/// model gives, so nothing the source skeleton can place is thrown away.
-fn every_role() -> JointLayout {
-    let joints = Role::ALL
-        .iter()
-        .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
-        .collect();
-    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new(), face: None }
-}
-
-fn from_motion(args: &Args, source: &Path) -> anyhow::Result<Input> {
-    if !args.layout.eq_ignore_ascii_case("auto") {
-        return Err(crate::error::usage(
-            "--layout is for keypoints; a motion is read off as every joint vmdkit can place",
-        ));
-    }
-    let model = read_model(source)?;
-    let loaded = input::load_motion(&args.input, args.lenient, input::NO_TRAILING)?;
-    let layout = every_role();
-    let options =
-        KeypointOptions { max_output_bytes: args.limit.bytes(), ..KeypointOptions::default() };
-    let keypoints = crate::shared::eval::pose_keypoints(&loaded.motion, &model, &layout, &options)
-        .map_err(|e| explain(e, &loaded.label, &source.display().to_string(), &layout))?;
-    Ok(Input {
-        keypoints,
-        layout,
-        layout_from: "played on the source model",
-        fps: Sourced { value: options.fps, from: "played" },
-        units: Some(options.units),
-        axes: options.axes,
-        source: Some(source.display().to_string()),
-        smooth: SmoothArg::Normal,
-    })
 }

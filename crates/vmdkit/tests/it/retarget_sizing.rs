@@ -1,0 +1,181 @@
+//! Sizing a finished dance onto another model keeps every track the source holds
+//! (`vmdkit::retarget::carry_over`): wavefile_v2.vmd, made for 初音ミク.pmx, onto the trace
+//! model and onto mei.pmd. The sets a test expects are computed here from the model files and
+//! the VMD alone, never from the library's report. Figures:
+//! `cargo test -p vmdkit --test it retarget_sizing:: -- --nocapture`.
+
+use crate::common::skeleton::{MEI, MIKU, TRACE, WAVEFILE};
+use std::collections::{BTreeSet, HashMap};
+use vmdkit::keypoints::{JointLayout, LayoutJoint, Units};
+use vmdkit::model::Model;
+use vmdkit::retarget::{
+    carry_over, keypoints_from_motion, retarget, size_ratio, BoneFate, CarryInputs,
+    KeypointOptions, RetargetOptions,
+};
+use vmdkit::roles::Role;
+use vmdkit::skeleton::Skeleton;
+use vmdkit::KeyName;
+use vmdkit::Motion;
+
+/// Every role, one joint each: what a motion played on its model is read off as.
+fn every_role() -> JointLayout {
+    let joints = (Role::ALL.iter())
+        .map(|&role| LayoutJoint { name: role.name().to_string(), role: Some(role) })
+        .collect();
+    JointLayout { name: "every joint".to_string(), joints, synthetic: Vec::new(), face: None }
+}
+
+/// The name bytes of a model's bones, as a VMD names them.
+fn bone_names(model: &Model) -> BTreeSet<Vec<u8>> {
+    model.bones.iter().map(|b| KeyName::encode(&b.name).0.bytes().to_vec()).collect()
+}
+
+/// The name bytes of a model's morphs.
+fn morph_names(model: &Model) -> BTreeSet<Vec<u8>> {
+    model.morph_list.iter().map(|m| KeyName::encode(&m.name).0.bytes().to_vec()).collect()
+}
+
+fn names<'a>(keys: impl Iterator<Item = &'a KeyName>) -> BTreeSet<Vec<u8>> {
+    keys.map(|k| k.bytes().to_vec()).collect()
+}
+
+fn shown(set: &BTreeSet<Vec<u8>>) -> Vec<String> {
+    set.iter().map(|n| KeyName::from_bytes_mmd(n).to_string_lossy()).collect()
+}
+
+/// Per track name, the keys in frame order.
+fn by_track<K: Clone>(keys: &[K], name: impl Fn(&K) -> (Vec<u8>, u32)) -> HashMap<Vec<u8>, Vec<K>> {
+    let mut map: HashMap<Vec<u8>, Vec<K>> = HashMap::new();
+    for k in keys {
+        map.entry(name(k).0).or_default().push(k.clone());
+    }
+    for v in map.values_mut() {
+        v.sort_by_key(|k| name(k).1);
+    }
+    map
+}
+
+fn sized(source: &Motion, author: &Model, target: &Model, label: &str) {
+    let options = KeypointOptions::default();
+    let layout = every_role();
+    let kp = keypoints_from_motion(source, &Skeleton::new(author), &layout, &options).unwrap();
+    let fit_options = RetargetOptions {
+        fps: options.fps,
+        units: Some(Units::Metres),
+        model_name: target.name.clone(),
+        ..RetargetOptions::default()
+    };
+    let fit = retarget(&kp, &layout, &Skeleton::new(target), &fit_options).unwrap();
+    let started = std::time::Instant::now();
+    let carried = carry_over(&CarryInputs {
+        source,
+        source_model: author,
+        target_model: target,
+        solved: &fit.motion,
+        size_ratio: size_ratio(&fit.report, &options),
+    });
+    let took = started.elapsed();
+    let (out, report) = (&carried.motion, &carried.report);
+
+    // Bones: the tracks both models share, all of them in the output, and nothing else of the
+    // source's beyond what the body fit keys itself.
+    let source_tracks = names(source.bones.iter().map(|k| &k.name));
+    let shared: BTreeSet<Vec<u8>> = (source_tracks.iter())
+        .filter(|n| bone_names(author).contains(*n) && bone_names(target).contains(*n))
+        .cloned()
+        .collect();
+    let fit_tracks = names(fit.motion.bones.iter().map(|k| &k.name));
+    let out_tracks = names(out.bones.iter().map(|k| &k.name));
+    let kept: BTreeSet<Vec<u8>> = source_tracks.intersection(&out_tracks).cloned().collect();
+    let expected: BTreeSet<Vec<u8>> = shared
+        .union(&source_tracks.intersection(&fit_tracks).cloned().collect())
+        .cloned()
+        .collect();
+    assert_eq!(shown(&kept), shown(&expected), "{label}: source tracks in the output");
+    let reported: BTreeSet<Vec<u8>> = (report.bone_tracks.iter())
+        .filter(|t| t.fate.kept())
+        .map(|t| KeyName::encode(&t.name).0.bytes().to_vec())
+        .collect();
+    assert_eq!(shown(&reported), shown(&shared), "{label}: tracks the report keeps");
+
+    // Copied keys keep their frames, curves and (outside the fingers) values.
+    let src = by_track(&source.bones, |k| (k.name.bytes().to_vec(), k.frame));
+    let dst = by_track(&out.bones, |k| (k.name.bytes().to_vec(), k.frame));
+    let mut copied_keys = 0;
+    for t in report.bone_tracks.iter().filter(|t| t.fate == BoneFate::Copied) {
+        let n = KeyName::encode(&t.name).0.bytes().to_vec();
+        let (a, b) = (&src[&n], &dst[&n]);
+        assert_eq!(a.len(), b.len(), "{label}: {}", t.name);
+        let finger = ["指", "親指"].iter().any(|s| t.name.contains(s)) && !t.name.ends_with('先');
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(
+                (x.frame, x.interpolation),
+                (y.frame, y.interpolation),
+                "{label}: {}",
+                t.name
+            );
+            if !finger {
+                assert_eq!(x.rotation, y.rotation, "{label}: {}", t.name);
+            }
+            copied_keys += 1;
+        }
+    }
+
+    // Morphs: every morph the target has by the same name, with all its keys; the brief's
+    // set (both models have it) among them.
+    let source_morphs = names(source.morphs.iter().map(|k| &k.name));
+    let on_target: BTreeSet<Vec<u8>> =
+        source_morphs.intersection(&morph_names(target)).cloned().collect();
+    let both: BTreeSet<Vec<u8>> = on_target.intersection(&morph_names(author)).cloned().collect();
+    let out_morphs = names(out.morphs.iter().map(|k| &k.name));
+    assert_eq!(shown(&out_morphs), shown(&on_target), "{label}: morphs");
+    assert!(both.is_subset(&out_morphs));
+    let morph_keys =
+        |m: &Motion| m.morphs.iter().filter(|k| on_target.contains(k.name.bytes())).count();
+    assert_eq!(morph_keys(out), morph_keys(source), "{label}: morph keys");
+
+    // Fingers: re-expressed where the rest directions differ, and closer for it.
+    for f in &report.fingers {
+        assert!(f.reexpressed_mean_degrees <= f.copied_mean_degrees, "{label}: {f:?}");
+        assert!(f.reexpressed_mean_degrees < 10.0, "{label}: {f:?}");
+        println!(
+            "{label} {} fingers: rest directions differ by up to {:.1}°; direction error copied \
+             {:.2}° mean / {:.2}° max, re-expressed {:.2}° / {:.2}°, the hand {:.2}° ({} frames)",
+            f.side,
+            f.rest_disagreement_degrees,
+            f.copied_mean_degrees,
+            f.copied_max_degrees,
+            f.reexpressed_mean_degrees,
+            f.reexpressed_max_degrees,
+            f.hand_mean_degrees,
+            f.frames
+        );
+    }
+    assert_eq!(report.fingers.len(), 2, "{label}");
+    println!(
+        "{label}: bone tracks {} → {} of {} ({} shared; {} copied keys), morphs {} → {} of {}; \
+         carrying took {:.2?}",
+        source_tracks.intersection(&fit_tracks).count(),
+        kept.len(),
+        source_tracks.len(),
+        shared.len(),
+        copied_keys,
+        0,
+        out_morphs.len(),
+        source_morphs.len(),
+        took
+    );
+}
+
+#[test]
+fn wavefile_onto_the_trace_model_and_mei_keeps_every_shared_track() {
+    if test_corpus::corpus_or_skip("retarget_sizing").is_none() {
+        return;
+    }
+    let dir = test_corpus::corpus_dir();
+    let source = Motion::read_file(dir.join(WAVEFILE)).unwrap();
+    let miku = Model::read_file(dir.join(MIKU)).unwrap();
+    for (label, target) in [("trace", TRACE), ("mei", MEI)] {
+        sized(&source, &miku, &Model::read_file(dir.join(target)).unwrap(), label);
+    }
+}
