@@ -34,6 +34,7 @@
 mod anchors;
 mod axes;
 mod conditioning;
+pub mod face;
 mod feet;
 mod handedness;
 mod inverse;
