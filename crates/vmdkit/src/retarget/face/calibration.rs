@@ -40,9 +40,9 @@ impl Calibration {
         eye_aspect: [0.30, 0.30],
         mouth_gap: 0.004,
         mouth_width: 0.578,
-        corner_lift: -0.012,
-        brow_height: 0.38,
-        brow_inner: -0.04,
+        corner_lift: -0.016,
+        brow_height: 0.27,
+        brow_inner: -0.033,
         iris: [0.0, 0.08],
     };
 

@@ -54,7 +54,7 @@ pub struct FaceOptions {
 
 /// A model's morphs as the face solver looks them up.
 pub fn model_morphs(model: &crate::model::Model) -> Vec<ModelMorph> {
-    (model.morphs.iter())
+    (model.morph_list.iter())
         .map(|m| ModelMorph { name: m.name.clone(), name_en: m.name_en.clone() })
         .collect()
 }

@@ -57,11 +57,13 @@ pub fn weights(f: &Features, neutral: &Calibration) -> FrameWeights {
     set(&mut out, MorphRole::O, round * open);
     set(&mut out, MorphRole::MouthSmile, smile);
     set(&mut out, MorphRole::SmileEyes, squint * smile);
-    // Brows: heights over the eye-corner span; a tenth of the resting height is full scale.
+    // Brows: heights over the eye-corner span, from a twentieth of the resting height (the
+    // spread of resting brows between people) to a fifth of it.
     let brow = (f.brow_height[0] + f.brow_height[1]) / 2.0;
-    let scale = 0.1 * neutral.brow_height.abs().max(0.1);
-    set(&mut out, MorphRole::BrowUp, ramp(brow - neutral.brow_height, 0.0, scale));
-    set(&mut out, MorphRole::BrowDown, ramp(neutral.brow_height - brow, 0.0, scale));
+    let rest = neutral.brow_height.abs().max(0.1);
+    let (dead, full) = (0.05 * rest, 0.2 * rest);
+    set(&mut out, MorphRole::BrowUp, ramp(brow - neutral.brow_height, dead, full));
+    set(&mut out, MorphRole::BrowDown, ramp(neutral.brow_height - brow, dead, full));
     let inner = (f.brow_inner[0] + f.brow_inner[1]) / 2.0 - neutral.brow_inner;
     set(&mut out, MorphRole::BrowSad, ramp(inner, 0.01, 0.05));
     set(&mut out, MorphRole::BrowAngry, ramp(-inner, 0.01, 0.05));
