@@ -35,6 +35,7 @@ mod anchors;
 mod axes;
 mod conditioning;
 pub mod face;
+mod faces;
 mod feet;
 mod handedness;
 mod inverse;
@@ -141,6 +142,9 @@ pub fn retarget_with_progress(
             found: keypoints.joint_count,
         });
     }
+    if faces::face_only(layout) {
+        return faces::retarget_face_only(keypoints, layout, skeleton, options);
+    }
     check_layout(layout)?;
     let rig = rig::KeyedRig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
@@ -183,7 +187,7 @@ pub fn retarget_with_progress(
     let dense = keys::dense_motion(&rig, skeleton, &states, options);
     // Played by the thinning's checks and by the report's measure of it: built once.
     let dense_sampler = crate::eval::MotionSampler::new(&dense);
-    let motion = keys::thin(&dense, &dense_sampler, options);
+    let mut motion = keys::thin(&dense, &dense_sampler, options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
@@ -199,7 +203,12 @@ pub fn retarget_with_progress(
         handedness,
         options,
     });
+    // The face keys its own morphs and eyes, after the body is measured; the body's solve
+    // keeps 首/頭.
+    let face =
+        faces::add_face(&conditioned.keypoints, layout, skeleton, options, &mut motion, false);
     progress(total, total);
+    let report = RetargetReport { face, ..report };
     Ok(Retargeted { motion, report })
 }
 

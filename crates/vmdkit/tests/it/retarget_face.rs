@@ -5,10 +5,12 @@
 use glam::Vec3;
 use serde_json::Value;
 use std::path::PathBuf;
-use vmdkit::keypoints::{FaceBlock, FaceMesh, Keypoints, Smoothing, UpAxis};
+use vmdkit::keypoints::{
+    FaceBlock, FaceMesh, JointLayout, Keypoints, LayoutJoint, Smoothing, UpAxis,
+};
 use vmdkit::model::Model;
 use vmdkit::retarget::face::{self, CalibrationSource, FaceOptions, FaceTrack, MorphRole};
-use vmdkit::retarget::InputAxes;
+use vmdkit::retarget::{retarget, InputAxes, RetargetOptions};
 use vmdkit::skeleton::Skeleton;
 
 const PORTRAIT: &str = "tensorflow__tfjs-models__face-landmarks-detection__test_data__portrait.jpg";
@@ -197,4 +199,57 @@ fn a_model_without_morphs_reports_every_role_missing() {
     assert!(keys.morphs.is_empty());
     assert_eq!(keys.report.missing.len(), MorphRole::ALL.len());
     assert_eq!(keys.report.missing[0].looked_for[0], "まばたき");
+}
+
+#[test]
+fn the_laughing_head_tilts_down() {
+    let Some(track) = photo(LAUGH, true, 0) else { return };
+    let head = track.frames[0].as_ref().unwrap().head.expect("a head turn");
+    // The model looks along −Z; the laughing man looks down at his phone.
+    let facing = head * glam::DVec3::NEG_Z;
+    println!("laughing: the face looks along {facing:.2}");
+    assert!(facing.y < -0.2, "{facing}");
+}
+
+/// A layout of the 478 mesh points alone, as a face-only keypoint file has.
+fn face_layout() -> JointLayout {
+    JointLayout {
+        name: "face478".into(),
+        joints: (0..478).map(|i| LayoutJoint { name: format!("face_{i}"), role: None }).collect(),
+        synthetic: Vec::new(),
+        face: Some(BLOCK),
+    }
+}
+
+#[test]
+fn a_face_alone_retargets_onto_the_face_and_leaves_the_body_at_rest() {
+    let Some(doc) = json(&format!("{VIDEO}.face.json")) else { return };
+    let Some(_) = test_corpus::corpus_or_skip("retarget_face") else { return };
+    let frames: Vec<Vec<Vec3>> = (doc["frames"].as_array().unwrap().iter())
+        .map(|f| pixels(&doc, f.get(0).map(|face| &face["landmarks"])))
+        .collect();
+    let kp = keypoints(frames, 25.0);
+    let model = Model::read_file(test_corpus::corpus_dir().join(MIKU)).unwrap();
+    let mut options = RetargetOptions { fps: 25.0, axes: IMAGE_AXES, ..RetargetOptions::default() };
+    options.face.model_morphs = Some(face::model_morphs(&model));
+    let out = retarget(&kp, &face_layout(), &Skeleton::new(&model), &options).unwrap();
+    let face = out.report.face.as_ref().expect("a face report");
+    assert_eq!(face.frames, 233);
+    assert_eq!(face.frames_with_face, 233);
+    let mut bones: Vec<String> = (out.motion.bones.iter())
+        .map(|k| k.name.decode(vmdkit::TextEncoding::ShiftJis).text.into_owned())
+        .collect();
+    bones.sort();
+    bones.dedup();
+    assert_eq!(bones, ["両目", "頭", "首"]);
+    assert_eq!(out.motion.morphs.len(), face.morph_keys);
+    // The head stays within a natural turn of the camera.
+    for k in &out.motion.bones {
+        let angle = k.rotation.angle_between(glam::Quat::IDENTITY).to_degrees();
+        assert!(angle < 30.0, "{angle}° at {}", k.frame);
+    }
+    println!(
+        "video face-only: {} morph keys, {} bone keys, calibration {:?}",
+        face.morph_keys, face.bone_keys, face.calibration
+    );
 }
