@@ -5,9 +5,7 @@
 use glam::Vec3;
 use serde_json::Value;
 use std::path::PathBuf;
-use vmdkit::keypoints::{
-    FaceBlock, FaceMesh, JointLayout, Keypoints, LayoutJoint, Smoothing, UpAxis,
-};
+use vmdkit::keypoints::{FaceBlock, FaceMesh, JointLayout, Keypoints, Smoothing, UpAxis};
 use vmdkit::model::Model;
 use vmdkit::retarget::face::{self, CalibrationSource, FaceOptions, FaceTrack, MorphRole};
 use vmdkit::retarget::{retarget, InputAxes, RetargetOptions};
@@ -211,14 +209,11 @@ fn the_laughing_head_tilts_down() {
     assert!(facing.y < -0.2, "{facing}");
 }
 
-/// A layout of the 478 mesh points alone, as a face-only keypoint file has.
+/// MediaPipe's face mesh with irises, alone, as the built-in layout has it.
 fn face_layout() -> JointLayout {
-    JointLayout {
-        name: "face478".into(),
-        joints: (0..478).map(|i| LayoutJoint { name: format!("face_{i}"), role: None }).collect(),
-        synthetic: Vec::new(),
-        face: Some(BLOCK),
-    }
+    let layout = JointLayout::builtin("mediapipe_face_iris").unwrap();
+    assert_eq!(layout.face, Some(BLOCK));
+    layout
 }
 
 #[test]
