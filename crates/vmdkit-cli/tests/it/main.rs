@@ -21,6 +21,7 @@ mod physics;
 mod reduce;
 mod render;
 mod retarget;
+mod retarget_face;
 mod staples;
 mod uniform;
 mod view;

@@ -20,6 +20,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{JointLayout, KeypointFormat, Keypoints, Smoothing, Units, UpAxis};
+use vmdkit::retarget::face::{self, FaceOptions, MorphMap};
 use vmdkit::retarget::{
     retarget_with_progress, FloorMode, InputAxes, KeyMode, RetargetOptions, ScaleMode,
 };
@@ -140,6 +141,15 @@ pub struct Args {
     /// Read a damaged VMD leniently, keeping every complete record (with --source-model)
     #[arg(long, requires = "source_model")]
     lenient: bool,
+    /// Face: the model's morph for each face role, as `role = morph name` lines (roles: blink,
+    /// blink_left, blink_right, smile_eyes, a, i, u, e, o, brow_up, brow_down, brow_sad,
+    /// brow_angry, mouth_smile); unmapped roles use the standard names
+    #[arg(long, value_name = "FILE")]
+    morph_map: Option<PathBuf>,
+    /// Face: take the neutral face from the first N frames (at 30 fps) instead of the whole
+    /// clip's medians
+    #[arg(long, value_name = "FRAMES", value_parser = clap::value_parser!(u64).range(1..))]
+    calibrate: Option<u64>,
     #[command(flatten)]
     limit: OutputLimit,
 }
@@ -191,6 +201,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         model_name: model.name.clone(),
         detect_handedness: !args.keep_handedness,
         max_output_bytes: args.limit.bytes(),
+        face: face_options(args, &model)?,
         ..RetargetOptions::default()
     };
     let label = args.input.display().to_string();
@@ -222,6 +233,25 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The face solver's options: the model's morphs, `--morph-map`, `--calibrate`.
+fn face_options(args: &Args, model: &vmdkit::model::Model) -> anyhow::Result<FaceOptions> {
+    let morph_map = match &args.morph_map {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the morph map {}", path.display()))?;
+            let map = MorphMap::parse(&text)
+                .map_err(|e| crate::error::usage(format!("{}: {e}", path.display())))?;
+            Some(map)
+        }
+        None => None,
+    };
+    Ok(FaceOptions {
+        model_morphs: Some(face::model_morphs(model)),
+        morph_map,
+        calibrate_frames: args.calibrate.map(|n| n as usize),
+    })
 }
 
 fn key_mode(args: &Args) -> anyhow::Result<KeyMode> {

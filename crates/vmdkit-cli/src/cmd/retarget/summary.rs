@@ -3,6 +3,7 @@
 //! flag a rerun wants.
 
 use super::{Args, Input};
+use vmdkit::retarget::face::{CalibrationSource, FaceReport, MIN_CLIP_FRAMES};
 use vmdkit::retarget::{KeyMode, RetargetOptions, RetargetReport};
 use vmdkit::skeleton::METRES_PER_UNIT;
 
@@ -82,6 +83,9 @@ pub(super) fn summary(
         ),
         _ => writeln!(s, "thinning: none (dense keys)"),
     };
+    if let Some(face) = &r.face {
+        face_lines(&mut s, face);
+    }
     let h = r.handedness;
     if h.turned_upright {
         let _ = writeln!(
@@ -109,4 +113,48 @@ pub(super) fn summary(
         );
     }
     s
+}
+
+/// The face section: frames, calibration, morphs driven and missing, bones.
+fn face_lines(s: &mut String, face: &FaceReport) {
+    use std::fmt::Write;
+    let calibration = match face.calibration {
+        CalibrationSource::Clip { frames } => {
+            format!("neutral face from the clip's {frames} frames")
+        }
+        CalibrationSource::FirstFrames { frames } => {
+            format!("neutral face from the first {frames} frames")
+        }
+        CalibrationSource::Defaults { frames } => format!(
+            "population defaults (only {frames} frames with a face, fewer than {MIN_CLIP_FRAMES})"
+        ),
+        _ => "neutral face: other".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "face: {} of {} frames with a face; {calibration}; {} morph keys ({} dense), {} bone keys",
+        face.frames_with_face, face.frames, face.morph_keys, face.dense_morph_keys, face.bone_keys
+    );
+    let driven: Vec<String> = (face.morphs.iter())
+        .map(|m| format!("{} {} (max {:.2})", m.role.name(), m.morph, m.max_weight))
+        .collect();
+    if !driven.is_empty() {
+        let _ = writeln!(s, "face morphs: {}", driven.join(", "));
+    }
+    if !face.morphs_known {
+        let _ = writeln!(s, "face morphs: none keyed, the model's morphs are unknown");
+    }
+    for m in &face.missing {
+        let _ = writeln!(
+            s,
+            "warning: the model has no morph for {} (looked for {}); give one with --morph-map",
+            m.role.name(),
+            m.looked_for.join(", ")
+        );
+    }
+    let bones: Vec<&str> =
+        face.gaze_bones.iter().chain(&face.head_bones).map(String::as_str).collect();
+    if !bones.is_empty() {
+        let _ = writeln!(s, "face bones: {}", bones.join(", "));
+    }
 }
