@@ -270,3 +270,33 @@ fn the_video_hand_turns_no_finger_over() {
         assert!(flips.is_empty(), "{name}: flips {flips:?}");
     }
 }
+
+/// The judge's rule applied to the landmarks themselves: what a model that followed them
+/// exactly would score, so that a model's miss can be told from the rule's own.
+#[test]
+fn the_rule_reads_the_labels_off_the_landmarks() {
+    let test = "the_rule_reads_the_labels_off_the_landmarks";
+    let Some(photos) = handface::photos(test) else { return };
+    let (mut right, mut labelled) = (0, 0);
+    for photo in &photos {
+        for (h, hand) in photo.hands.iter().enumerate() {
+            let points = landmark_points(hand);
+            let states = Finger::ALL.map(|f| judge::extended(&points, f));
+            let measures: Vec<String> = (Finger::ALL.iter())
+                .map(|&f| judge::measures(&points, f))
+                .map(|(a, d)| format!("{a:.0}°/{:+.1}cm", d * 100.0))
+                .collect();
+            println!(
+                "{} hand {h}: label {} landmarks {} ({})",
+                photo.name,
+                timrp(photo.extended),
+                timrp(states),
+                measures.join(" ")
+            );
+            labelled += 5;
+            right += (0..5).filter(|&i| states[i] == photo.extended[i]).count();
+        }
+    }
+    println!("the rule on the landmarks: {right} of {labelled} labelled fingers right");
+    assert!(right * 100 >= labelled * 95, "{right} of {labelled}");
+}
