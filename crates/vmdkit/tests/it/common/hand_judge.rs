@@ -70,15 +70,16 @@ pub fn measures(hand: &HandPoints, finger: Finger) -> (f64, f64) {
 }
 
 /// The palm's frame as a rotation whose columns are its axes: y from the wrist to the middle
-/// finger's MCP, z along `(index MCP − wrist) × (little MCP − wrist)` made square to y, x = y × z.
-/// The same formula on the model and on the landmarks (both in MMD's axes) gives frames that
-/// mean the same thing on a hand of the same side.
+/// finger's MCP, x along the little finger's MCP → the index finger's made square to y, z = x × y.
+/// This is the convention the finger solve matches palms by (branch `fingers`), so that the
+/// check measures the fingers and not a second palm convention; the same formula on the model
+/// and on the landmarks (both in MMD's axes) gives frames that mean the same thing.
 pub fn palm_frame(hand: &HandPoints) -> DMat3 {
     let wrist = point(hand, 0);
     let y = (point(hand, 9) - wrist).normalize();
-    let n = (point(hand, 5) - wrist).cross(point(hand, 17) - wrist);
-    let z = (n - y * n.dot(y)).normalize();
-    DMat3::from_cols(y.cross(z), y, z)
+    let across = point(hand, 5) - point(hand, 17);
+    let x = (across - y * across.dot(y)).normalize();
+    DMat3::from_cols(x, y, x.cross(y))
 }
 
 /// The direction of the segment from point `a` to point `b` in the palm's frame, or `None`
