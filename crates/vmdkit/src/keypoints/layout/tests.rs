@@ -1,13 +1,24 @@
 use super::{JointLayout, JointLayoutError};
-use crate::roles::Role;
+use crate::keypoints::{FaceBlock, FaceMesh};
+use crate::roles::{Finger, Role, Side};
 use std::collections::HashSet;
 
 fn names_of(layout: &JointLayout) -> Vec<String> {
     layout.joints.iter().map(|j| j.name.clone()).collect()
 }
 
+/// Every built-in layout, `mediapipe_hand` as a left hand.
 fn builtins() -> impl Iterator<Item = JointLayout> {
-    JointLayout::builtin_names().iter().map(|n| JointLayout::builtin(n).expect(n))
+    let hand = Some(Side::Left);
+    JointLayout::builtin_names()
+        .iter()
+        .map(move |n| JointLayout::builtin_for(n, hand, None).unwrap())
+}
+
+/// Whether a built-in layout is a body's, not hands or a face alone.
+fn is_body(layout: &JointLayout) -> bool {
+    !["mediapipe_hand", "mediapipe_hands", "mediapipe_face", "mediapipe_face_iris"]
+        .contains(&layout.name.as_str())
 }
 
 #[test]
@@ -19,8 +30,9 @@ fn every_builtin_has_unique_names_a_body_and_both_sides() {
         let roles: Vec<Role> = layout.joints.iter().filter_map(|j| j.role).collect();
         let unique: HashSet<Role> = roles.iter().copied().collect();
         assert_eq!(unique.len(), roles.len(), "{}: a role on two joints", layout.name);
-        assert!(layout.missing_body_roles().is_empty(), "{}", layout.name);
-        for role in Role::ALL.iter().copied().filter(|r| layout.has(*r)) {
+        assert_eq!(layout.has_body(), is_body(&layout), "{}", layout.name);
+        let one_hand = layout.name == "mediapipe_hand";
+        for role in Role::ALL.iter().copied().filter(|r| layout.has(*r) && !one_hand) {
             assert!(layout.has(role.mirrored()), "{}: {role} without its mirror", layout.name);
         }
         for point in &layout.synthetic {
@@ -32,9 +44,10 @@ fn every_builtin_has_unique_names_a_body_and_both_sides() {
 
 #[test]
 fn builtins_have_their_documented_sizes_and_key_joints() {
-    let size = |name: &str| JointLayout::builtin(name).unwrap().joints.len();
+    let size =
+        |name: &str| JointLayout::builtin_for(name, Some(Side::Right), None).unwrap().joints.len();
     let sizes: Vec<usize> = JointLayout::builtin_names().iter().map(|n| size(n)).collect();
-    assert_eq!(sizes, [17, 17, 17, 33, 25, 25, 24]);
+    assert_eq!(sizes, [17, 17, 17, 33, 25, 25, 24, 21, 42, 543, 553, 468, 478, 133, 55]);
     let h36m = JointLayout::builtin("H36M").unwrap();
     assert_eq!(h36m.joint_of(Role::Nose), Some(9));
     assert_eq!(h36m.joint_of(Role::HeadTop), Some(10));
@@ -55,12 +68,24 @@ fn builtins_have_their_documented_sizes_and_key_joints() {
 fn each_builtin_is_detected_from_its_own_names() {
     for layout in builtins() {
         let names = names_of(&layout);
-        let found = JointLayout::detect(Some(&names), names.len()).unwrap();
-        assert_eq!(found, layout);
-        // Case and punctuation do not matter, and the file's order is kept.
-        let mut shuffled: Vec<String> = names.iter().rev().map(|n| n.to_uppercase()).collect();
+        let found = JointLayout::detect_with(Some(&names), names.len(), Some(Side::Left));
+        assert_eq!(found.unwrap(), layout);
+        if layout.face.is_some_and(|f| f.joints().len() == names.len()) {
+            continue; // a face alone has no order but its own
+        }
+        // Case and punctuation do not matter, and the file's order is kept (a face mesh's
+        // points, left together, as a block).
+        let face = layout.face.map_or(names.len()..names.len(), |f| f.joints());
+        let mut shuffled: Vec<String> = names.iter().map(|n| n.to_uppercase()).collect();
+        let tail = shuffled.split_off(face.end);
+        let mid = shuffled.split_off(face.start);
+        shuffled.reverse();
         shuffled.swap(0, 1);
-        let found = JointLayout::detect(Some(&shuffled), names.len()).unwrap();
+        let start = tail.len();
+        shuffled = tail.into_iter().rev().chain(mid).chain(shuffled).collect();
+        let found = JointLayout::detect_with(Some(&shuffled), names.len(), Some(Side::Left));
+        let found = found.unwrap();
+        assert_eq!(found.face.map(|f| f.first), layout.face.map(|_| start), "{}", layout.name);
         assert_eq!(found.name, layout.name);
         assert_eq!(names_of(&found), shuffled);
         for (joint, name) in found.joints.iter().zip(&shuffled) {
