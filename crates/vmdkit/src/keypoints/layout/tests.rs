@@ -1,9 +1,10 @@
+mod whole_body;
+
 use super::{JointLayout, JointLayoutError};
-use crate::keypoints::{FaceBlock, FaceMesh};
-use crate::roles::{Finger, Role, Side};
+use crate::roles::{Role, Side};
 use std::collections::HashSet;
 
-fn names_of(layout: &JointLayout) -> Vec<String> {
+pub(super) fn names_of(layout: &JointLayout) -> Vec<String> {
     layout.joints.iter().map(|j| j.name.clone()).collect()
 }
 
