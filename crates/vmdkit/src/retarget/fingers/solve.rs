@@ -94,7 +94,12 @@ fn solve_finger(
     let guess = rest_dir[first].cross(normal).normalize_or(DVec3::X);
     let rest_axis = bend_axis(guess, plane(&rest_dir.map(Some), first), rest_dir[first]);
     let swung = shortest_arc(rest_dir[first], base_dir) * rest_axis;
-    let axis = bend_axis(swung, plane(&dir, first), base_dir);
+    // The thumb's roll is left to the swing: four points show it only through the thumb's bend
+    // plane, whose sign is a coin toss when that plane stands across the palm's bend direction
+    // (the shared video's thumbs-up holds it there for 40 frames), and the wrong sign rolls the
+    // whole thumb over by 180° between two frames. The thumb's bones are not hinges, so its
+    // directions are still followed exactly by the swings below.
+    let axis = if thumb { swung } else { bend_axis(swung, plane(&dir, first), base_dir) };
     let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
     out.bones.push((finger.segments[first].unwrap(), base));
     let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
