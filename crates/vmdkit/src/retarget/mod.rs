@@ -281,6 +281,18 @@ fn roles_per_frame(
                     kp.confidence.as_ref().map_or(1.0, |c| c[f * kp.joint_count + j] as f64);
                 o[role as usize] = (options.axes.to_mmd(p), weight.clamp(0.0, 1.0).max(1e-3));
             }
+            // A hand's wrist a layout takes from the body's (SMPL-X): the body's synthetic
+            // points (COCO's thorax) are left to the solver, which places its own.
+            for point in layout.synthetic.iter().filter(|p| p.role.hand_part().is_some()) {
+                let from: Option<Vec<(DVec3, f64)>> = (point.mean_of.iter())
+                    .map(|r| Some(o[*r as usize]).filter(|x| x.1 > 0.0))
+                    .collect();
+                if let (Some(from), true) = (from, o[point.role as usize].1 <= 0.0) {
+                    let n = from.len().max(1) as f64;
+                    let p = from.iter().map(|x| x.0).sum::<DVec3>() / n;
+                    o[point.role as usize] = (p, from.iter().map(|x| x.1).fold(1.0, f64::min));
+                }
+            }
             let (l, r) = (o[Role::LeftHip as usize], o[Role::RightHip as usize]);
             if o[Role::Pelvis as usize].1 <= 0.0 && l.1 > 0.0 && r.1 > 0.0 {
                 o[Role::Pelvis as usize] = ((l.0 + r.0) / 2.0, l.1.min(r.1));
