@@ -62,10 +62,23 @@ fn layout(
     spec: &LayoutArg,
     names: Option<&[String]>,
     joints: Option<usize>,
+    hand: Option<&str>,
 ) -> PyResult<JointLayout> {
+    let hand = match hand {
+        None => None,
+        Some("left") => Some(vmdkit::roles::Side::Left),
+        Some("right") => Some(vmdkit::roles::Side::Right),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "hand must be \"left\", \"right\" or None, not {other:?}"
+            )))
+        }
+    };
     let failed = |e: vmdkit::keypoints::JointLayoutError| {
         let hint = if e.choosing_a_layout_may_help() {
             "; pass layout= to name one (a built-in name or a mapping file)"
+        } else if e.giving_the_hand_side_may_help() {
+            "; pass hand=\"left\" or hand=\"right\""
         } else {
             ""
         };
@@ -76,10 +89,10 @@ fn layout(
             let Some(joints) = joints else {
                 return Err(PyValueError::new_err("layout must be named here, not \"auto\""));
             };
-            return JointLayout::detect(names, joints).map_err(failed);
+            return JointLayout::detect_with(names, joints, hand).map_err(failed);
         }
         LayoutArg::Name(text) if !std::path::Path::new(text).is_file() => {
-            return JointLayout::builtin_or_error(text).map_err(failed);
+            return JointLayout::builtin_for(text, hand, joints).map_err(failed);
         }
         LayoutArg::Name(text) => std::path::Path::new(text),
         LayoutArg::Path(path) => path.as_path(),
@@ -168,7 +181,10 @@ fn retarget_error(err: LibraryError) -> PyErr {
 ///
 /// `keypoints` is an (F, J, 3) array (NaN marks a missing joint) in the joint order of
 /// `layout`: "auto" (detected from `names`, else from J), a built-in name (h36m, lftd17,
-/// coco17, blazepose33, body25, body25b, smpl24) or a mapping file. `model` defaults to
+/// coco17, blazepose33, body25, body25b, smpl24, mediapipe_hand, mediapipe_hands, holistic,
+/// holistic_iris, mediapipe_face, mediapipe_face_iris, coco_wholebody, smplx) or a mapping
+/// file; `hand` ("left" or "right") is the side of a lone hand whose names do not say it
+/// (MediaPipe's unprefixed `wrist`, `thumb_cmc`, …). `model` defaults to
 /// vmdkit's standard model. `fps` is the input rate; `units` ("mm", "cm", "m" or metres per
 /// unit) only sets the report's metres; `up` is the input's up axis ("y", "-y", "z", "-z") and
 /// `left_handed` says the input is left-handed, as MMD is. `confidence` (F, J) weighs joints;
@@ -183,13 +199,13 @@ fn retarget_error(err: LibraryError) -> PyErr {
     keypoints, layout = LayoutArg::Name("auto".into()), model = None, fps = 30.0, units = None,
     up = "y", *, confidence = None, names = None, left_handed = false, detect_handedness = true,
     smooth = SmoothArg::Level("normal".into()), ik = true, dense = false, max_position_error = None, max_angle_error = None,
-    scale = None, floor = "estimate", min_confidence = 0.3
+    scale = None, floor = "estimate", min_confidence = 0.3, hand = None
 ))]
 // The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
 #[pyo3(text_signature = "(keypoints, layout='auto', model=None, fps=30.0, units=None, up='y', \
     *, confidence=None, names=None, left_handed=False, detect_handedness=True, smooth='normal', \
     ik=True, dense=False, max_position_error=None, max_angle_error=None, scale=None, \
-    floor='estimate', min_confidence=0.3)")]
+    floor='estimate', min_confidence=0.3, hand=None)")]
 #[allow(clippy::too_many_arguments)]
 fn retarget<'py>(
     py: Python<'py>,
@@ -211,6 +227,7 @@ fn retarget<'py>(
     scale: Option<f64>,
     floor: &str,
     min_confidence: f32,
+    hand: Option<&str>,
 ) -> PyResult<(Motion, Bound<'py, PyDict>)> {
     let input = keypoint_input(keypoints, confidence)?;
     if let Some(n) = &names {
@@ -222,7 +239,7 @@ fn retarget<'py>(
             )));
         }
     }
-    let layout = self::layout(&layout, names.as_deref(), Some(input.joint_count))?;
+    let layout = self::layout(&layout, names.as_deref(), Some(input.joint_count), hand)?;
     let keys = if dense {
         KeyMode::Dense
     } else {
@@ -316,14 +333,15 @@ fn keypoint_input(
 }
 
 /// Plays `motion` on `model` (None: vmdkit's standard model) and reads off the joints of
-/// `layout` (a built-in name or a mapping file), the inverse of `retarget`. Returns
+/// `layout` (a built-in name or a mapping file; `hand`, "left" or "right", the side
+/// `mediapipe_hand` writes), the inverse of `retarget`. Returns
 /// `(positions, names)`: an (F, J, 3) float32 array, NaN where the model cannot place a joint,
 /// and the layout's joint names. Samples run from frame 0 through the last key at `fps`
 /// (None: 30); model units become metres at 8 cm per unit before `units` applies; `up` and
 /// `left_handed` pick the output axes (default right-handed, Y up, as estimators write), so
 /// `retarget` with the same arguments reads the result back. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (motion, model, layout, *, fps = None, units = None, up = "y", left_handed = false))]
+#[pyo3(signature = (motion, model, layout, *, fps = None, units = None, up = "y", left_handed = false, hand = None))]
 #[allow(clippy::too_many_arguments)]
 fn keypoints<'py>(
     py: Python<'py>,
@@ -334,8 +352,9 @@ fn keypoints<'py>(
     units: Option<UnitsArg>,
     up: &str,
     left_handed: bool,
+    hand: Option<&str>,
 ) -> PyResult<(Bound<'py, PyArrayDyn<f32>>, Vec<String>)> {
-    let layout = self::layout(&layout, None, None)?;
+    let layout = self::layout(&layout, None, None, hand)?;
     // As in `retarget`: options the library gains later keep their defaults.
     #[allow(clippy::needless_update)]
     let options = KeypointOptions {

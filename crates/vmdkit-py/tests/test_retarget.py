@@ -165,3 +165,12 @@ def test_a_mapping_file_is_a_layout(corpus, tmp_path):
         mine, mine_names = vmdkit.keypoints(motion, None, layout)
         assert mine_names == [f"j{i}" for i in range(17)]
         assert mine.shape == h36m.shape
+
+
+def test_a_lone_hand_needs_its_side():
+    # 21 joints are one hand of MediaPipe's; nothing says which without hand=.
+    kp = np.zeros((10, 21, 3), dtype=np.float32)
+    with pytest.raises(vmdkit.RetargetError, match="side is unknown.*hand="):
+        vmdkit.retarget(kp)
+    with pytest.raises(ValueError, match="hand must be"):
+        vmdkit.retarget(kp, hand="middle")

@@ -3,7 +3,7 @@
 
 use crate::args::axes::{parse_units, parse_up};
 use crate::args::frames::check_fps;
-use crate::args::layout::{named_layout, target_model};
+use crate::args::layout::{named_layout, target_model, HandArg};
 use crate::args::limit::OutputLimit;
 use crate::input;
 use crate::output;
@@ -40,6 +40,9 @@ pub struct Args {
     /// The joints to write: a built-in layout's name or a mapping file
     #[arg(long, value_name = "NAME|FILE")]
     layout: String,
+    /// The hand a one-hand layout (mediapipe_hand) writes
+    #[arg(long, value_enum, value_name = "left|right")]
+    hand: Option<HandArg>,
     /// Output: .npy, .csv or .json (by extension), written atomically; - for stdout (JSON)
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
@@ -106,7 +109,7 @@ fn output_format(args: &Args) -> anyhow::Result<KeypointFormat> {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     check_fps(args.fps)?;
     let format = output_format(args)?;
-    let layout = named_layout(&args.layout)?;
+    let layout = named_layout(&args.layout, args.hand, None)?;
     let (model, model_label) = target_model(args.model.as_deref())?;
     let loaded = input::load_motion(&args.motion, args.lenient, input::NO_TRAILING)?;
     let options = KeypointOptions {

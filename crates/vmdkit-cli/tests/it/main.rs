@@ -11,6 +11,7 @@ mod errors;
 mod gltf;
 mod gltf_readers;
 mod golden;
+mod layouts;
 mod limits;
 mod merge_rename;
 mod models;

@@ -442,6 +442,7 @@ def retarget(
     scale: float | None = None,
     floor: Literal["estimate", "keep"] = "estimate",
     min_confidence: float = 0.3,
+    hand: Literal["left", "right"] | None = None,
 ) -> tuple[Motion, dict[str, Any]]:
     """Retargets (F, J, 3) keypoints (NaN = missing) onto a model (default: the standard one):
     a 30 fps motion and the report `vmdkit retarget --json` prints."""
@@ -455,6 +456,7 @@ def keypoints(
     units: str | float | None = None,
     up: Literal["y", "-y", "z", "-z"] = "y",
     left_handed: bool = False,
+    hand: Literal["left", "right"] | None = None,
 ) -> tuple[npt.NDArray[np.float32], list[str]]:
     """`motion` played on `model`, read off as `layout`'s joints: an (F, J, 3) array in metres
     (or `units`), NaN where the model cannot place a joint, and the joint names."""

@@ -14,6 +14,20 @@
 //! | MMD (vmdkit's own BVH export) | `左足`, `左ひざ`, `左足首`, `左つま先` | `左肩`, `左腕`, `左ひじ`, `左手首` | `首`, – |
 //! | MMD, English names | `leg_L`, `knee_L`, `ankle_L`, `toe_L` | `shoulder_L`, `arm_L`, `elbow_L`, `wrist_L` | `neck`, – |
 //!
+//! Fingers, onto the hand roles (a hand's 21 points in MediaPipe's order):
+//! * Mixamo: `LeftHandThumb1..4` are the thumb's CMC, MCP, IP and tip, `LeftHandIndex1..4` (and
+//!   `Middle`, `Ring`, `Pinky`) a finger's MCP, PIP, DIP and tip, each joint sitting where the
+//!   finger bends; `LeftHand`, the body's wrist, is also the hand's own.
+//! * CMU: the hand is crude, one palm, one stub for all four fingers and one for the thumb. The
+//!   finger stub (`LeftHandIndex1`, `LFingers` in the 3ds Max conversion) starts at the end of
+//!   the palm and is mapped as the index finger's knuckle, its End Site as that finger's tip;
+//!   the thumb stub (`LThumb`) starts at the wrist, standing for the thumb's CMC, and its End
+//!   Site is the thumb's tip. The middle, ring and little fingers and the joints between are
+//!   absent: the motion has none.
+//!
+//! A BVH joint with a body role and a hand role (Mixamo's `LeftHand`, wrist of both) is listed
+//! a second time, at the end of the layout, for its hand role.
+//!
 //! The root (`Hips`) has no role: it sits above or behind the hip joints by an amount that
 //! differs between skeletons, so the pelvis is taken as the hips' midpoint, as on the model.
 //! Mixamo's finger bases (`LeftHandMiddle1`, `LeftHandIndex1`, `LeftHandPinky1`) and MMD's
@@ -33,12 +47,54 @@ struct Table {
     name: &'static str,
     central: &'static [(&'static str, Role)],
     sides: &'static [(&'static str, &'static str, Role)],
+    /// Finger joints, after the body's: a name both lists have gets both roles.
+    fingers: &'static [(&'static str, &'static str, Role)],
 }
 
 const HANDS_MIXAMO: [(&str, &str, Role); 3] = [
     ("LeftHandMiddle1", "RightHandMiddle1", LeftHand),
     ("LeftHandIndex1", "RightHandIndex1", LeftIndex),
     ("LeftHandPinky1", "RightHandPinky1", LeftPinky),
+];
+
+/// Mixamo's fingers, base to tip (and CMU's finger and thumb stubs, which share the cmu/mixamo
+/// names); listed after the body's joints, so a joint that has a body role keeps it and is
+/// listed again for its finger role.
+const FINGERS_MIXAMO: &[(&str, &str, Role)] = &[
+    ("LeftHand", "RightHand", LeftHandWrist),
+    ("LeftHandThumb1", "RightHandThumb1", LeftThumbCmc),
+    ("LeftHandThumb2", "RightHandThumb2", LeftThumbMcp),
+    ("LeftHandThumb3", "RightHandThumb3", LeftThumbIp),
+    ("LeftHandThumb4", "RightHandThumb4", LeftThumbTip),
+    ("LeftHandIndex1", "RightHandIndex1", LeftIndexFingerMcp),
+    ("LeftHandIndex2", "RightHandIndex2", LeftIndexFingerPip),
+    ("LeftHandIndex3", "RightHandIndex3", LeftIndexFingerDip),
+    ("LeftHandIndex4", "RightHandIndex4", LeftIndexFingerTip),
+    ("LeftHandMiddle1", "RightHandMiddle1", LeftMiddleFingerMcp),
+    ("LeftHandMiddle2", "RightHandMiddle2", LeftMiddleFingerPip),
+    ("LeftHandMiddle3", "RightHandMiddle3", LeftMiddleFingerDip),
+    ("LeftHandMiddle4", "RightHandMiddle4", LeftMiddleFingerTip),
+    ("LeftHandRing1", "RightHandRing1", LeftRingFingerMcp),
+    ("LeftHandRing2", "RightHandRing2", LeftRingFingerPip),
+    ("LeftHandRing3", "RightHandRing3", LeftRingFingerDip),
+    ("LeftHandRing4", "RightHandRing4", LeftRingFingerTip),
+    ("LeftHandPinky1", "RightHandPinky1", LeftPinkyMcp),
+    ("LeftHandPinky2", "RightHandPinky2", LeftPinkyPip),
+    ("LeftHandPinky3", "RightHandPinky3", LeftPinkyDip),
+    ("LeftHandPinky4", "RightHandPinky4", LeftPinkyTip),
+    // CMU: the finger stub's end, and the thumb stub from the wrist.
+    ("LeftHandIndex1_End", "RightHandIndex1_End", LeftIndexFingerTip),
+    ("LThumb", "RThumb", LeftThumbCmc),
+    ("LThumb_End", "RThumb_End", LeftThumbTip),
+];
+
+/// CMU's hand as converted for 3ds Max: the wrist, the finger stub and the thumb stub.
+const FINGERS_CMU_3DSMAX: &[(&str, &str, Role)] = &[
+    ("LeftWrist", "RightWrist", LeftHandWrist),
+    ("LFingers", "RFingers", LeftIndexFingerMcp),
+    ("LFingers_End", "RFingers_End", LeftIndexFingerTip),
+    ("LThumb", "RThumb", LeftThumbCmc),
+    ("LThumb_End", "RThumb_End", LeftThumbTip),
 ];
 
 /// The built-in tables, in the order ties are broken.
@@ -61,6 +117,7 @@ const TABLES: &[Table] = &[
             HANDS_MIXAMO[1],
             HANDS_MIXAMO[2],
         ],
+        fingers: FINGERS_MIXAMO,
     },
     Table {
         name: "cmu-3dsmax",
@@ -75,6 +132,7 @@ const TABLES: &[Table] = &[
             ("LeftElbow", "RightElbow", LeftElbow),
             ("LeftWrist", "RightWrist", LeftWrist),
         ],
+        fingers: FINGERS_CMU_3DSMAX,
     },
     Table {
         name: "mmd",
@@ -92,6 +150,7 @@ const TABLES: &[Table] = &[
             ("左人指１", "右人指１", LeftIndex),
             ("左小指１", "右小指１", LeftPinky),
         ],
+        fingers: &[],
     },
     Table {
         name: "mmd-english",
@@ -109,6 +168,7 @@ const TABLES: &[Table] = &[
             ("index1_L", "index1_R", LeftIndex),
             ("little1_L", "little1_R", LeftPinky),
         ],
+        fingers: &[],
     },
 ];
 
@@ -151,11 +211,11 @@ fn key(name: &str) -> String {
 }
 
 fn entries(table: &Table) -> impl Iterator<Item = (&'static str, Role)> + '_ {
-    table
-        .central
-        .iter()
-        .copied()
-        .chain(table.sides.iter().flat_map(|&(l, r, role)| [(l, role), (r, role.mirrored())]))
+    let sided =
+        |&(l, r, role): &(&'static str, &'static str, Role)| [(l, role), (r, role.mirrored())];
+    (table.central.iter().copied())
+        .chain(table.sides.iter().flat_map(sided))
+        .chain(table.fingers.iter().flat_map(sided))
 }
 
 /// The layout of `bvh`'s joints (every joint and End Site, in file order), with roles from the
@@ -166,18 +226,32 @@ pub fn detect_layout(bvh: &Bvh) -> Result<JointLayout, BvhLayoutError> {
     for table in TABLES {
         // Each table's names compared once, not once per joint: a file may hold hundreds of
         // thousands of joints. The first entry of a name is the one that counts.
-        let mut roles: HashMap<String, Role> = HashMap::new();
+        // A name's roles in the table's order: its body role first, then its finger role.
+        let mut roles: HashMap<String, Vec<Role>> = HashMap::new();
         for (name, role) in entries(table) {
-            roles.entry(key(name)).or_insert(role);
+            let list = roles.entry(key(name)).or_default();
+            if !list.contains(&role) {
+                list.push(role);
+            }
         }
         let mut joints = Vec::with_capacity(keys.len());
+        let mut again = Vec::new();
         let mut used = Vec::new();
         for (joint, k) in bvh.joints.iter().zip(&keys) {
             // `used` holds at most one of each of the table's roles.
-            let role = roles.get(k).copied().filter(|role| !used.contains(role));
-            used.extend(role);
+            let mut found = roles.get(k).into_iter().flatten().copied();
+            let mut fresh = |used: &mut Vec<Role>| {
+                let role = found.find(|role| !used.contains(role));
+                used.extend(role);
+                role
+            };
+            let role = fresh(&mut used);
             joints.push(LayoutJoint { name: joint.name.clone(), role });
+            while let Some(role) = role.and_then(|_| fresh(&mut used)) {
+                again.push(LayoutJoint { name: joint.name.clone(), role: Some(role) });
+            }
         }
+        joints.extend(again);
         let layout =
             JointLayout { name: table.name.to_string(), joints, synthetic: Vec::new(), face: None };
         let score = used.len();

@@ -270,7 +270,8 @@ fn joint_maps_are_found_by_name() {
         assert_eq!(role_of(&layout, &format!("{prefix}LeftShoulder")), Some(shoulder_is));
         assert_eq!(role_of(&layout, &format!("{prefix}Hips")), None);
         let kp = to_keypoints(&bvh, &layout, FkOptions::default()).unwrap();
-        assert_eq!((kp.frame_count, kp.joint_count), (1, bvh.joints.len()));
+        // Each side's wrist is listed a second time, as the hand's own wrist.
+        assert_eq!((kp.frame_count, kp.joint_count), (1, bvh.joints.len() + 2));
     }
     // A skeleton without legs fits no table, and the error names what it looked for.
     let err = detect_layout(&skeleton(&[("Hips", None), ("Spine", Some(0))])).unwrap_err();
@@ -288,4 +289,70 @@ fn a_utf8_byte_order_mark_is_skipped() {
     let bad = TWO_JOINTS.replace("1 100 0 90", "1 100 x 90");
     let (e, marked) = (parse_error(&bad), parse_error(&format!("\u{feff}{bad}")));
     assert_eq!(marked.offset, e.offset + 3);
+}
+
+/// A Mixamo skeleton's arm and hand: every finger's joints 1 to 4 in a chain from the hand.
+fn mixamo_hands() -> Vec<(String, Option<usize>)> {
+    let mut joints = vec![("mixamorig:Hips".to_string(), None)];
+    for side in ["Left", "Right"] {
+        for leg in ["UpLeg", "Leg", "Foot"] {
+            let parent = if leg == "UpLeg" { 0 } else { joints.len() - 1 };
+            joints.push((format!("mixamorig:{side}{leg}"), Some(parent)));
+        }
+        for arm in ["Shoulder", "Arm", "ForeArm", "Hand"] {
+            let parent = if arm == "Shoulder" { 0 } else { joints.len() - 1 };
+            joints.push((format!("mixamorig:{side}{arm}"), Some(parent)));
+        }
+        let hand = joints.len() - 1;
+        for finger in ["Thumb", "Index", "Middle", "Ring", "Pinky"] {
+            for k in 1..=4 {
+                let parent = if k == 1 { hand } else { joints.len() - 1 };
+                joints.push((format!("mixamorig:{side}Hand{finger}{k}"), Some(parent)));
+            }
+        }
+    }
+    joints
+}
+
+#[test]
+fn mixamo_fingers_map_onto_the_hand_roles_where_their_joints_are() {
+    use crate::roles::{Finger, Role, Side};
+    let joints = mixamo_hands();
+    let list: Vec<(&str, Option<usize>)> = joints.iter().map(|(n, p)| (n.as_str(), *p)).collect();
+    let bvh = skeleton(&list);
+    let layout = detect_layout(&bvh).unwrap();
+    assert_eq!(layout.name, "cmu/mixamo");
+    assert_eq!(layout.hand_sides(), Side::BOTH);
+    let kp = to_keypoints(&bvh, &layout, FkOptions::default()).unwrap();
+    let mut pose = Vec::new();
+    bvh.world_pose_into(0, FkOptions::default(), &mut pose);
+    // Each role sits where its BVH joint is: `LeftHandIndex1` is the index finger's knuckle.
+    let at = |role: Role| kp.positions[layout.joint_of(role).unwrap()];
+    let joint_at = |name: &str| {
+        let i = bvh.joints.iter().position(|j| j.name == name).unwrap();
+        pose[i].position.as_vec3()
+    };
+    for (side, prefix) in [(Side::Left, "Left"), (Side::Right, "Right")] {
+        for (finger, word) in
+            Finger::ALL.into_iter().zip(["Thumb", "Index", "Middle", "Ring", "Pinky"])
+        {
+            for (k, role) in Role::finger_points(side, finger).into_iter().enumerate() {
+                let name = format!("mixamorig:{prefix}Hand{word}{}", k + 1);
+                assert_eq!(at(role), joint_at(&name), "{role}");
+            }
+        }
+        let hand_wrist = Role::hand_points(side)[0];
+        assert_eq!(at(hand_wrist), joint_at(&format!("mixamorig:{prefix}Hand")));
+    }
+    // The body's roles stay on the joints that had them; the finger roles of the same joints
+    // come again at the end.
+    assert_eq!(role_of(&layout, "mixamorig:LeftHand"), Some(Role::LeftWrist));
+    assert_eq!(role_of(&layout, "mixamorig:LeftHandIndex1"), Some(Role::LeftIndex));
+    assert_eq!(role_of(&layout, "mixamorig:RightHandMiddle1"), Some(Role::RightHand));
+    assert_eq!(role_of(&layout, "mixamorig:LeftHandThumb1"), Some(Role::LeftThumbCmc));
+    assert_eq!(layout.joints.len(), bvh.joints.len() + 2 * 4);
+    assert_eq!(
+        layout.joint_of(Role::LeftIndexFingerMcp).map(|i| i >= bvh.joints.len()),
+        Some(true)
+    );
 }

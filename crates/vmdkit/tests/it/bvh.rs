@@ -87,6 +87,25 @@ fn reads_cmu_motion_capture() {
     assert!((bvh.fps() - 120.0).abs() < 0.01);
     let layout = detect_layout(&bvh).unwrap();
     assert_eq!(layout.name, "cmu-3dsmax");
+    // CMU's crude hand: the finger stub as the index finger's knuckle and tip, the thumb stub
+    // from the wrist as the thumb's base and tip; nothing else of the fingers.
+    let role = |name: &str| {
+        layout.joints.iter().filter(|j| j.name == name).map(|j| j.role).collect::<Vec<_>>()
+    };
+    assert_eq!(role("LFingers"), [Some(Role::LeftIndexFingerMcp)]);
+    assert_eq!(role("RFingers_End"), [Some(Role::RightIndexFingerTip)]);
+    assert_eq!(role("LThumb"), [Some(Role::LeftThumbCmc)]);
+    assert_eq!(role("RThumb_End"), [Some(Role::RightThumbTip)]);
+    assert_eq!(role("LeftWrist"), [Some(Role::LeftWrist), Some(Role::LeftHandWrist)]);
+    assert!(!layout.has(Role::LeftMiddleFingerMcp) && !layout.has(Role::LeftThumbIp));
+    assert_eq!(layout.hand_sides(), vmdkit::roles::Side::BOTH);
+    // The tips are away from the wrist, the thumb's by about its length (0.76 units).
+    let kp = vmdkit::bvh::to_keypoints(&bvh, &layout, Default::default()).unwrap();
+    let at = |r: Role| kp.positions[layout.joint_of(r).unwrap()];
+    let thumb = at(Role::LeftThumbTip).distance(at(Role::LeftWrist));
+    assert!((thumb - 0.7615).abs() < 0.01, "{thumb}");
+    let finger = at(Role::LeftIndexFingerTip).distance(at(Role::LeftIndexFingerMcp));
+    assert!((finger - 0.5303).abs() < 0.01, "{finger}");
 }
 
 /// VMD → BVH → this reader's FK against vmdkit's own pose of every bone, at every frame.

@@ -7,8 +7,8 @@ mod summary;
 
 use crate::args::axes::parse_units;
 use crate::args::axes::parse_up;
-use crate::args::layout::named_layout;
 use crate::args::layout::target_model;
+use crate::args::layout::{layout_message, named_layout, HandArg};
 use crate::args::limit::OutputLimit;
 use crate::input::{self, read_model};
 use crate::output;
@@ -98,6 +98,10 @@ pub struct Args {
     /// mapping file
     #[arg(long, value_name = "NAME|auto|FILE", default_value = "auto")]
     layout: String,
+    /// The side of a lone hand whose joint names do not say it (MediaPipe's unprefixed
+    /// `wrist`, `thumb_cmc`, …, or 21 unnamed joints)
+    #[arg(long, value_enum, value_name = "left|right")]
+    hand: Option<HandArg>,
     /// INPUT is a motion for this model (.pmx or .pmd)
     #[arg(long, value_name = "MODEL", conflicts_with_all = ["fps", "units", "up", "left_handed", "keep_handedness"])]
     source_model: Option<PathBuf>,
@@ -266,19 +270,14 @@ fn from_keypoints(args: &Args) -> anyhow::Result<Input> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.input.display()))?;
     drop(bytes);
     let (layout, layout_from) = if args.layout.eq_ignore_ascii_case("auto") {
-        let layout = JointLayout::detect(keypoints.names.as_deref(), keypoints.joint_count)
-            .map_err(|e| {
-                let hint = if e.choosing_a_layout_may_help() {
-                    "; pass --layout to name one (a built-in name or a mapping file)"
-                } else {
-                    ""
-                };
-                anyhow::anyhow!("{}: {e}{hint}", args.input.display())
-            })?;
+        let (names, count) = (keypoints.names.as_deref(), keypoints.joint_count);
+        let hand = args.hand.map(HandArg::side);
+        let layout = JointLayout::detect_with(names, count, hand)
+            .map_err(|e| anyhow::anyhow!("{}: {}", args.input.display(), layout_message(&e)))?;
         let from = if keypoints.names.is_some() { "detected" } else { "by joint count" };
         (layout, from)
     } else {
-        (named_layout(&args.layout)?, "given")
+        (named_layout(&args.layout, args.hand, Some(keypoints.joint_count))?, "given")
     };
     let fps = match (args.fps, keypoints.fps) {
         (Some(fps), _) => Sourced { value: fps, from: "given" },
