@@ -110,9 +110,9 @@ fn solve_finger(
     out.bones.push((finger.segments[first].unwrap(), base));
     let (locals, clamps, _) = chain.distal(base);
     out.clamps += clamps;
-    for k in first + 1..3 {
-        if let (Some(bone), Some(local)) = (finger.segments[k], locals[k]) {
-            out.bones.push((bone, local));
+    for (bone, local) in finger.segments.iter().zip(locals).skip(first + 1) {
+        if let (Some(bone), Some(local)) = (bone, local) {
+            out.bones.push((*bone, local));
         }
     }
 }
@@ -161,7 +161,7 @@ impl Chain {
         let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
         let (mut world, mut local, mut bend) = (base, base, 0.0);
         let (mut locals, mut clamps, mut error) = ([None; 3], 0, 0.0);
-        for k in self.first + 1..3 {
+        for (k, slot) in locals.iter_mut().enumerate().skip(self.first + 1) {
             let rest = self.rest_dir[k];
             local = if self.thumb {
                 match self.dir[k] {
@@ -188,7 +188,7 @@ impl Chain {
                 let reached = world * rest;
                 error += reached.cross(d).length().atan2(reached.dot(d)).powi(2);
             }
-            locals[k] = Some(local);
+            *slot = Some(local);
         }
         (locals, clamps, error)
     }
