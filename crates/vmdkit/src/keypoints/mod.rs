@@ -4,9 +4,12 @@
 //! * [`Keypoints`]: F frames × J joints of positions (NaN where a joint is missing), optional
 //!   confidences, and whatever the file says of itself (joint names, frame rate, units, up axis).
 //! * [`Role`](crate::roles::Role) (module [`roles`](crate::roles)): what a joint is
-//!   anatomically; [`JointLayout`] (`layout.rs`, tables in `layouts.rs`): a named joint order mapped to roles, built in (`h36m`, `lftd17`, `coco17`,
-//!   `blazepose33`, `body25`, `body25b`, `smpl24`) or read from a user mapping file, and
-//!   detected from joint names or counts where that is unambiguous.
+//!   anatomically; [`JointLayout`] (`layout.rs`, tables in `layouts.rs`): a named joint order
+//!   mapped to roles, built in (`h36m`, `lftd17`, `coco17`, `blazepose33`, `body25`,
+//!   `body25b`, `smpl24`; with hands and faces `mediapipe_hand`, `mediapipe_hands`, `holistic`,
+//!   `holistic_iris`, `mediapipe_face`, `mediapipe_face_iris`, `coco_wholebody`, `smplx`) or
+//!   read from a user mapping file, and detected from joint names or counts where that is
+//!   unambiguous; a face mesh is a [`FaceBlock`] of role-less joints (`face.rs`).
 //! * Conditioning (`filter/`): [`resample`], [`repair_swaps`], [`reject_outliers`],
 //!   [`fill_gaps`] and zero-phase [`smooth`]ing of positions, and [`smooth_rotations`] for the
 //!   rotations solved from them.

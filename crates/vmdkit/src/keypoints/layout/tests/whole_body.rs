@@ -215,7 +215,7 @@ fn whole_body_names_are_detected_with_their_face_block() {
     assert_eq!(JointLayout::detect(Some(&coco), 133).unwrap().face.unwrap().mesh, FaceMesh::Ibug68);
     let smplx = builtin_names_of("smplx", None);
     assert_eq!(JointLayout::detect(Some(&smplx), 55).unwrap().name, "smplx");
-    assert_eq!(JointLayout::detect(Some(&smplx[..24].to_vec()), 24).unwrap().name, "smplx");
+    assert_eq!(JointLayout::detect(Some(&smplx[..24]), 24).unwrap().name, "smplx");
     let smpl = builtin_names_of("smpl24", None);
     assert_eq!(JointLayout::detect(Some(&smpl), 24).unwrap().name, "smpl24");
 }
