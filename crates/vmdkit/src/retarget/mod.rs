@@ -28,12 +28,13 @@
 //! 6. `keys.rs`: keys (センター/グルーブ, rotations, 足ＩＫ/つま先ＩＫ or IK switched off),
 //!    thinned with [`edit::reduce`](crate::edit::reduce); `report.rs` measures the result by
 //!    playing it back through the full evaluator.
-//! 6½. Hands and face, after the body: `parts.rs` tells which parts the layout drives (a body,
-//!    hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
-//!    (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the
-//!    body's before thinning, and the report gains a section per part.
 //! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
 //!    off as any layout's joints.
+//!
+//! Hands and face come after the body: `parts.rs` tells which parts the layout drives (a
+//! body, hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
+//! (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the body's
+//! before thinning (step 6), and the report gains a section per part.
 
 mod anchors;
 mod axes;

@@ -39,6 +39,7 @@ mod properties;
 mod retarget_accuracy;
 mod retarget_face;
 mod retarget_fingers;
+mod retarget_handface;
 mod retarget_real;
 mod retarget_sizing;
 mod retarget_still;

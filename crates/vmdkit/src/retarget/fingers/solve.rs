@@ -94,7 +94,12 @@ fn solve_finger(
     let guess = rest_dir[first].cross(normal).normalize_or(DVec3::X);
     let rest_axis = bend_axis(guess, plane(&rest_dir.map(Some), first), rest_dir[first]);
     let swung = shortest_arc(rest_dir[first], base_dir) * rest_axis;
-    let axis = bend_axis(swung, plane(&dir, first), base_dir);
+    // The thumb's roll is left to the swing: four points show it only through the thumb's bend
+    // plane, whose sign is a coin toss when that plane stands across the palm's bend direction
+    // (the shared video's thumbs-up holds it there for 40 frames), and the wrong sign rolls the
+    // whole thumb over by 180° between two frames. The thumb's bones are not hinges, so its
+    // directions are still followed exactly by the swings below.
+    let axis = if thumb { swung } else { bend_axis(swung, plane(&dir, first), base_dir) };
     let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
     let chain = Chain { rest_dir, dir, first, rest_axis, thumb };
     // The base's twist is where the bend plane puts it; a finger's model segments are never
@@ -105,9 +110,9 @@ fn solve_finger(
     out.bones.push((finger.segments[first].unwrap(), base));
     let (locals, clamps, _) = chain.distal(base);
     out.clamps += clamps;
-    for k in first + 1..3 {
-        if let (Some(bone), Some(local)) = (finger.segments[k], locals[k]) {
-            out.bones.push((bone, local));
+    for (bone, local) in finger.segments.iter().zip(locals).skip(first + 1) {
+        if let (Some(bone), Some(local)) = (bone, local) {
+            out.bones.push((*bone, local));
         }
     }
 }
@@ -156,7 +161,7 @@ impl Chain {
         let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
         let (mut world, mut local, mut bend) = (base, base, 0.0);
         let (mut locals, mut clamps, mut error) = ([None; 3], 0, 0.0);
-        for k in self.first + 1..3 {
+        for (k, slot) in locals.iter_mut().enumerate().skip(self.first + 1) {
             let rest = self.rest_dir[k];
             local = if self.thumb {
                 match self.dir[k] {
@@ -183,7 +188,7 @@ impl Chain {
                 let reached = world * rest;
                 error += reached.cross(d).length().atan2(reached.dot(d)).powi(2);
             }
-            locals[k] = Some(local);
+            *slot = Some(local);
         }
         (locals, clamps, error)
     }
