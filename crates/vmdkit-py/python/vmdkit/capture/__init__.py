@@ -219,9 +219,10 @@ def capture(
     # MediaPipe's C++ logs (absl, TensorFlow Lite) go to descriptor 2 on import, graph creation
     # and the first frames; they reach the user only with ``verbose``.
     with native_stderr_held(not verbose):
-        mp = mediapipe_module()
         decoded, count, fps = frames(source, photo)
+        # Importing MediaPipe (a second or so) is the estimator's set-up, as making its graphs.
         began = time.perf_counter()
+        mp = mediapipe_module()
         estimator: Estimator
         if model_asset is not None:
             estimator = Tasks(mp, not photo, Path(model_asset))
