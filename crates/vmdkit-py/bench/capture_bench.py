@@ -13,12 +13,15 @@ Two measures, each run N times (default 3) with one line per run and the median:
   Holistic with the face mesh and irises, and Hands where Holistic sees a hand.
 ``--only body|whole`` runs one; ``--hand-complexity 0`` and ``--no-face`` / ``--no-hands`` show
 what each part costs. Other processes on the machine slow MediaPipe down: give the load average
-with the figures (printed before and after).
+with the figures (printed before and after). The processor time the run took (all its threads)
+is printed beside the wall-clock time: on a busy machine, frames per processor second is what
+one free core would do.
 """
 
 import argparse
 import os
 import statistics
+import time
 from pathlib import Path
 
 import vmdkit
@@ -34,7 +37,9 @@ def measure(name: str, video: Path, repeat: int, **options: object) -> None:
     """Runs the capture ``repeat`` times and prints each run and the median."""
     runs = []
     for _ in range(repeat):
+        cpu = time.process_time()
         s = vmdkit.capture(video, progress=False, **options).summary  # type: ignore[arg-type]
+        cpu = time.process_time() - cpu
         own = (s["seconds"] - s["estimator_seconds"] - s["decoder_seconds"]) / s["seconds"]
         runs.append((s["frames"] / s["seconds"], s["estimator_seconds"] / s["frames"],
                      1 - s["estimator_seconds"] / s["seconds"], own))
@@ -43,7 +48,8 @@ def measure(name: str, video: Path, repeat: int, **options: object) -> None:
             parts = f" [hands L{s['left_hand']} R{s['right_hand']}, face {s['face']}]"
         print(f"{name}: {s['frames']} frames in {s['seconds']:.2f} s: {runs[-1][0]:.1f} "
               f"frames/s, {runs[-1][1] * 1000:.1f} ms/frame in the estimator, outside it "
-              f"{runs[-1][2]:.1%} (vmdkit's own {runs[-1][3]:.1%}){parts}")
+              f"{runs[-1][2]:.1%} (vmdkit's own {runs[-1][3]:.1%}); processor time "
+              f"{cpu:.2f} s, {s['frames'] / cpu:.1f} frames per processor second{parts}")
     med = [statistics.median(r[i] for r in runs) for i in range(4)]
     print(f"{name} median: {med[0]:.1f} frames/s, {med[1] * 1000:.1f} ms/frame estimator, "
           f"outside the estimator {med[2]:.1%}, vmdkit's own {med[3]:.1%}")

@@ -279,7 +279,8 @@ def capture(
     keypoints = placed.copy()
     keypoints[~seen] = np.nan
     confidence = np.where(seen, np.nan_to_num(world[..., 3]), 0.0).astype(np.float32)
-    layout, names, parts = "blazepose33", LANDMARKS, {}
+    layout, names = "blazepose33", LANDMARKS
+    parts: Dict[str, int] = {}
     if isinstance(estimator, Whole):
         keypoints, confidence, parts = whole(keypoints, confidence, placed,
                                              list(zip(places, detections)))
