@@ -194,3 +194,45 @@ def test_the_command_writes_the_whole_keypoints_and_body_only_as_before(handface
     api = vmdkit.capture(photo, hands=False, face=False)
     assert api.layout == "blazepose33" and api.keypoints.shape == (1, 33, 3)
     assert (tmp_path / "b.vpd").read_bytes() == api.output.to_bytes()
+
+
+def a_hand(wrist, size=100.0) -> np.ndarray:
+    """21 image points: the wrist at ``wrist``, the rest spread over a box ``size`` wide."""
+    points = np.zeros((21, 3))
+    points[1:, 0] = np.linspace(-size / 2, size / 2, 20)
+    points[1:, 1] = -size
+    return points + [wrist[0], wrist[1], 0.0]
+
+
+def test_each_hand_goes_to_its_nearer_wrist_once():
+    from vmdkit.capture._hands import match
+
+    wrists = np.array([[100.0, 500.0], [900.0, 500.0]])  # the body's left, right
+    # One hand at each wrist, given in either order.
+    assert match(wrists, [a_hand((880, 510)), a_hand((120, 490))]) == (1, 0)
+    # A copy and a ghost over the right hand: the nearest keeps the wrist; none goes left.
+    hands = [a_hand((950, 520)), a_hand((905, 505)), a_hand((930, 480), 60)]
+    assert match(wrists, hands) == (None, 1)
+    # A hand farther than its own size from every wrist belongs to no arm seen.
+    assert match(wrists, [a_hand((500, 100))]) == (None, None)
+    # A wrist the body does not give takes no hand.
+    assert match(np.array([[np.nan, np.nan], [900.0, 500.0]]), [a_hand((110, 500))]) == (
+        None, None)
+
+
+def test_the_face_is_moved_by_one_similarity():
+    from vmdkit.capture._face import place
+
+    rng = np.random.default_rng(1)
+    mesh = rng.uniform(0, 300, (478, 3))
+    body = np.zeros((33, 4))
+    body[2, :3], body[5, :3] = [0.03, 0, 0], [-0.03, 0, 0]  # eyes 6 cm apart
+    nose = np.array([0.1, -0.5, 0.2])
+    got = place(mesh, body, nose)
+    np.testing.assert_allclose(got[1], nose, atol=1e-6)
+    eyes = np.linalg.norm((got[33] + got[133]) / 2 - (got[362] + got[263]) / 2)
+    assert abs(eyes - 0.06) < 1e-6
+    # Distances scale alike everywhere: the shape is kept.
+    ratio = np.linalg.norm(got[10] - got[200]) / np.linalg.norm(mesh[10] - mesh[200])
+    assert abs(ratio - 0.06 / np.linalg.norm((mesh[33] + mesh[133]) / 2
+                                            - (mesh[362] + mesh[263]) / 2)) < 1e-6
