@@ -91,6 +91,8 @@ def test_the_videos_one_hand_goes_to_the_right_wrist_and_its_copies_are_dropped(
     assert not right[:23].any()  # frames 0-22: no hand in the picture
     assert right[60:].all()  # the thumbs-up toward the camera, every frame
     assert video.summary["hands_dropped"] >= 5
+    # Holistic's copies: two hands reported, one placed.
+    assert video.summary["holistic_copies"] >= 80
     for f in GHOSTS[2:]:
         assert right[f] and np.isnan(video.keypoints[f, LEFT]).all()
 

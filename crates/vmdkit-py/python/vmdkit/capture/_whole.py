@@ -24,13 +24,14 @@ def whole(body: np.ndarray, confidence: np.ndarray, placed: np.ndarray,
     evidence enough that its wrist is there); ``seen`` each detection with its frame's slot.
     Hands and face points get confidence 1 where found (the graphs give no per-point score).
     Also returns counts: frames with a left hand, a right hand, a face, hands dropped as
-    copies or as belonging to no wrist, and frames where Holistic reported two hands but one
-    was dropped."""
+    copies or as belonging to no wrist, and frames where Holistic reported two hands but fewer
+    were placed (mostly one hand reported twice)."""
     frames = len(body)
     out = np.full((frames, len(HOLISTIC_IRIS), 3), np.nan, dtype=np.float32)
     conf = np.zeros((frames, len(HOLISTIC_IRIS)), dtype=np.float32)
     out[:, :33], conf[:, :33] = body, confidence
-    counts = {"left_hand": 0, "right_hand": 0, "face": 0, "hands_dropped": 0}
+    counts = {"left_hand": 0, "right_hand": 0, "face": 0, "hands_dropped": 0,
+              "holistic_copies": 0}
     for slot, s in seen:
         if s is None:
             continue
@@ -38,6 +39,8 @@ def whole(body: np.ndarray, confidence: np.ndarray, placed: np.ndarray,
             images: List[np.ndarray] = [h.image for h in s.hands]
             wrists = s.image[[LEFT_WRIST, RIGHT_WRIST], :2].astype(np.float64)
             pair = _hands.match(wrists, images)
+            if s.holistic_hands == 2 and None in pair:
+                counts["holistic_copies"] += 1
             counts["hands_dropped"] += len(s.hands) - sum(h is not None for h in pair)
             for h, first, wrist, name in zip(pair, (LEFT_HAND, RIGHT_HAND),
                                              (LEFT_WRIST, RIGHT_WRIST),
