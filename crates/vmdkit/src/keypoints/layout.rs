@@ -5,13 +5,14 @@
 //! file's joint names or count ([`JointLayout::detect`]), and user mapping files
 //! ([`JointLayout::from_mapping`], `layout/mapping.rs`).
 
+mod by_names;
 mod mapping;
 #[cfg(test)]
 mod tests;
 
-use super::layouts::{Builtin, BUILTINS, BUILTIN_NAMES};
-use crate::roles::{normalize, Role};
-use std::collections::HashMap;
+use super::face::FaceBlock;
+use super::layouts::{Builtin, Kind, BUILTINS, BUILTIN_NAMES};
+use crate::roles::{normalize, Role, Side};
 use std::path::PathBuf;
 
 /// One joint of a layout.
@@ -47,52 +48,6 @@ pub struct JointLayout {
     pub face: Option<FaceBlock>,
 }
 
-/// A face mesh held by a layout as a block of consecutive joints, in the mesh's own order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FaceBlock {
-    /// Which mesh, and so which point is which.
-    pub mesh: FaceMesh,
-    /// The index of the mesh's first point among the layout's joints.
-    pub first: usize,
-}
-
-/// The face meshes layouts carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FaceMesh {
-    /// MediaPipe Face Mesh's 468 points.
-    MediaPipe468,
-    /// MediaPipe Face Mesh with the irises refined: the 468 points, then 5 for each iris
-    /// (468–472 the subject's right iris centre and rim, 473–477 the left, as MediaPipe orders
-    /// them).
-    MediaPipe478,
-    /// The 68 points of the iBUG 300-W annotation, COCO-WholeBody's face.
-    Ibug68,
-}
-
-impl FaceMesh {
-    /// The number of points.
-    pub fn len(self) -> usize {
-        match self {
-            FaceMesh::MediaPipe468 => 468,
-            FaceMesh::MediaPipe478 => 478,
-            FaceMesh::Ibug68 => 68,
-        }
-    }
-
-    /// Whether the mesh has iris points, for gaze.
-    pub fn has_irises(self) -> bool {
-        self == FaceMesh::MediaPipe478
-    }
-}
-
-impl FaceBlock {
-    /// The joint indices the block covers.
-    pub fn joints(&self) -> std::ops::Range<usize> {
-        self.first..self.first + self.mesh.len()
-    }
-}
-
 /// Why no layout could be chosen or read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -124,6 +79,16 @@ pub enum JointLayoutError {
         /// The layouts that fit.
         candidates: Vec<&'static str>,
     },
+    /// A layout of one hand under names that do not say which (MediaPipe's `wrist`,
+    /// `thumb_cmc`, …, or 21 unnamed joints), and no side was given.
+    #[error(
+        "the hand's side is unknown: {layout} names one hand's points without saying which \
+         hand; prefixed names (`right_wrist`, `right_index_finger_pip`) or a given side fix it"
+    )]
+    HandSideUnknown {
+        /// The layout that fits (`mediapipe_hand`).
+        layout: &'static str,
+    },
     /// A user mapping file that cannot be read as one.
     #[error("layout mapping, line {line}: {message}")]
     Mapping {
@@ -149,6 +114,12 @@ impl JointLayoutError {
     pub fn choosing_a_layout_may_help(&self) -> bool {
         matches!(self, JointLayoutError::JointCount { .. } | JointLayoutError::Ambiguous { .. })
     }
+
+    /// Whether giving the hand's side resolves this error ([`JointLayout::detect_with`],
+    /// [`JointLayout::builtin_for`]): the front ends add their own words for how.
+    pub fn giving_the_hand_side_may_help(&self) -> bool {
+        matches!(self, JointLayoutError::HandSideUnknown { .. })
+    }
 }
 
 impl JointLayout {
@@ -168,51 +139,110 @@ impl JointLayout {
     }
 
     /// A built-in layout by name, compared as [`JointLayout::detect`] compares joint names
-    /// (`BODY_25B` finds `body25b`).
+    /// (`BODY_25B` finds `body25b`); `None` for `mediapipe_hand`, which needs a side
+    /// ([`JointLayout::builtin_for`]).
     pub fn builtin(name: &str) -> Option<JointLayout> {
-        let key = normalize(name);
-        BUILTINS.iter().find(|b| normalize(b.name) == key).map(|b| from_table(b))
+        JointLayout::builtin_for(name, None, None).ok()
     }
 
     /// [`JointLayout::builtin`], with an error that lists the choices.
     pub fn builtin_or_error(name: &str) -> Result<JointLayout, JointLayoutError> {
-        JointLayout::builtin(name).ok_or_else(|| JointLayoutError::UnknownLayout {
-            name: name.to_string(),
-            choices: &BUILTIN_NAMES,
-        })
+        JointLayout::builtin_for(name, None, None)
     }
 
-    /// The layout of a file with `joint_count` joints and, when it has them, these names.
-    ///
-    /// Names (one per joint) are compared case-insensitively and without punctuation or spaces
-    /// (`r_hip`, `RHip` and `R Hip` are one name), and also under the other names a format's
-    /// files use (Pose2Sim's TRC calls BODY_25B's `UpperNeck` `Neck`). The built-in layout that
-    /// recognises the most names wins, provided it recognises at least half of them and what
-    /// the retargeting needs of a body; the result follows the file's joint order and names,
-    /// unknown names having no role. Without usable names the count decides, when exactly one
-    /// built-in layout has that many joints.
+    /// A built-in layout by name for a file of `joint_count` joints, when known, whose one
+    /// hand is on side `hand`, when the layout's names do not say (`mediapipe_hand`; other
+    /// layouts ignore it). A layout with a face mesh named for a file of its iris variant's
+    /// size is that variant: `holistic` for 553 joints is `holistic_iris`, `mediapipe_face`
+    /// for 478 is `mediapipe_face_iris`.
+    pub fn builtin_for(
+        name: &str,
+        hand: Option<Side>,
+        joint_count: Option<usize>,
+    ) -> Result<JointLayout, JointLayoutError> {
+        let key = normalize(name);
+        let find = |key: &str| BUILTINS.iter().copied().find(|b| normalize(b.name) == key);
+        let Some(mut table) = find(&key) else {
+            return Err(JointLayoutError::UnknownLayout {
+                name: name.to_string(),
+                choices: &BUILTIN_NAMES,
+            });
+        };
+        if let (Some(count), Some(iris)) = (joint_count, find(&format!("{key}iris"))) {
+            if table.len() != count && iris.len() == count {
+                table = iris;
+            }
+        }
+        from_table(table, hand)
+    }
+
+    /// [`JointLayout::detect_with`] without a hand's side.
     pub fn detect(
         names: Option<&[String]>,
         joint_count: usize,
     ) -> Result<JointLayout, JointLayoutError> {
+        JointLayout::detect_with(names, joint_count, None)
+    }
+
+    /// The layout of a file with `joint_count` joints and, when it has them, these names;
+    /// `hand` is the side of a lone hand whose names do not say it (MediaPipe's unprefixed
+    /// `wrist`, `thumb_cmc`, …, or 21 unnamed joints): without it such a file is
+    /// [`JointLayoutError::HandSideUnknown`].
+    ///
+    /// Names (one per joint) are compared case-insensitively and without punctuation or spaces
+    /// (`r_hip`, `RHip` and `R Hip` are one name), and also under the other names a format's
+    /// files use (Pose2Sim's TRC calls BODY_25B's `UpperNeck` `Neck`). The built-in layout that
+    /// recognises the most names wins, provided it recognises at least half of them and, for a
+    /// body's layout, what the retargeting needs of a body (a layout of hands or a face alone
+    /// needs a hand or the whole face); the result follows the file's joint order and names,
+    /// unknown names having no role, and keeps the face mesh where the file has all of it in
+    /// order. Without usable names the count decides, when exactly one built-in layout has
+    /// that many joints.
+    pub fn detect_with(
+        names: Option<&[String]>,
+        joint_count: usize,
+        hand: Option<Side>,
+    ) -> Result<JointLayout, JointLayoutError> {
         if let Some(names) = names.filter(|n| n.len() == joint_count && !n.is_empty()) {
-            if let Some(layout) = detect_by_names(names)? {
+            if let Some(layout) = by_names::detect(names, hand)? {
                 return Ok(layout);
             }
         }
         let fitting: Vec<&Builtin> =
-            BUILTINS.iter().copied().filter(|b| b.joints.len() == joint_count).collect();
+            BUILTINS.iter().copied().filter(|b| b.len() == joint_count).collect();
         match fitting.as_slice() {
-            [one] => Ok(from_table(one)),
+            [one] => from_table(one, hand),
             [] => Err(JointLayoutError::JointCount {
                 count: joint_count,
-                counts: BUILTINS.iter().map(|b| (b.name, b.joints.len())).collect(),
+                counts: BUILTINS.iter().map(|b| (b.name, b.len())).collect(),
             }),
             many => Err(JointLayoutError::Ambiguous {
                 what: format!("{joint_count} joints"),
                 candidates: many.iter().map(|b| b.name).collect(),
             }),
         }
+    }
+
+    /// Whether the layout gives what the retargeting needs of a body
+    /// (`missing_body_roles` is empty).
+    pub fn has_body(&self) -> bool {
+        self.missing_body_roles().is_empty()
+    }
+
+    /// Whether a joint gives a finger point of the hand on `side` (the hand's wrist alone is
+    /// no hand).
+    pub fn has_hand(&self, side: Side) -> bool {
+        Role::hand_points(side)[1..].iter().any(|&r| self.joint_of(r).is_some())
+    }
+
+    /// The sides whose hand the layout gives ([`JointLayout::has_hand`]), left first.
+    pub fn hand_sides(&self) -> Vec<Side> {
+        Side::BOTH.into_iter().filter(|&s| self.has_hand(s)).collect()
+    }
+
+    /// Whether the layout carries a face mesh.
+    pub fn has_face(&self) -> bool {
+        self.face.is_some()
     }
 
     /// The roles the retargeting needs for a body that the layout gives neither as a joint nor
@@ -236,19 +266,41 @@ impl JointLayout {
     }
 }
 
-fn from_table(table: &Builtin) -> JointLayout {
-    let joints = table
-        .joints
-        .iter()
-        .map(|&(name, role)| LayoutJoint { name: name.to_string(), role })
-        .collect();
-    with_synthetic(table.name, joints, table)
+/// The table's layout, an unsided hand's roles turned to `hand`'s side.
+fn from_table(table: &Builtin, hand: Option<Side>) -> Result<JointLayout, JointLayoutError> {
+    let side = side_of(table, hand)?;
+    let joints = table.joints().into_iter();
+    let joints = joints.map(|(name, role)| (name.into_owned(), on_side(role, side))).collect();
+    let mut layout = from_table_joints(table, joints);
+    layout.face = table.face();
+    Ok(layout)
 }
 
-/// The table's synthetic points that the joints can make and do not already give.
-fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> JointLayout {
+/// The side an unsided hand's table is read on (left for the other tables, whose roles say
+/// their side themselves).
+fn side_of(table: &Builtin, hand: Option<Side>) -> Result<Side, JointLayoutError> {
+    match (table.kind, hand) {
+        (Kind::UnsidedHand, None) => Err(JointLayoutError::HandSideUnknown { layout: table.name }),
+        (Kind::UnsidedHand, Some(side)) => Ok(side),
+        _ => Ok(Side::Left),
+    }
+}
+
+/// A table's role as read on `side`: tables give the left hand of an unsided hand, and every
+/// other role on its own side, which `Side::Left` keeps.
+fn on_side(role: Option<Role>, side: Side) -> Option<Role> {
+    match side {
+        Side::Left => role,
+        Side::Right => role.map(Role::mirrored),
+    }
+}
+
+/// A layout of the table's name with these joints and the table's synthetic points that the
+/// joints can make and do not already give; no face.
+fn from_table_joints(table: &Builtin, joints: Vec<(String, Option<Role>)>) -> JointLayout {
+    let joints = joints.into_iter().map(|(name, role)| LayoutJoint { name, role }).collect();
     let mut layout =
-        JointLayout { name: name.to_string(), joints, synthetic: Vec::new(), face: None };
+        JointLayout { name: table.name.to_string(), joints, synthetic: Vec::new(), face: None };
     layout.synthetic = table
         .synthetic
         .iter()
@@ -258,88 +310,4 @@ fn with_synthetic(name: &str, joints: Vec<LayoutJoint>, table: &Builtin) -> Join
         .map(|&(role, of)| SyntheticPoint { role, mean_of: of.to_vec() })
         .collect();
     layout
-}
-
-/// How well a built-in layout recognises a file's names.
-struct NameMatch {
-    table: &'static Builtin,
-    roles: Vec<Option<Role>>,
-    recognised: usize,
-    renamed: usize,
-}
-
-impl NameMatch {
-    /// Best first: more names recognised, fewer of them through aliases, fewer of the layout's
-    /// joints absent from the file.
-    fn rank(&self) -> (std::cmp::Reverse<usize>, usize, usize) {
-        (
-            std::cmp::Reverse(self.recognised),
-            self.renamed,
-            self.table.joints.len() - self.recognised,
-        )
-    }
-}
-
-fn match_names(table: &'static Builtin, keys: &[String]) -> NameMatch {
-    // The table's names normalised once, not once per key: a file may name a hundred thousand
-    // joints. The first joint or alias of a name is the one that counts.
-    let mut joints: HashMap<String, usize> = HashMap::with_capacity(table.joints.len());
-    for (i, (name, _)) in table.joints.iter().enumerate() {
-        joints.entry(normalize(name)).or_insert(i);
-    }
-    let mut aliases: HashMap<String, String> = HashMap::with_capacity(table.aliases.len());
-    for (alias, name) in table.aliases {
-        aliases.entry(normalize(alias)).or_insert_with(|| normalize(name));
-    }
-    let find = |key: &str| joints.get(key).copied();
-    let mut used = vec![false; table.joints.len()];
-    let mut found = NameMatch { table, roles: Vec::new(), recognised: 0, renamed: 0 };
-    for key in keys {
-        let direct = find(key);
-        let index = direct.or_else(|| find(aliases.get(key)?));
-        // A second name for a joint already matched is left without a role.
-        let index = index.filter(|&i| !std::mem::replace(&mut used[i], true));
-        found.roles.push(index.and_then(|i| table.joints[i].1));
-        if index.is_some() {
-            found.recognised += 1;
-            found.renamed += direct.is_none() as usize;
-        }
-    }
-    found
-}
-
-fn detect_by_names(names: &[String]) -> Result<Option<JointLayout>, JointLayoutError> {
-    let keys: Vec<String> = names.iter().map(|n| normalize(n)).collect();
-    let layout_of = |m: &NameMatch| {
-        let joints = names
-            .iter()
-            .zip(&m.roles)
-            .map(|(name, &role)| LayoutJoint { name: name.clone(), role })
-            .collect();
-        with_synthetic(m.table.name, joints, m.table)
-    };
-    let mut matches: Vec<(NameMatch, JointLayout)> = BUILTINS
-        .iter()
-        .map(|table| match_names(table, &keys))
-        .filter(|m| m.recognised * 2 >= names.len())
-        .map(|m| {
-            let layout = layout_of(&m);
-            (m, layout)
-        })
-        .filter(|(_, layout)| layout.missing_body_roles().is_empty())
-        .collect();
-    matches.sort_by_key(|(m, _)| m.rank());
-    let Some(best) = matches.first().map(|(m, _)| m.rank()) else {
-        return Ok(None);
-    };
-    let tied: Vec<&(NameMatch, JointLayout)> =
-        matches.iter().filter(|(m, _)| m.rank() == best).collect();
-    // Layouts that agree on every joint's role differ only in name: take the first.
-    if tied.iter().any(|(m, _)| m.roles != tied[0].0.roles) {
-        return Err(JointLayoutError::Ambiguous {
-            what: "the joint names".to_string(),
-            candidates: tied.iter().map(|(m, _)| m.table.name).collect(),
-        });
-    }
-    Ok(matches.into_iter().next().map(|(_, layout)| layout))
 }

@@ -17,17 +17,19 @@
 //! Coordinates are stored as the file has them; [`Units`] and [`UpAxis`] say how to read them,
 //! and the retargeting turns them into MMD's frame.
 
+mod face;
 mod filter;
 mod io;
 mod layout;
 mod layouts;
 
+pub use face::{FaceBlock, FaceMesh};
 pub use filter::{
     fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
     smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
-pub use layout::{FaceBlock, FaceMesh, JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
+pub use layout::{JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 
 use crate::text::UnknownName;
 use glam::Vec3;

@@ -15,9 +15,17 @@
 //! …]}` (optionally with `"name"`) or `{"Hips": "pelvis", …}`, in the order written; `null`
 //! stands for no role.
 //!
+//! A face mesh among the joints is one line `face MESH` (`mediapipe468`, `mediapipe478` or
+//! `ibug68`), optionally `face MESH first=N`: the mesh's points come there in the joint order,
+//! as joints `face_0`, `face_1`, … without roles, and `first=N` checks that N joints come
+//! before them. In JSON's listed form it is a member `"face": "mediapipe478"` or `"face":
+//! {"mesh": "mediapipe478", "first": 75}`, the points placed at `first` (by default after the
+//! listed joints).
+//!
 //! A pelvis missing from the file is implied as the mean of the hips, and a neck base (thorax)
 //! as the mean of the shoulders, as for the built-in layouts without them.
 
+use super::super::face::{FaceBlock, FaceMesh};
 use super::{normalize, JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};
 use crate::roles::Role;
 use std::path::Path;
@@ -29,15 +37,58 @@ struct Entry {
     role: Option<String>,
 }
 
+/// A face mesh declared by a mapping: where its points go among the entries.
+struct FaceLine {
+    line: usize,
+    mesh: FaceMesh,
+    /// The number of entries before the mesh.
+    at: usize,
+    /// The index the file says the mesh starts at, checked against `at`.
+    first: Option<usize>,
+}
+
+/// The mesh a mapping names, or an error that lists the meshes.
+fn mesh_named(line: usize, name: &str) -> Result<FaceMesh, JointLayoutError> {
+    FaceMesh::from_name(name).ok_or_else(|| {
+        let meshes: Vec<&str> = FaceMesh::ALL.iter().map(|m| m.name()).collect();
+        error(line, format!("unknown face mesh `{name}`; meshes are {}", meshes.join(", ")))
+    })
+}
+
+/// A `face MESH [first=N]` line, if `line` is one (a joint named `face` is `face = role`).
+fn face_line(number: usize, line: &str, at: usize) -> Option<Result<FaceLine, JointLayoutError>> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("face") {
+        return None;
+    }
+    let mesh = words.next().filter(|w| !w.starts_with('='))?;
+    let mut parse = || {
+        let mesh = mesh_named(number, mesh)?;
+        let first = match words.next() {
+            None => None,
+            Some(word) => {
+                let n = word.strip_prefix("first=").and_then(|n| n.parse().ok());
+                Some(n.ok_or_else(|| error(number, format!("expected `first=N`, found `{word}`")))?)
+            }
+        };
+        if let Some(extra) = words.next() {
+            return Err(error(number, format!("unexpected `{extra}` after the face mesh")));
+        }
+        Ok(FaceLine { line: number, mesh, at, first })
+    };
+    Some(parse())
+}
+
 impl JointLayout {
     /// A layout from a user mapping (text or JSON; see the module documentation), called `name`.
     pub fn from_mapping(name: &str, text: &str) -> Result<JointLayout, JointLayoutError> {
-        let (name, entries) = if text.trim_start().starts_with('{') {
+        let (name, entries, face) = if text.trim_start().starts_with('{') {
             json_entries(name, text)?
         } else {
-            (name.to_string(), text_entries(text)?)
+            let (entries, face) = text_entries(text)?;
+            (name.to_string(), entries, face)
         };
-        build(name, entries)
+        build(name, entries, face)
     }
 
     /// [`JointLayout::from_mapping`] of a file, named after the file's stem.
@@ -54,11 +105,21 @@ fn error(line: usize, message: impl Into<String>) -> JointLayoutError {
     JointLayoutError::Mapping { line, message: message.into() }
 }
 
-fn text_entries(text: &str) -> Result<Vec<Entry>, JointLayoutError> {
+type Entries = (Vec<Entry>, Option<FaceLine>);
+
+fn text_entries(text: &str) -> Result<Entries, JointLayoutError> {
     let mut entries = Vec::new();
+    let mut face: Option<FaceLine> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
+            continue;
+        }
+        if let Some(found) = face_line(i + 1, line, entries.len()) {
+            if let Some(earlier) = &face {
+                return Err(error(i + 1, format!("a second face; line {} has one", earlier.line)));
+            }
+            face = Some(found?);
             continue;
         }
         let Some((name, role)) = line.split_once('=') else {
@@ -70,11 +131,14 @@ fn text_entries(text: &str) -> Result<Vec<Entry>, JointLayoutError> {
             role: Some(role.trim().to_string()),
         });
     }
-    Ok(entries)
+    Ok((entries, face))
 }
 
 #[cfg(feature = "json")]
-fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), JointLayoutError> {
+fn json_entries(
+    name: &str,
+    text: &str,
+) -> Result<(String, Vec<Entry>, Option<FaceLine>), JointLayoutError> {
     use serde_json::Value;
     let object: json::Ordered = serde_json::from_str(text)
         .map_err(|e| error(e.line(), format!("not a layout JSON object: {e}")))?;
@@ -101,13 +165,15 @@ fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), JointLay
                 })
             })
             .collect::<Result<_, JointLayoutError>>()?;
-        return Ok((name.to_string(), entries));
+        return Ok((name.to_string(), entries, None));
     }
     let mut layout_name = name.to_string();
     let mut entries = Vec::new();
+    let mut face = None;
     for (key, value) in &object.0 {
         match (key.as_str(), value) {
             ("name", Value::String(s)) => layout_name = s.clone(),
+            ("face", value) => face = Some(json_face(line_of("face"), value)?),
             ("joints", Value::Array(items)) => {
                 for item in items {
                     let pair = item.as_array().filter(|p| p.len() == 2);
@@ -126,11 +192,41 @@ fn json_entries(name: &str, text: &str) -> Result<(String, Vec<Entry>), JointLay
             }
         }
     }
-    Ok((layout_name, entries))
+    // The mesh goes at `first`, or after the joints.
+    if let Some(face) = &mut face {
+        face.at = face.first.unwrap_or(entries.len()).min(entries.len());
+    }
+    Ok((layout_name, entries, face))
+}
+
+/// A JSON `face` member: a mesh's name, or `{"mesh": name, "first": N}`.
+#[cfg(feature = "json")]
+fn json_face(line: usize, value: &serde_json::Value) -> Result<FaceLine, JointLayoutError> {
+    use serde_json::Value;
+    let (mesh, first) = match value {
+        Value::String(mesh) => (mesh.as_str(), None),
+        Value::Object(o) => {
+            let Some(Value::String(mesh)) = o.get("mesh") else {
+                return Err(error(line, "the face has no \"mesh\" name"));
+            };
+            let first = match o.get("first") {
+                None => None,
+                Some(v) => Some(v.as_u64().ok_or_else(|| {
+                    error(line, format!("the face's \"first\" is not a joint index: {v}"))
+                })? as usize),
+            };
+            (mesh.as_str(), first)
+        }
+        _ => return Err(error(line, format!("the face is not a mesh name or object: {value}"))),
+    };
+    Ok(FaceLine { line, mesh: mesh_named(line, mesh)?, at: 0, first })
 }
 
 #[cfg(not(feature = "json"))]
-fn json_entries(_: &str, _: &str) -> Result<(String, Vec<Entry>), JointLayoutError> {
+fn json_entries(
+    _: &str,
+    _: &str,
+) -> Result<(String, Vec<Entry>, Option<FaceLine>), JointLayoutError> {
     Err(error(1, "JSON layout files need vmdkit's `json` feature; use the text form"))
 }
 
@@ -164,9 +260,29 @@ mod json {
     }
 }
 
-fn build(name: String, entries: Vec<Entry>) -> Result<JointLayout, JointLayoutError> {
-    if entries.is_empty() {
+fn build(
+    name: String,
+    mut entries: Vec<Entry>,
+    face: Option<FaceLine>,
+) -> Result<JointLayout, JointLayoutError> {
+    if entries.is_empty() && face.is_none() {
         return Err(error(0, "the mapping names no joints"));
+    }
+    if let Some(face) = &face {
+        if face.first.is_some_and(|first| first != face.at) {
+            let message = format!(
+                "the face mesh is said to start at joint {}, but {} joints come before it",
+                face.first.unwrap_or(0),
+                face.at
+            );
+            return Err(error(face.line, message));
+        }
+        let points = (0..face.mesh.len()).map(|i| Entry {
+            line: face.line,
+            name: format!("face_{i}"),
+            role: None,
+        });
+        entries.splice(face.at..face.at, points);
     }
     let mut joints: Vec<LayoutJoint> = Vec::with_capacity(entries.len());
     let mut lines = Vec::with_capacity(entries.len());
@@ -199,7 +315,8 @@ fn build(name: String, entries: Vec<Entry>) -> Result<JointLayout, JointLayoutEr
         joints.push(LayoutJoint { name: entry.name, role });
         lines.push(entry.line);
     }
-    let mut layout = JointLayout { name, joints, synthetic: Vec::new(), face: None };
+    let face = face.map(|f| FaceBlock { mesh: f.mesh, first: f.at });
+    let mut layout = JointLayout { name, joints, synthetic: Vec::new(), face };
     for (role, of) in [
         (Role::Pelvis, [Role::LeftHip, Role::RightHip]),
         (Role::Thorax, [Role::LeftShoulder, Role::RightShoulder]),
