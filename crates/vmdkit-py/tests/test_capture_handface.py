@@ -174,7 +174,7 @@ def test_the_model_decides_the_parts_by_default(corpus):
 
 def capture_command(*args):
     return subprocess.run([sys.executable, "-m", "vmdkit._capture_cli", *map(str, args)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, encoding="utf-8")
 
 
 def test_the_command_writes_the_whole_keypoints_and_body_only_as_before(handface, tmp_path):
@@ -238,3 +238,24 @@ def test_the_face_is_moved_by_one_similarity():
     ratio = np.linalg.norm(got[10] - got[200]) / np.linalg.norm(mesh[10] - mesh[200])
     assert abs(ratio - 0.06 / np.linalg.norm((mesh[33] + mesh[133]) / 2
                                             - (mesh[362] + mesh[263]) / 2)) < 1e-6
+
+
+def test_the_whole_layout_is_retargeted_and_vmdkit_retarget_reads_it_again(
+        handface, corpus, vmdkit_cli, tmp_path):
+    out, kp = tmp_path / "w.vpd", tmp_path / "w.json"
+    done = capture_command(handface / THUMBS_UP, "-o", out, "--model", corpus / MIKU,
+                           "--keypoints-out", kp, "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    # Miku has fingers and the facial morphs: both parts are on by default.
+    assert summary["layout"] == "holistic_iris"
+    assert summary["right_hand"] == summary["face"] == 1
+    again = tmp_path / "again.vmd"
+    report = json.loads(vmdkit_cli("retarget", kp, "--model", corpus / MIKU, "--dense",
+                                   "--smooth", "none", "--json", "-o", again))
+    assert report["layout"] == "holistic_iris" and report["frames"] == 1
+    # The same keypoints retargeted the same way give the same pose.
+    pose = vmdkit.Pose.read(out)
+    rerun = vmdkit.Pose.from_motion(vmdkit.read(again), 0.0)
+    assert rerun.bone_names == pose.bone_names
+    np.testing.assert_allclose(rerun.rotations, pose.rotations, atol=1e-4)

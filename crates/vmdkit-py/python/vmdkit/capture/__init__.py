@@ -25,7 +25,7 @@ import numpy as np
 
 from .._files import not_a_file
 from .._quiet import native_stderr_held
-from .._vmdkit import Model, Motion, Pose, RetargetError, retarget
+from .._vmdkit import Model, Motion, Pose, retarget
 from ._camera import hip_path, slots
 from ._estimators import Estimator, Legacy, Seen, Tasks, Whole, mediapipe_module, need_mediapipe
 from ._estimators import pick
@@ -287,8 +287,8 @@ def capture(
         layout, names = "holistic_iris", HOLISTIC_IRIS
 
     output_fps = fps if not photo else 30.0
-    motion, report, retargeted = _retarget(
-        keypoints, layout, model, fps=output_fps, confidence=confidence,
+    motion, report = retarget(
+        keypoints, layout, model, fps=output_fps, units="m", up="-y", confidence=confidence,
         smooth="none" if photo else smooth, ik=ik, dense=dense or photo,
         min_confidence=min_visibility,
     )
@@ -305,7 +305,6 @@ def capture(
         "keys": len(motion.bones),
         "not_visible": [LANDMARKS[j] for j in range(33) if unseen[j] > 0.5],
         "layout": layout,
-        "retargeted_layout": retargeted,
         **parts,
         "estimator_seconds": in_estimator,
         "decoder_seconds": in_decoder,
@@ -314,21 +313,3 @@ def capture(
     return Capture(output, world, image, keypoints, confidence, stamps, output_fps, summary,
                    report, layout, names)
 
-
-def _retarget(keypoints: np.ndarray, layout: str, model: Optional[Model], **options: Any
-              ) -> Tuple[Motion, Dict[str, Any], str]:
-    """`retarget` in metres with y down; the layout retargeted is returned with the result.
-
-    A vmdkit that does not know ``holistic_iris`` yet retargets the body's 33 joints, the
-    first of that layout, as ``blazepose33``: the hands and the face are still written to
-    the keypoints, for a later ``vmdkit retarget``."""
-    try:
-        motion, report = retarget(keypoints, layout, model, units="m", up="-y", **options)
-        return motion, report, layout
-    except RetargetError as e:
-        if layout == "blazepose33" or "holistic_iris" not in str(e):
-            raise
-    conf = options.pop("confidence")
-    motion, report = retarget(keypoints[:, :33], "blazepose33", model, units="m", up="-y",
-                              confidence=conf[:, :33], **options)
-    return motion, report, "blazepose33"
