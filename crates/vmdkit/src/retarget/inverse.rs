@@ -161,5 +161,6 @@ pub(crate) fn read_roles(rig: &KeyedRig, skeleton: &Skeleton, pose: &Pose) -> Ob
             out[i] = (p.as_dvec3(), 1.0);
         }
     }
+    rig.fingers.read(skeleton, pose, &mut out);
     out
 }

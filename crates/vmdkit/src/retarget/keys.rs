@@ -23,6 +23,11 @@ pub(crate) fn keys_per_frame(rig: &KeyedRig) -> usize {
     2 + rig.bones.len() + 4
 }
 
+/// A motion without keys, for the model `options` name: where the body is not solved.
+pub(crate) fn empty_motion(options: &RetargetOptions) -> Motion {
+    Motion::new(LongName::encode(&options.model_name).0)
+}
+
 /// One key per frame for every bone the retargeting drives.
 pub(crate) fn dense_motion(
     rig: &KeyedRig,
@@ -30,7 +35,7 @@ pub(crate) fn dense_motion(
     states: &[State],
     options: &RetargetOptions,
 ) -> Motion {
-    let mut motion = Motion::new(LongName::encode(&options.model_name).0);
+    let mut motion = empty_motion(options);
     let tracks = keys_per_frame(rig);
     motion.bones.reserve(states.len() * tracks);
     let mut previous: Vec<Option<Quat>> = vec![None; rig.bones.len()];

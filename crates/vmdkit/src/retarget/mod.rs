@@ -28,6 +28,10 @@
 //! 6. `keys.rs`: keys (センター/グルーブ, rotations, 足ＩＫ/つま先ＩＫ or IK switched off),
 //!    thinned with [`edit::reduce`](crate::edit::reduce); `report.rs` measures the result by
 //!    playing it back through the full evaluator.
+//! 6½. Hands and face, after the body: `parts.rs` tells which parts the layout drives (a body,
+//!    hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
+//!    (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the
+//!    body's before thinning, and the report gains a section per part.
 //! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
 //!    off as any layout's joints.
 
@@ -35,11 +39,14 @@ mod anchors;
 mod axes;
 mod conditioning;
 mod feet;
+pub mod fingers;
 mod handedness;
+mod hands;
 mod inverse;
 mod keys;
 mod lm;
 mod options;
+mod parts;
 mod report;
 mod rig;
 mod scale;
@@ -63,6 +70,7 @@ use crate::limit::{DenseOutput, DenseSize, OutputTooLarge};
 use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
+use parts::Parts;
 
 /// What [`retarget`] made.
 #[derive(Clone, Debug)]
@@ -140,17 +148,24 @@ pub fn retarget_with_progress(
             found: keypoints.joint_count,
         });
     }
-    check_layout(layout)?;
+    let parts = parts::Parts::of(layout)?;
     let rig = rig::KeyedRig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
-    dense_size(keypoints, &rig, options.fps).within(options.max_output_bytes)?;
+    dense_size(keypoints, &rig, parts, options.fps).within(options.max_output_bytes)?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
     let mut frames = roles_per_frame(&conditioned.keypoints, layout, options);
     let handedness = handedness::check_and_correct(&mut frames, options.detect_handedness);
-    if frames.is_empty() || frames.iter().all(|f| f.iter().all(|o| o.1 <= 0.0)) {
+    // A face-only layout has no roles: its frames are the face's to judge.
+    if frames.is_empty() || (!parts.face && frames.iter().all(|f| f.iter().all(|o| o.1 <= 0.0))) {
         return Err(RetargetError::Empty);
     }
-    let scale = scale::estimate(&rig, &frames, options)?;
+    let scale = match parts {
+        Parts { body: true, .. } => scale::estimate(&rig, &frames, options)?,
+        Parts { hands: [false, false], .. } => {
+            scale::Scale { factor: 1.0, segments: 0, spread: 0.0 }
+        }
+        _ => hands::scale(&rig, &frames, options)?,
+    };
     // Scaled in place: a copy would be another 1.4 kB per frame to allocate and fill.
     let mut observed = frames;
     for o in &mut observed {
@@ -158,28 +173,48 @@ pub fn retarget_with_progress(
             *p *= scale.factor;
         }
     }
-    feet::place_origin(&mut observed, options);
-    let mut solver = solve::Solver::new(&rig);
-    solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
-    let mut states = Vec::with_capacity(observed.len());
     let total = observed.len() + 2;
-    for (i, obs) in observed.iter().enumerate() {
-        solver.frame(obs);
-        states.push(solver.state.clone());
-        if (i + 1) % PROGRESS_FRAMES == 0 || i + 1 == observed.len() {
-            progress(i + 1, total);
+    let mut states = Vec::with_capacity(if parts.body { observed.len() } else { 0 });
+    if parts.body {
+        feet::place_origin(&mut observed, options);
+        let mut solver = solve::Solver::new(&rig);
+        solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
+        for (i, obs) in observed.iter().enumerate() {
+            solver.frame(obs);
+            states.push(solver.state.clone());
+            if (i + 1) % PROGRESS_FRAMES == 0 || i + 1 == observed.len() {
+                progress(i + 1, total);
+            }
         }
     }
-    let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
-    let floor = feet::ground(&rig, &mut states, options);
-    // Measure against the input as placed: moved with each frame's lift.
-    for ((obs, s), t) in observed.iter_mut().zip(&states).zip(&before) {
-        let lift = s.translation - *t;
-        for (p, _) in obs.iter_mut() {
-            *p += lift;
+    // The fingers after the body, frame by frame (a face would follow here the same way).
+    let hands = hands::solve(&rig, &observed, parts, &mut states);
+    let floor = if parts.body {
+        let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
+        let floor = feet::ground(&rig, &mut states, options);
+        // Measure against the input as placed: moved with each frame's lift.
+        for ((obs, s), t) in observed.iter_mut().zip(&states).zip(&before) {
+            let lift = s.translation - *t;
+            for (p, _) in obs.iter_mut() {
+                *p += lift;
+            }
         }
+        floor
+    } else {
+        if let Some(h) = &hands {
+            hands::place_on_model(&rig, &mut observed, h);
+        }
+        progress(observed.len(), total);
+        feet::Floor::default()
+    };
+    let mut dense = if parts.body {
+        keys::dense_motion(&rig, skeleton, &states, options)
+    } else {
+        keys::empty_motion(options)
+    };
+    if let Some(h) = &hands {
+        fingers::add_keys(&mut dense, skeleton, &h.solved);
     }
-    let dense = keys::dense_motion(&rig, skeleton, &states, options);
     // Played by the thinning's checks and by the report's measure of it: built once.
     let dense_sampler = crate::eval::MotionSampler::new(&dense);
     let motion = keys::thin(&dense, &dense_sampler, options);
@@ -197,6 +232,8 @@ pub fn retarget_with_progress(
         conditioning: conditioned.notes,
         handedness,
         options,
+        parts,
+        fingers: hands.map(|h| h.report),
     });
     progress(total, total);
     Ok(Retargeted { motion, report })
@@ -204,12 +241,14 @@ pub fn retarget_with_progress(
 
 /// The dense motion the solve makes from `keypoints` at `fps`: a key per driven bone at every
 /// frame once resampled to 30 fps (as `keypoints::resample` counts them), before thinning.
-fn dense_size(keypoints: &Keypoints, rig: &rig::KeyedRig, fps: f64) -> DenseSize {
+fn dense_size(keypoints: &Keypoints, rig: &rig::KeyedRig, parts: Parts, fps: f64) -> DenseSize {
     let frames = match keypoints.frame_count {
         0 => 0,
         n => ((n - 1) as f64 * crate::math::FPS / fps + 1e-6).floor() as u64 + 1,
     };
-    let keys = frames.saturating_mul(keys::keys_per_frame(rig) as u64);
+    let body = if parts.body { keys::keys_per_frame(rig) } else { 0 };
+    let keys =
+        frames.saturating_mul((body + fingers::keys_per_frame(&rig.fingers, parts.hands)) as u64);
     DenseSize {
         output: DenseOutput::RetargetKeys,
         first: 0,
@@ -218,33 +257,6 @@ fn dense_size(keypoints: &Keypoints, rig: &rig::KeyedRig, fps: f64) -> DenseSize
         frames,
         count: keys,
         bytes: keys.saturating_mul(111),
-    }
-}
-
-/// The roles the solver cannot do without: a pelvis (or both hips), both hips, knees and
-/// ankles, both shoulders, elbows and wrists.
-fn check_layout(layout: &JointLayout) -> Result<(), RetargetError> {
-    use Role::*;
-    let needed = [
-        LeftHip,
-        RightHip,
-        LeftKnee,
-        RightKnee,
-        LeftAnkle,
-        RightAnkle,
-        LeftShoulder,
-        RightShoulder,
-        LeftElbow,
-        RightElbow,
-        LeftWrist,
-        RightWrist,
-    ];
-    let missing: Vec<String> =
-        needed.iter().filter(|r| !layout.has(**r)).map(|r| r.name().to_string()).collect();
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(RetargetError::LayoutTooSparse { layout: layout.name.clone(), missing })
     }
 }
 

@@ -4,9 +4,11 @@
 
 use super::conditioning::ConditioningNotes;
 use super::feet::Floor;
+use super::fingers::{self, FingerReport};
 use super::handedness::HandednessCheck;
 use super::inverse::{for_each_role_positions, role_positions};
 use super::options::KeyMode;
+use super::parts::Parts;
 use super::rig::KeyedRig;
 use super::scale::{Scale, SEGMENTS};
 use super::solve::Observed;
@@ -52,6 +54,10 @@ pub struct RetargetReport {
     pub layout: String,
     /// Output frames (30 fps).
     pub frames: usize,
+    /// Whether the body was solved (false for hands or a face alone: the body is not keyed).
+    pub body: bool,
+    /// The fingers, where the layout has hands and the model fingers.
+    pub fingers: Option<FingerReport>,
     /// Bones keyed.
     pub bones: Vec<String>,
     /// Keys written (bone keys).
@@ -114,6 +120,9 @@ pub(crate) struct Inputs<'a> {
     pub options: &'a RetargetOptions,
     pub conditioning: ConditioningNotes,
     pub handedness: HandednessCheck,
+    pub parts: Parts,
+    /// The fingers' counts from the solve, when hands were solved.
+    pub fingers: Option<FingerReport>,
 }
 
 const TRUNK: [(Role, Role); 3] =
@@ -174,6 +183,20 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         }
     };
     let role_list: Vec<Role> = roles.iter().map(|r| r.1).collect();
+    let fingers = inputs.fingers.map(|mut f| {
+        fingers::measure(observed, &played, &mut f);
+        f
+    });
+    let mut bones: Vec<String> = Vec::new();
+    if inputs.parts.body {
+        bones.extend(rig.bones.iter().map(|b| skeleton.bone_name(b.skel).to_string()));
+    }
+    if fingers.is_some() {
+        for (side, _) in crate::roles::Side::BOTH.iter().zip(inputs.parts.hands).filter(|s| s.1) {
+            let names = rig.fingers.bones(*side).into_iter().map(|b| skeleton.bone_name(b));
+            bones.extend(names.map(str::to_string));
+        }
+    }
     let mean = |v: &mut dyn Iterator<Item = f64>| {
         let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
         if n == 0 {
@@ -185,7 +208,9 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
     RetargetReport {
         layout: layout.name.clone(),
         frames: observed.len(),
-        bones: rig.bones.iter().map(|b| skeleton.bone_name(b.skel).to_string()).collect(),
+        body: inputs.parts.body,
+        fingers,
+        bones,
         keys: motion.bones.len(),
         dense_keys: dense.bones.len(),
         scale: scale.factor,

@@ -11,6 +11,7 @@
 //! where the model has no bone for it (a heel, an ear). A point is rigid with the nearest keyed
 //! bone above it, which is what lets a solved pose reproduce the points exactly.
 
+use super::fingers::FingerRig;
 use crate::roles::Role;
 use crate::skeleton::Skeleton;
 use glam::DVec3;
@@ -97,6 +98,9 @@ pub(crate) struct KeyedRig {
     /// Per arm, 手捩 (skeleton index) and its fixed axis, when the model has one between ひじ
     /// and 手首: the forearm's twist goes there, as animators put it, not into the wrist.
     pub forearm_twist: [Option<(usize, DVec3)>; 2],
+    /// The finger bones, solved after the body (`fingers/`): the hand points are read off a
+    /// pose through it, as the body's are through `sources`.
+    pub fingers: FingerRig,
 }
 
 /// A bone the retargeting needs and the target lacks.
@@ -198,6 +202,7 @@ impl KeyedRig {
             toe_ik: [find("左つま先ＩＫ"), find("右つま先ＩＫ")],
             height: 0.0,
             forearm_twist: [None, None],
+            fingers: FingerRig::new(skeleton),
             anchors: vec![None; Role::ALL.len()],
             sources: vec![None; Role::ALL.len()],
             ancestors,

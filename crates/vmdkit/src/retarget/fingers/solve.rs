@@ -1,0 +1,170 @@
+//! One hand's points → its palm rotation and every finger bone's local rotation (the module
+//! documentation of `fingers` says how each joint is treated).
+
+use super::bones::{FingerBones, FingerRig};
+use super::MAX_HYPEREXTENSION_DEGREES;
+use crate::math::{frame_rotation, shortest_arc};
+use crate::roles::{Finger, Side};
+use glam::{DQuat, DVec3};
+
+/// One hand's points in MMD's axes (any scale: only directions are used), in the order of
+/// [`Role::hand_points`](crate::roles::Role::hand_points); `None` where a point is missing.
+pub type HandPoints = [Option<DVec3>; 21];
+
+/// One hand solved by [`solve_hand`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandPose {
+    /// The hand's rotation in model space: it takes the model's palm at rest onto the input's.
+    /// The retargeting gives it to 手首 (as a world rotation) when it solves the body too.
+    pub palm: DQuat,
+    /// Every finger bone of the side, as [`FingerRig::bones`] lists them (skeleton index), and
+    /// its local rotation (in its parent's frame, as a VMD key holds it). Fingers whose first
+    /// segment is missing stay at rest.
+    pub bones: Vec<(usize, DQuat)>,
+    /// Joints held at the backward-bend limit.
+    pub clamps: usize,
+}
+
+/// Below this size of the fingers' bend (the sine of the angle), the bend plane gives way to
+/// the palm's: 15°.
+const PLANE_CONFIDENT: f64 = 0.2588;
+
+/// How far a middle or end joint's hinge may tilt from the finger's bend axis, degrees.
+const MAX_HINGE_TILT_DEGREES: f64 = 30.0;
+
+/// Index of the wrist and of the index, middle and little fingers' MCPs in a hand's points.
+const WRIST: usize = 0;
+const INDEX_MCP: usize = 5;
+const MIDDLE_MCP: usize = 9;
+const PINKY_MCP: usize = 17;
+
+/// The hand of `side` posed after `points`: `None` when the model has no such hand or the
+/// points lack the wrist, the index finger's MCP or the little finger's, without which the
+/// palm has no frame.
+pub fn solve_hand(rig: &FingerRig, side: Side, points: &HandPoints) -> Option<HandPose> {
+    let hand = rig.hands[side as usize].as_ref()?;
+    let (w, i, p) = (points[WRIST]?, points[INDEX_MCP]?, points[PINKY_MCP]?);
+    let index = Finger::Index as usize;
+    let rest_i = hand.fingers[index].points[0];
+    let rest_m = hand.fingers[Finger::Middle as usize].points[0];
+    let rest_p = hand.fingers[Finger::Pinky as usize].points[0];
+    let rest_w = hand.wrist_rest;
+    // The middle finger's MCP steadies the palm's long axis; without it, the MCPs' mean.
+    let (m, rest_m) = match points[MIDDLE_MCP] {
+        Some(m) => (m, rest_m),
+        None => ((i + p) / 2.0, (rest_i + rest_p) / 2.0),
+    };
+    let palm = frame_rotation(rest_m - rest_w, rest_i - rest_p, m - w, i - p).normalize();
+    // The palm's side: (index − wrist) × (little − wrist) points out of the palm of a left
+    // hand in MMD's axes, out of the back of a right one.
+    let sign = if side == Side::Left { 1.0 } else { -1.0 };
+    let normal = ((rest_i - rest_w).cross(rest_p - rest_w) * sign).normalize_or(DVec3::NEG_Y);
+    let to_hand = palm.inverse();
+    let mut out = HandPose { palm, bones: Vec::with_capacity(15), clamps: 0 };
+    for (f, finger) in hand.fingers.iter().enumerate() {
+        let observed: [Option<DVec3>; 4] =
+            std::array::from_fn(|k| points[1 + 4 * f + k].map(|q| to_hand * (q - w)));
+        let thumb = f == Finger::Thumb as usize;
+        solve_finger(finger, &observed, normal, thumb, &mut out);
+    }
+    Some(out)
+}
+
+/// One finger's bones, appended to `out.bones`. `observed` are its points in the hand's frame
+/// (the palm turned back to rest), `normal` the palm's normal at rest.
+fn solve_finger(
+    finger: &FingerBones,
+    observed: &[Option<DVec3>; 4],
+    normal: DVec3,
+    thumb: bool,
+    out: &mut HandPose,
+) {
+    let rest = finger.points;
+    let rest_dir: [DVec3; 3] = std::array::from_fn(|k| (rest[k + 1] - rest[k]).normalize_or_zero());
+    let dir: [Option<DVec3>; 3] = std::array::from_fn(|k| {
+        observed[k].zip(observed[k + 1]).and_then(|(a, b)| (b - a).try_normalize())
+    });
+    let first = finger.segments.iter().position(Option::is_some).unwrap_or(0);
+    let Some(base_dir) = dir[first] else {
+        out.bones.extend(finger.segments.iter().flatten().map(|&b| (b, DQuat::IDENTITY)));
+        return;
+    };
+    // The bend axis at rest: flexion turns a segment toward the palm, about (direction ×
+    // palm normal); a finger already bent at rest shows its own plane.
+    let guess = rest_dir[first].cross(normal).normalize_or(DVec3::X);
+    let rest_axis = bend_axis(guess, plane(&rest_dir.map(Some), first), rest_dir[first]);
+    let swung = shortest_arc(rest_dir[first], base_dir) * rest_axis;
+    let axis = bend_axis(swung, plane(&dir, first), base_dir);
+    let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
+    out.bones.push((finger.segments[first].unwrap(), base));
+    let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
+    let (mut world, mut local, mut bend) = (base, base, 0.0);
+    for k in first + 1..3 {
+        let Some(bone) = finger.segments[k] else { continue };
+        local = if thumb {
+            match dir[k] {
+                Some(d) => shortest_arc(rest_dir[k], world.inverse() * d),
+                // The thumb's IP follows half of its MCP's turn.
+                None => DQuat::IDENTITY.slerp(local, 0.5),
+            }
+        } else {
+            let (hinge, angle) = match dir[k] {
+                Some(d) => hinge(rest_axis, rest_dir[k], world.inverse() * d),
+                // The end joint bends with the middle one, by two thirds of its angle.
+                None if k == 2 => (rest_axis, bend * 2.0 / 3.0),
+                None => (rest_axis, 0.0),
+            };
+            bend = angle;
+            if bend < limit {
+                bend = limit;
+                out.clamps += 1;
+            }
+            DQuat::from_axis_angle(hinge, bend)
+        };
+        world = (world * local).normalize();
+        out.bones.push((bone, local));
+    }
+}
+
+/// The axis (in the parent bone's frame) and angle that bend a segment from its rest direction
+/// `rest` to `to`: the finger's bend axis `axis`, tilted as little as reaching `to` exactly
+/// needs (an axis `h` reaches it when `h·rest = h·to`) — a model's finger segments are seldom
+/// exactly square to any one axis, and an animator's bend axis is the model's, not the palm's.
+/// A tilt beyond [`MAX_HINGE_TILT_DEGREES`] would be a sideways bend, not a hinge: then the
+/// axis stays and the joint comes as near as the hinge allows.
+fn hinge(axis: DVec3, rest: DVec3, to: DVec3) -> (DVec3, f64) {
+    let h = match (to - rest).try_normalize() {
+        Some(e) => (axis - e * axis.dot(e)).normalize_or(axis),
+        None => axis,
+    };
+    let h = if h.dot(axis) < MAX_HINGE_TILT_DEGREES.to_radians().cos() { axis } else { h };
+    (h, signed_angle(rest, to, h))
+}
+
+/// The sum of the bends' normals from segment `first` on (`d₀ × d₁` is the bend axis times the
+/// sine of the bend).
+fn plane(dir: &[Option<DVec3>; 3], first: usize) -> DVec3 {
+    (first..2).filter_map(|k| Some(dir[k]?.cross(dir[k + 1]?))).fold(DVec3::ZERO, |a, b| a + b)
+}
+
+/// The bend axis of a finger pointing along `along`: its bend plane's normal `plane` (on the
+/// side of `guess`) where the finger clearly bends, blending into `guess` as it straightens;
+/// perpendicular to `along`.
+fn bend_axis(guess: DVec3, plane: DVec3, along: DVec3) -> DVec3 {
+    let plane = if plane.dot(guess) < 0.0 { -plane } else { plane };
+    let w = smoothstep(plane.length() / PLANE_CONFIDENT);
+    let v = guess * (1.0 - w) + plane.normalize_or_zero() * w;
+    (v - along * v.dot(along)).normalize_or(guess)
+}
+
+/// The angle about the unit `axis` from `from` to `to` (both seen along the axis).
+fn signed_angle(from: DVec3, to: DVec3, axis: DVec3) -> f64 {
+    let f = from - axis * from.dot(axis);
+    let t = to - axis * to.dot(axis);
+    f.cross(t).dot(axis).atan2(f.dot(t))
+}
+
+fn smoothstep(x: f64) -> f64 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
