@@ -38,6 +38,8 @@
 mod anchors;
 mod axes;
 mod conditioning;
+pub mod face;
+mod faces;
 mod feet;
 pub mod fingers;
 mod handedness;
@@ -148,6 +150,9 @@ pub fn retarget_with_progress(
             found: keypoints.joint_count,
         });
     }
+    if faces::face_only(layout) {
+        return faces::retarget_face_only(keypoints, layout, skeleton, options);
+    }
     let parts = parts::Parts::of(layout)?;
     let rig = rig::KeyedRig::new(skeleton)
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
@@ -217,7 +222,7 @@ pub fn retarget_with_progress(
     }
     // Played by the thinning's checks and by the report's measure of it: built once.
     let dense_sampler = crate::eval::MotionSampler::new(&dense);
-    let motion = keys::thin(&dense, &dense_sampler, options);
+    let mut motion = keys::thin(&dense, &dense_sampler, options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
@@ -235,7 +240,12 @@ pub fn retarget_with_progress(
         parts,
         fingers: hands.map(|h| h.report),
     });
+    // The face keys its own morphs and eyes, after the body is measured; the body's solve
+    // keeps 首/頭.
+    let face =
+        faces::add_face(&conditioned.keypoints, layout, skeleton, options, &mut motion, false);
     progress(total, total);
+    let report = RetargetReport { face, ..report };
     Ok(Retargeted { motion, report })
 }
 

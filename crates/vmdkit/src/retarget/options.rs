@@ -91,6 +91,8 @@ pub struct RetargetOptions {
     /// The largest dense motion allowed, in bytes of its VMD bone records: the solve makes a
     /// key per bone at every 30 fps frame before any thinning.
     pub max_output_bytes: u64,
+    /// The face: the model's morphs, a morph map, the calibration frames.
+    pub face: super::face::FaceOptions,
 }
 
 impl Default for RetargetOptions {
@@ -109,6 +111,7 @@ impl Default for RetargetOptions {
             model_name: String::new(),
             detect_handedness: true,
             max_output_bytes: crate::limit::DEFAULT_MAX_OUTPUT_BYTES,
+            face: super::face::FaceOptions::default(),
         }
     }
 }

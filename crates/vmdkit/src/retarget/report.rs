@@ -102,6 +102,8 @@ pub struct RetargetReport {
     /// With thinned keys: the largest distance between a joint of the thinned motion and of the
     /// dense one, over all frames and joints, model units.
     pub thinning_error: Option<f64>,
+    /// The face's morphs, gaze and head, when the layout carries a face.
+    pub face: Option<super::face::FaceReport>,
 }
 
 /// What [`measure`] reads.
@@ -206,6 +208,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         }
     };
     RetargetReport {
+        face: None,
         layout: layout.name.clone(),
         frames: observed.len(),
         body: inputs.parts.body,

@@ -37,6 +37,7 @@ mod physics_blender;
 mod physics_corpus;
 mod properties;
 mod retarget_accuracy;
+mod retarget_face;
 mod retarget_fingers;
 mod retarget_real;
 mod retarget_still;

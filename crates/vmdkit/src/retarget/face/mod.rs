@@ -1,0 +1,351 @@
+//! Face and eyes: landmarks of a face mesh (MediaPipe's 468/478 points or iBUG's 68) to the
+//! model's own facial morphs, the eyes' gaze and the head's turn.
+//!
+//! 1. `features.rs`: per frame, scale-free measures (eye aspect ratios, lip gap, mouth width,
+//!    corner lift, brow heights, iris offsets).
+//! 2. `calibration.rs`: the neutral face, medians over the clip (or its first frames), or
+//!    population defaults for a photo or a short clip.
+//! 3. `weights.rs`: measures against the neutral face → weights per [`MorphRole`], and the
+//!    blinks' hysteresis.
+//! 4. `roles.rs`: which of the model's morphs plays each role (standard names or a map).
+//! 5. `gaze.rs`, `head.rs`: 両目 from the irises, 首/頭 from the face's rigid frame.
+//!
+//! The keypoints come in conditioned (smoothed without lag and at 30 fps) like the body's, so
+//! the weights need no filter of their own; keys are thinned within [`WEIGHT_TOLERANCE`].
+
+mod calibration;
+mod features;
+mod gaze;
+mod head;
+mod roles;
+mod weights;
+
+pub use calibration::{Calibration, CalibrationSource, MIN_CLIP_FRAMES};
+pub use features::Features;
+pub use gaze::{MAX_PITCH_DEGREES, MAX_YAW_DEGREES};
+pub use head::NECK_SHARE;
+pub use roles::{ModelMorph, MorphMap, MorphRole};
+pub use weights::{CLOSED, CLOSING_START, OPEN_AT, SHUT_AT};
+
+use super::axes::InputAxes;
+use crate::format::{BoneKey, MorphKey};
+use crate::keypoints::{FaceBlock, Keypoints};
+use crate::skeleton::Skeleton;
+use crate::text::KeyName;
+use glam::{DQuat, DVec3};
+use serde::Serialize;
+
+/// Morph weights are thinned to keys no further than this from the per-frame weights.
+pub const WEIGHT_TOLERANCE: f64 = 0.02;
+/// Head and eye rotations are thinned to keys no further than this, degrees.
+pub const ANGLE_TOLERANCE_DEGREES: f64 = 0.5;
+
+/// What the face solver is told.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FaceOptions {
+    /// The model's morphs; `None` when not known (no morph is keyed then, and the report says
+    /// so). [`model_morphs`] lists a model's.
+    pub model_morphs: Option<Vec<ModelMorph>>,
+    /// The user's names for roles, over the standard ones.
+    pub morph_map: Option<MorphMap>,
+    /// Calibrate on the first this many frames (at 30 fps) instead of the whole clip.
+    pub calibrate_frames: Option<usize>,
+}
+
+/// A model's morphs as the face solver looks them up.
+pub fn model_morphs(model: &crate::model::Model) -> Vec<ModelMorph> {
+    (model.morph_list.iter())
+        .map(|m| ModelMorph { name: m.name.clone(), name_en: m.name_en.clone() })
+        .collect()
+}
+
+/// Per frame, what the face asks for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FaceFrame {
+    /// Per role (in [`MorphRole::ALL`]'s order), the weight, blinks after hysteresis.
+    pub weights: [f64; MorphRole::ALL.len()],
+    /// Gaze (yaw toward the model's left, pitch up), degrees, when the mesh has irises.
+    pub gaze: Option<(f64, f64)>,
+    /// The head's turn from facing the camera, in MMD's axes.
+    pub head: Option<DQuat>,
+}
+
+impl FaceFrame {
+    /// The weight of `role`.
+    pub fn weight(&self, role: MorphRole) -> f64 {
+        self.weights[role as usize]
+    }
+}
+
+/// The face of a whole clip, frame by frame (`None` where no face was seen).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceTrack {
+    /// Per frame.
+    pub frames: Vec<Option<FaceFrame>>,
+    /// The neutral face measured against.
+    pub neutral: Calibration,
+    /// Where it came from.
+    pub source: CalibrationSource,
+    /// Per frame, the raw measures.
+    pub features: Vec<Option<Features>>,
+}
+
+/// The face block's points of `frame` in MMD's axes (not finite where missing).
+fn face_points(kp: &Keypoints, block: FaceBlock, axes: InputAxes, frame: usize) -> Vec<DVec3> {
+    let row = kp.frame(frame);
+    (block.joints())
+        .map(|j| match row.get(j) {
+            Some(p) if p.is_finite() => axes.to_mmd(p.as_dvec3()),
+            _ => DVec3::NAN,
+        })
+        .collect()
+}
+
+/// Every frame's face: measures, calibration, weights (blinks with hysteresis), gaze, head.
+pub fn track(
+    kp: &Keypoints,
+    block: FaceBlock,
+    axes: InputAxes,
+    calibrate_frames: Option<usize>,
+) -> FaceTrack {
+    let table = features::points(block.mesh);
+    let points: Vec<Vec<DVec3>> =
+        (0..kp.frame_count).map(|f| face_points(kp, block, axes, f)).collect();
+    let features: Vec<Option<Features>> =
+        points.iter().map(|p| features::measure(p, &table)).collect();
+    let (neutral, source) = calibration::calibrate(&features, calibrate_frames);
+    let raw: Vec<Option<weights::FrameWeights>> =
+        features.iter().map(|f| f.as_ref().map(|f| weights::weights(f, &neutral))).collect();
+    let eyes: Vec<Vec<f64>> = (0..2)
+        .map(|k| {
+            let closure: Vec<f64> =
+                raw.iter().map(|w| w.as_ref().map_or(0.0, |w| w.closure[k])).collect();
+            weights::hysteresis(&closure)
+        })
+        .collect();
+    let frames = (raw.iter().enumerate())
+        .map(|(i, w)| {
+            let w = w.as_ref()?;
+            let f = features[i].as_ref()?;
+            let mut weights = w.roles;
+            // Subject's right eye (k = 0) is the model's right: ウィンク右.
+            let (right, left) = (eyes[0][i], eyes[1][i]);
+            let both = right.min(left);
+            weights[MorphRole::Blink as usize] = both;
+            weights[MorphRole::BlinkLeft as usize] = left - both;
+            weights[MorphRole::BlinkRight as usize] = right - both;
+            let gaze = f.iris.map(|iris| gaze::angles(iris, neutral.iris));
+            let p = &points[i];
+            let head =
+                head::rotation(p[table.cheeks[0]], p[table.cheeks[1]], p[table.top], p[table.chin]);
+            Some(FaceFrame { weights, gaze, head })
+        })
+        .collect();
+    FaceTrack { frames, neutral, source, features }
+}
+
+/// One role's morph as driven.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrivenMorph {
+    /// The role.
+    pub role: MorphRole,
+    /// The model's morph.
+    pub morph: String,
+    /// The largest weight keyed.
+    pub max_weight: f64,
+    /// Keys written.
+    pub keys: usize,
+}
+
+/// A role the model has no morph for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MissingMorph {
+    /// The role.
+    pub role: MorphRole,
+    /// The names looked for: the map's, or the standard ones.
+    pub looked_for: Vec<String>,
+}
+
+/// The face section of a retargeting report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FaceReport {
+    /// Output frames.
+    pub frames: usize,
+    /// Of those, frames with a face.
+    pub frames_with_face: usize,
+    /// Where the neutral face came from.
+    pub calibration: CalibrationSource,
+    /// The neutral face's measures.
+    pub neutral: Calibration,
+    /// Morphs keyed, one per role the model has.
+    pub morphs: Vec<DrivenMorph>,
+    /// Roles the model has no morph for, by the names looked for.
+    pub missing: Vec<MissingMorph>,
+    /// Whether the model's morphs were known at all.
+    pub morphs_known: bool,
+    /// Bones keyed for gaze (両目, or 左目 and 右目).
+    pub gaze_bones: Vec<String>,
+    /// Bones keyed for the head's turn (首, 頭), empty when the body's solve keeps them.
+    pub head_bones: Vec<String>,
+    /// Morph keys written.
+    pub morph_keys: usize,
+    /// Morph keys before thinning.
+    pub dense_morph_keys: usize,
+    /// Bone keys written (gaze and head).
+    pub bone_keys: usize,
+}
+
+/// The face's keys and report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceKeys {
+    /// Morph keys, thinned.
+    pub morphs: Vec<MorphKey>,
+    /// Gaze (and, when asked, head) bone keys, thinned.
+    pub bones: Vec<BoneKey>,
+    /// What was keyed.
+    pub report: FaceReport,
+}
+
+/// Keys for `track` on `skeleton` with `options`; the head's turn onto 首/頭 only when
+/// `key_head` (the body's solve otherwise keeps them).
+pub fn keys(
+    track: &FaceTrack,
+    skeleton: &Skeleton,
+    options: &FaceOptions,
+    key_head: bool,
+) -> FaceKeys {
+    let n = track.frames.len();
+    let mut report = FaceReport {
+        frames: n,
+        frames_with_face: track.frames.iter().flatten().count(),
+        calibration: track.source,
+        neutral: track.neutral,
+        morphs: Vec::new(),
+        missing: Vec::new(),
+        morphs_known: options.model_morphs.is_some(),
+        gaze_bones: Vec::new(),
+        head_bones: Vec::new(),
+        morph_keys: 0,
+        dense_morph_keys: 0,
+        bone_keys: 0,
+    };
+    let mut morph_keys = Vec::new();
+    if let Some(morphs) = &options.model_morphs {
+        for role in MorphRole::ALL {
+            let Some(m) = roles::find(role, morphs, options.morph_map.as_ref()) else {
+                let looked_for = match options.morph_map.as_ref().and_then(|m| m.get(role)) {
+                    Some(name) => vec![name.to_string()],
+                    None => role.standard_names().iter().map(|s| s.to_string()).collect(),
+                };
+                report.missing.push(MissingMorph { role, looked_for });
+                continue;
+            };
+            // A morph two roles share (a map naming one morph twice) is keyed once.
+            if report.morphs.iter().any(|d| d.morph == morphs[m].name) {
+                continue;
+            }
+            let values: Vec<Option<f64>> =
+                track.frames.iter().map(|f| f.as_ref().map(|f| f.weight(role))).collect();
+            report.dense_morph_keys += values.iter().flatten().count();
+            let kept = thin(&values, &|a: &f64, b: &f64, t| a + (b - a) * t, &|a, b| {
+                (a - b).abs() <= WEIGHT_TOLERANCE
+            });
+            let name = KeyName::encode(&morphs[m].name).0;
+            let max_weight = kept.iter().map(|k| k.1).fold(0.0, f64::max);
+            report.morphs.push(DrivenMorph {
+                role,
+                morph: morphs[m].name.clone(),
+                max_weight,
+                keys: kept.len(),
+            });
+            morph_keys.extend(kept.into_iter().map(|(frame, w)| MorphKey {
+                name,
+                frame: frame as u32,
+                weight: w as f32,
+            }));
+        }
+    }
+    report.morph_keys = morph_keys.len();
+    let mut bone_keys = Vec::new();
+    let gaze: Vec<Option<DQuat>> = (track.frames.iter())
+        .map(|f| f.as_ref().and_then(|f| f.gaze).map(|(y, p)| gaze::rotation(y, p)))
+        .collect();
+    if gaze.iter().any(Option::is_some) {
+        let bones = match skeleton.bone_index("両目") {
+            Some(b) => vec![b],
+            None => ["左目", "右目"].iter().filter_map(|n| skeleton.bone_index(n)).collect(),
+        };
+        for b in bones {
+            report.gaze_bones.push(skeleton.bone_name(b).to_string());
+            bone_keys.extend(rotation_keys(skeleton, b, &gaze));
+        }
+    }
+    if key_head {
+        let turns: Vec<Option<DQuat>> =
+            track.frames.iter().map(|f| f.as_ref().and_then(|f| f.head)).collect();
+        for (name, neck) in [("首", true), ("頭", false)] {
+            let Some(b) = skeleton.bone_index(name) else { continue };
+            let part: Vec<Option<DQuat>> = (turns.iter())
+                .map(|t| t.map(|t| if neck { head::split(t).0 } else { head::split(t).1 }))
+                .collect();
+            if part.iter().any(Option::is_some) {
+                report.head_bones.push(name.to_string());
+                bone_keys.extend(rotation_keys(skeleton, b, &part));
+            }
+        }
+    }
+    report.bone_keys = bone_keys.len();
+    FaceKeys { morphs: morph_keys, bones: bone_keys, report }
+}
+
+fn rotation_keys(skeleton: &Skeleton, bone: usize, values: &[Option<DQuat>]) -> Vec<BoneKey> {
+    let limit = ANGLE_TOLERANCE_DEGREES.to_radians();
+    let kept = thin(values, &|a: &DQuat, b: &DQuat, t| a.slerp(*b, t), &|a, b| {
+        a.angle_between(*b) <= limit
+    });
+    (kept.into_iter())
+        .map(|(frame, q)| {
+            let mut key = BoneKey::new(*skeleton.bone_key_name(bone), frame as u32);
+            key.rotation = q.as_quat();
+            key
+        })
+        .collect()
+}
+
+/// Greedy thinning of a per-frame track (`None` frames skipped): a key is dropped when the
+/// line (`lerp`) between its neighbours' kept keys stays within `close` of every frame it
+/// spans. The first and last present frames are always kept.
+fn thin<T: Copy>(
+    values: &[Option<T>],
+    lerp: &dyn Fn(&T, &T, f64) -> T,
+    close: &dyn Fn(&T, &T) -> bool,
+) -> Vec<(usize, T)> {
+    let present: Vec<(usize, T)> =
+        values.iter().enumerate().filter_map(|(i, v)| Some((i, (*v)?))).collect();
+    let Some(&first) = present.first() else { return Vec::new() };
+    let mut kept = vec![first];
+    let mut anchor = 0;
+    let mut j = 1;
+    while j < present.len() {
+        // Can the segment anchor → j+1 replace every key between?
+        let next = j + 1;
+        let fits = next < present.len() && {
+            let (fa, va) = present[anchor];
+            let (fb, vb) = present[next];
+            (anchor + 1..next).all(|k| {
+                let (fk, vk) = present[k];
+                let t = (fk - fa) as f64 / (fb - fa) as f64;
+                close(&lerp(&va, &vb, t), &vk)
+            })
+        };
+        if !fits {
+            kept.push(present[j]);
+            anchor = j;
+        }
+        j += 1;
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests;
