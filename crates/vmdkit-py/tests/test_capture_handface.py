@@ -259,3 +259,15 @@ def test_the_whole_layout_is_retargeted_and_vmdkit_retarget_reads_it_again(
     rerun = vmdkit.Pose.from_motion(vmdkit.read(again), 0.0)
     assert rerun.bone_names == pose.bone_names
     np.testing.assert_allclose(rerun.rotations, pose.rotations, atol=1e-4)
+
+
+def test_the_photo_moves_mikus_right_fingers_and_face(handface, corpus):
+    got = vmdkit.capture(handface / THUMBS_UP, model=corpus / MIKU)
+    report = got.report
+    # Fingers: the right hand solved in the one frame, the left (a copy, dropped) in none.
+    assert report["fingers"]["solved_frames"] == [0, 1]
+    fingers = {b for b in got.output.bone_names if "指" in b}
+    assert {"右親指１", "右人指１", "右中指１", "右薬指１", "右小指１"} <= fingers
+    assert not any(b.startswith("左") for b in fingers)
+    # Face: found, and solved against the model's own morphs.
+    assert report["face"]["frames_with_face"] == 1 and report["face"]["morphs_known"]
