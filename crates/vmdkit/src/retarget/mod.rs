@@ -28,12 +28,13 @@
 //! 6. `keys.rs`: keys (センター/グルーブ, rotations, 足ＩＫ/つま先ＩＫ or IK switched off),
 //!    thinned with [`edit::reduce`](crate::edit::reduce); `report.rs` measures the result by
 //!    playing it back through the full evaluator.
-//! 6½. Hands and face, after the body: `parts.rs` tells which parts the layout drives (a body,
-//!    hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
-//!    (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the
-//!    body's before thinning, and the report gains a section per part.
 //! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
 //!    off as any layout's joints.
+//!
+//! Hands and face come after the body: `parts.rs` tells which parts the layout drives (a
+//! body, hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
+//! (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the body's
+//! before thinning (step 6), and the report gains a section per part.
 
 mod anchors;
 mod axes;
@@ -290,6 +291,18 @@ fn roles_per_frame(
                 let weight =
                     kp.confidence.as_ref().map_or(1.0, |c| c[f * kp.joint_count + j] as f64);
                 o[role as usize] = (options.axes.to_mmd(p), weight.clamp(0.0, 1.0).max(1e-3));
+            }
+            // A hand's wrist a layout takes from the body's (SMPL-X): the body's synthetic
+            // points (COCO's thorax) are left to the solver, which places its own.
+            for point in layout.synthetic.iter().filter(|p| p.role.hand_part().is_some()) {
+                let from: Option<Vec<(DVec3, f64)>> = (point.mean_of.iter())
+                    .map(|r| Some(o[*r as usize]).filter(|x| x.1 > 0.0))
+                    .collect();
+                if let (Some(from), true) = (from, o[point.role as usize].1 <= 0.0) {
+                    let n = from.len().max(1) as f64;
+                    let p = from.iter().map(|x| x.0).sum::<DVec3>() / n;
+                    o[point.role as usize] = (p, from.iter().map(|x| x.1).fold(1.0, f64::min));
+                }
             }
             let (l, r) = (o[Role::LeftHip as usize], o[Role::RightHip as usize]);
             if o[Role::Pelvis as usize].1 <= 0.0 && l.1 > 0.0 && r.1 > 0.0 {

@@ -113,7 +113,9 @@ fn wavefile_fingers_round_trip() {
     let frames = (TO - FROM + 1) as usize;
     for (name, skeleton) in &skeletons {
         println!("{name}:");
-        for layout in [hands_layout(), body_and_hands_layout()] {
+        let builtin = ["mediapipe_hands", "holistic", "coco_wholebody", "smplx"]
+            .map(|n| JointLayout::builtin(n).unwrap());
+        for layout in [hands_layout(), body_and_hands_layout()].into_iter().chain(builtin) {
             let f = round_trip(&motion, skeleton, &layout);
             assert_eq!(f.solved_frames, [frames, frames], "{name} {}", layout.name);
             assert!(f.joint_error_max <= MAX_JOINT, "{name} {}: {f:?}", layout.name);

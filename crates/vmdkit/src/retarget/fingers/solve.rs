@@ -96,33 +96,96 @@ fn solve_finger(
     let swung = shortest_arc(rest_dir[first], base_dir) * rest_axis;
     let axis = bend_axis(swung, plane(&dir, first), base_dir);
     let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
+    let chain = Chain { rest_dir, dir, first, rest_axis, thumb };
+    // The base's twist is where the bend plane puts it; a finger's model segments are never
+    // quite in one plane, so the twist that lets the hinges reach the input best may differ a
+    // little (a straight finger's plane says nothing): searched near it, the plane's twist
+    // winning ties.
+    let base = if thumb { base } else { chain.best_twist(base, base_dir) };
     out.bones.push((finger.segments[first].unwrap(), base));
-    let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
-    let (mut world, mut local, mut bend) = (base, base, 0.0);
-    for k in first + 1..3 {
-        let Some(bone) = finger.segments[k] else { continue };
-        local = if thumb {
-            match dir[k] {
-                Some(d) => shortest_arc(rest_dir[k], world.inverse() * d),
-                // The thumb's IP follows half of its MCP's turn.
-                None => DQuat::IDENTITY.slerp(local, 0.5),
-            }
-        } else {
-            let (hinge, angle) = match dir[k] {
-                Some(d) => hinge(rest_axis, rest_dir[k], world.inverse() * d),
-                // The end joint bends with the middle one, by two thirds of its angle.
-                None if k == 2 => (rest_axis, bend * 2.0 / 3.0),
-                None => (rest_axis, 0.0),
-            };
-            bend = angle;
-            if bend < limit {
-                bend = limit;
-                out.clamps += 1;
-            }
-            DQuat::from_axis_angle(hinge, bend)
+    let (locals, clamps, _) = chain.distal(base);
+    out.clamps += clamps;
+    for (bone, local) in finger.segments.iter().zip(locals).skip(first + 1) {
+        if let (Some(bone), Some(local)) = (bone, local) {
+            out.bones.push((*bone, local));
+        }
+    }
+}
+
+/// One finger's rest and observed segment directions (in the hand's frame), its first turning
+/// segment and its bend axis at rest.
+struct Chain {
+    rest_dir: [DVec3; 3],
+    dir: [Option<DVec3>; 3],
+    first: usize,
+    rest_axis: DVec3,
+    thumb: bool,
+}
+
+/// The twists of a finger's base tried about the plane's: ±[`TWIST_SEARCH_DEGREES`] by
+/// [`TWIST_STEP_DEGREES`], then a tenth of a step around the best.
+const TWIST_SEARCH_DEGREES: f64 = 45.0;
+const TWIST_STEP_DEGREES: f64 = 3.0;
+
+impl Chain {
+    /// The base turned about its own direction by the twist whose hinges reach the input best.
+    fn best_twist(&self, base: DQuat, along: DVec3) -> DQuat {
+        let cost = |t: f64| {
+            let q = DQuat::from_axis_angle(along, t) * base;
+            // A hair of preference for the plane's own twist, so that flat costs keep it.
+            self.distal(q).2 + 1e-6 * t * t
         };
-        world = (world * local).normalize();
-        out.bones.push((bone, local));
+        let step = TWIST_STEP_DEGREES.to_radians();
+        let n = (TWIST_SEARCH_DEGREES / TWIST_STEP_DEGREES) as i32;
+        let pick = |centre: f64, step: f64, n: i32| {
+            (-n..=n)
+                .map(|i| centre + i as f64 * step)
+                .map(|t| (cost(t), t))
+                .fold((f64::INFINITY, 0.0), |a, b| if b.0 < a.0 { b } else { a })
+                .1
+        };
+        let coarse = pick(0.0, step, n);
+        let fine = pick(coarse, step / 10.0, 10);
+        (DQuat::from_axis_angle(along, fine) * base).normalize()
+    }
+
+    /// The joints after the base, given the base's rotation: each one's local rotation (by
+    /// segment), the clamps, and the sum of squared angles (radians) between the segments
+    /// reached and the input's.
+    fn distal(&self, base: DQuat) -> ([Option<DQuat>; 3], usize, f64) {
+        let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
+        let (mut world, mut local, mut bend) = (base, base, 0.0);
+        let (mut locals, mut clamps, mut error) = ([None; 3], 0, 0.0);
+        for (k, slot) in locals.iter_mut().enumerate().skip(self.first + 1) {
+            let rest = self.rest_dir[k];
+            local = if self.thumb {
+                match self.dir[k] {
+                    Some(d) => shortest_arc(rest, world.inverse() * d),
+                    // The thumb's IP follows half of its MCP's turn.
+                    None => DQuat::IDENTITY.slerp(local, 0.5),
+                }
+            } else {
+                let (hinge, angle) = match self.dir[k] {
+                    Some(d) => hinge(self.rest_axis, rest, world.inverse() * d),
+                    // The end joint bends with the middle one, by two thirds of its angle.
+                    None if k == 2 => (self.rest_axis, bend * 2.0 / 3.0),
+                    None => (self.rest_axis, 0.0),
+                };
+                bend = angle;
+                if bend < limit {
+                    bend = limit;
+                    clamps += 1;
+                }
+                DQuat::from_axis_angle(hinge, bend)
+            };
+            world = (world * local).normalize();
+            if let Some(d) = self.dir[k] {
+                let reached = world * rest;
+                error += reached.cross(d).length().atan2(reached.dot(d)).powi(2);
+            }
+            *slot = Some(local);
+        }
+        (locals, clamps, error)
     }
 }
 
