@@ -15,7 +15,7 @@
 # with the workspace so that a rerun only rebuilds what changed. An environment whose
 # requirements, or whose installed wheel, are those of the last run is not installed again.
 #
-# The tests of vmdkit.capture (tests/test_capture.py) run in a second environment,
+# The tests of vmdkit.capture (tests/test_capture*.py) run in a second environment,
 # .venv-capture, with the "capture" extra pinned in crates/vmdkit-py/requirements-capture.txt:
 # its mediapipe needs NumPy 1, the other tests' pyarrow NumPy 2. Under CI=true a missing
 # estimator fails them.
@@ -93,9 +93,9 @@ install_wheel "$capture_venv" "$wheel"
 
 cd crates/vmdkit-py
 status=0
-"$venv/bin/python" -m pytest -q tests --ignore tests/test_capture.py "$@" || status=$?
+"$venv/bin/python" -m pytest -q tests --ignore-glob 'tests/test_capture*.py' "$@" || status=$?
 capture=0
-"$capture_venv/bin/python" -m pytest -q tests/test_capture.py "$@" || capture=$?
+"$capture_venv/bin/python" -m pytest -q tests/test_capture*.py "$@" || capture=$?
 # 5: arguments that select none of the capture tests.
 if [ "$capture" -ne 0 ] && [ "$capture" -ne 5 ]; then
     status=$capture

@@ -62,7 +62,8 @@ impl Model {
 #[pymethods]
 impl Model {
     /// Reads a PMX (2.0, 2.1), PMD or PmxEditor bone-table CSV model from a path (str or
-    /// os.PathLike) or from bytes. Only the bones and bone morphs are kept.
+    /// os.PathLike) or from bytes. Only the bones and bone morphs are kept for posing;
+    /// `morph_names` lists every morph.
     #[staticmethod]
     fn read(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Model> {
         if let Ok(bytes) = source.cast::<PyBytes>() {
@@ -99,6 +100,14 @@ impl Model {
     #[getter]
     fn bone_names_en(&self) -> Vec<String> {
         self.model.bones.iter().map(|b| b.name_en.clone()).collect()
+    }
+
+    /// Every morph's name, of every kind (vertex, bone, group, ...), in file order: what a
+    /// VMD morph key may name (empty for a bone CSV). Only bone morphs pose the skeleton; the
+    /// rest are listed so that a caller can see which facial morphs the model offers.
+    #[getter]
+    fn morph_names(&self) -> Vec<String> {
+        self.model.morph_list.iter().map(|m| m.name.clone()).collect()
     }
 
     /// Each bone's parent index, (B,) int32, -1 for roots.

@@ -15,6 +15,7 @@ use pyo3::types::PyDict;
 use std::path::PathBuf;
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
+use vmdkit::retarget::face::{model_morphs, FaceOptions};
 use vmdkit::retarget::{
     FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError as LibraryError, RetargetOptions,
     ScaleMode,
@@ -278,6 +279,11 @@ fn retarget<'py>(
         min_confidence,
         model_name: target.library().name.clone(),
         detect_handedness,
+        // The face solver keys only the morphs it knows the model has.
+        face: FaceOptions {
+            model_morphs: Some(model_morphs(target.library())),
+            ..FaceOptions::default()
+        },
         ..RetargetOptions::default()
     };
     let skeleton = target.skeleton();

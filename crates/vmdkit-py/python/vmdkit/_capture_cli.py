@@ -14,6 +14,7 @@ EXAMPLES = """examples:
   vmdkit-capture dance.mp4 -o dance.vmd --model miku.pmx --fov 70 --keypoints-out dance.json
   vmdkit retarget dance.json --model other.pmx -o other.vmd   # again, without the estimator
   vmdkit-capture dance.mp4 -o dance.vmd --model-asset pose_landmarker_full.task
+  vmdkit-capture talk.mp4 -o talk.vmd --model miku.pmx --hands --face --keypoints-out talk.json
 
 exit status: 0 done, 1 the capture failed (no person, unreadable input), 2 bad arguments,
 3 the estimator (the "capture" extra) is not installed."""
@@ -40,6 +41,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--model-asset", type=Path, metavar="PATH",
                    help="a MediaPipe pose landmarker .task file (Tasks API of newer "
                    "mediapipe); default: the models bundled with mediapipe 0.10.21")
+    p.add_argument("--hands", action=argparse.BooleanOptionalAction, default=None,
+                   help="also track the hands (MediaPipe Holistic and Hands) for the fingers; "
+                   "default: where the model has finger bones")
+    p.add_argument("--face", action=argparse.BooleanOptionalAction, default=None,
+                   help="also track the face (Holistic's face mesh with irises) for the facial "
+                   "morphs; default: where the model has them (まばたき, あ). With --no-hands "
+                   "--no-face, MediaPipe Pose alone and the blazepose33 layout")
     p.add_argument("--smooth", default="normal",
                    help="none, light, normal (default), strong or a cutoff in Hz")
     p.add_argument("--min-visibility", type=float, default=0.5,
@@ -101,7 +109,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         result = capture(
             args.input, model=args.model, smooth=smooth, fov=args.fov,  # type: ignore[arg-type]
             model_asset=args.model_asset, min_visibility=args.min_visibility,
-            ik=not args.no_ik, dense=args.dense, progress=False if args.quiet else None,
+            hands=args.hands, face=args.face, ik=not args.no_ik, dense=args.dense,
+            progress=False if args.quiet else None,
             verbose=args.verbose,
         )
     except ImportError as e:
@@ -128,9 +137,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(json.dumps(summary, ensure_ascii=False))
     elif not args.quiet:
         hidden = ", ".join(summary["not_visible"]) or "none"
-        print(f"{summary['frames']} frame(s), person in {summary['detected']}, mean visibility "
-              f"{summary['mean_visibility']:.2f}, {summary['keys']} bone keys -> {args.output}; "
-              f"not visible (held or at rest): {hidden}", file=sys.stderr)
+        parts = ""
+        if summary["layout"] != "blazepose33":
+            parts = (f", left hand in {summary['left_hand']}, right hand in "
+                     f"{summary['right_hand']}, face in {summary['face']}")
+        print(f"{summary['frames']} frame(s), person in {summary['detected']}{parts}, mean "
+              f"visibility {summary['mean_visibility']:.2f}, {summary['keys']} bone keys -> "
+              f"{args.output}; not visible (held or at rest): {hidden}", file=sys.stderr)
     return 0
 
 

@@ -308,6 +308,9 @@ class Model:
     def bone_names_en(self) -> list[str]:
         """The English bone names (empty strings where the file has none)."""
     @property
+    def morph_names(self) -> list[str]:
+        """Every morph's name, of every kind, in file order (empty for a bone CSV)."""
+    @property
     def parents(self) -> npt.NDArray[np.int32]:
         """Each bone's parent index, (B,), -1 for roots."""
     @property
