@@ -15,7 +15,7 @@ use pyo3::types::PyDict;
 use std::path::PathBuf;
 use vmdkit::edit::Tolerance;
 use vmdkit::keypoints::{JointLayout, Keypoints, Smoothing, Units, UpAxis};
-use vmdkit::retarget::face::{model_morphs, FaceOptions};
+use vmdkit::retarget::face::{model_morphs, FaceOptions, MorphMap};
 use vmdkit::retarget::{
     FloorMode, InputAxes, KeyMode, KeypointOptions, RetargetError as LibraryError, RetargetOptions,
     ScaleMode,
@@ -194,19 +194,26 @@ fn retarget_error(err: LibraryError) -> PyErr {
 /// per frame, else keys are thinned within `max_position_error` (model units) and
 /// `max_angle_error` (degrees). `scale` fixes model units per input unit instead of estimating
 /// it; `floor="keep"` keeps the input's placement. `detect_handedness` mirrors back or turns
-/// upright an input whose anatomy says its axes are wrong. Runs without the GIL.
+/// upright an input whose anatomy says its axes are wrong. For a face, `morph_map` is a file
+/// of `role = morph name` lines (roles blink, blink_left, blink_right, smile_eyes, a, i, u, e,
+/// o, brow_up, brow_down, brow_sad, brow_angry, mouth_smile) naming the model's morph for a
+/// role over the standard names, and `calibrate` takes the neutral face from the first that
+/// many frames (at 30 fps) instead of the whole clip's medians; the report's `face` (morphs
+/// driven, missing, gaze and head bones) and `fingers` sections are None when the input has no
+/// face or no hands. Runs without the GIL.
 #[pyfunction]
 #[pyo3(signature = (
     keypoints, layout = LayoutArg::Name("auto".into()), model = None, fps = 30.0, units = None,
     up = "y", *, confidence = None, names = None, left_handed = false, detect_handedness = true,
     smooth = SmoothArg::Level("normal".into()), ik = true, dense = false, max_position_error = None, max_angle_error = None,
-    scale = None, floor = "estimate", min_confidence = 0.3, hand = None
+    scale = None, floor = "estimate", min_confidence = 0.3, hand = None, morph_map = None,
+    calibrate = None
 ))]
 // The defaults spelled out: pyo3 shows the enum ones as `...`, which stubtest rejects.
 #[pyo3(text_signature = "(keypoints, layout='auto', model=None, fps=30.0, units=None, up='y', \
     *, confidence=None, names=None, left_handed=False, detect_handedness=True, smooth='normal', \
     ik=True, dense=False, max_position_error=None, max_angle_error=None, scale=None, \
-    floor='estimate', min_confidence=0.3, hand=None)")]
+    floor='estimate', min_confidence=0.3, hand=None, morph_map=None, calibrate=None)")]
 #[allow(clippy::too_many_arguments)]
 fn retarget<'py>(
     py: Python<'py>,
@@ -229,8 +236,14 @@ fn retarget<'py>(
     floor: &str,
     min_confidence: f32,
     hand: Option<&str>,
+    morph_map: Option<PathBuf>,
+    calibrate: Option<usize>,
 ) -> PyResult<(Motion, Bound<'py, PyDict>)> {
     let input = keypoint_input(keypoints, confidence)?;
+    let morph_map = morph_map.as_deref().map(self::morph_map).transpose()?;
+    if calibrate == Some(0) {
+        return Err(PyValueError::new_err("calibrate must be a number of frames ≥ 1"));
+    }
     if let Some(n) = &names {
         if n.len() != input.joint_count {
             return Err(PyValueError::new_err(format!(
@@ -282,7 +295,8 @@ fn retarget<'py>(
         // The face solver keys only the morphs it knows the model has.
         face: FaceOptions {
             model_morphs: Some(model_morphs(target.library())),
-            ..FaceOptions::default()
+            morph_map,
+            calibrate_frames: calibrate,
         },
         ..RetargetOptions::default()
     };
@@ -294,6 +308,17 @@ fn retarget<'py>(
         .map_err(|e| VmdError::new_err(format!("the report could not be converted: {e}")))?;
     let report = py.import("json")?.call_method1("loads", (report,))?.cast_into::<PyDict>()?;
     Ok((python_motion(out.motion), report))
+}
+
+/// A `morph_map` file: `role = morph name` lines, read and checked before any work.
+fn morph_map(path: &std::path::Path) -> PyResult<MorphMap> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        pyo3::exceptions::PyOSError::new_err(format!(
+            "cannot read the morph map {}: {e}",
+            path.display()
+        ))
+    })?;
+    MorphMap::parse(&text).map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
 }
 
 /// Keypoints from the arrays the caller gave.

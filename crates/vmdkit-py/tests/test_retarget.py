@@ -2,6 +2,7 @@
 the errors of bad input."""
 
 import csv
+import json
 
 import numpy as np
 import pytest
@@ -174,3 +175,84 @@ def test_a_lone_hand_needs_its_side():
         vmdkit.retarget(kp)
     with pytest.raises(ValueError, match="hand must be"):
         vmdkit.retarget(kp, hand="middle")
+
+
+VIDEO = "handface/google-ai-edge__mediapipe-samples__examples__gesture_recognizer__android__app__src__androidTest__assets__test_video.mp4"
+
+
+def _video(pose_dir, kind):
+    path = pose_dir / f"{VIDEO}.{kind}.json"
+    if not path.is_file():
+        pytest.skip(f"{path} is missing")
+    with open(path) as f:
+        return json.load(f)
+
+
+def _face(pose_dir):
+    """The shared video's face mesh in pixels (y down), (F, 478, 3), at 25 fps."""
+    doc = _video(pose_dir, "face")
+    scale = np.array([doc["width"], doc["height"], doc["width"]], np.float32)
+    return np.array([f[0]["landmarks"] for f in doc["frames"]], np.float32) * scale
+
+
+def test_a_face_alone_keys_the_models_morphs_and_reports_the_missing(corpus, pose_dir, tmp_path):
+    model = vmdkit.Model.read(corpus / MIKU)
+    assert "あ" in model.morph_names and "え" not in model.morph_names
+    face = _face(pose_dir)
+    motion, report = vmdkit.retarget(face, "mediapipe_face_iris", model, fps=25.0, up="-y")
+    assert report["body"] is False and report["fingers"] is None
+    section = report["face"]
+    assert section["frames_with_face"] == section["frames"] == 233
+    missing = {m["role"]: m["looked_for"][0] for m in section["missing"]}
+    assert missing == {"e": "え", "blink_right": "ウィンク右"}
+    driven = {m["role"]: m["morph"] for m in section["morphs"]}
+    assert driven["a"] == "あ" and driven["blink"] == "まばたき" and "e" not in driven
+    assert section["morph_keys"] > 0
+    keyed = set(motion.morph_names)
+    assert keyed <= set(model.morph_names) and "あ" in keyed and len(motion.morphs) > 0
+
+    # morph_map gives え's role to お; calibrate takes the first 30 frames as the neutral face.
+    mapping = tmp_path / "map.txt"
+    mapping.write_text("# Miku has no え: her お will do\ne = お\n", encoding="utf-8")
+    _, mapped = vmdkit.retarget(
+        face, "mediapipe_face_iris", model, fps=25.0, up="-y", morph_map=mapping, calibrate=30
+    )
+    section = mapped["face"]
+    assert section["calibration"] == {"kind": "first_frames", "frames": 30}
+    assert [m["role"] for m in section["missing"]] == ["blink_right"]
+    assert {"role": "e", "morph": "お"}.items() <= next(
+        m for m in section["morphs"] if m["role"] == "e"
+    ).items()
+    # A path given as text works the same.
+    _, as_text = vmdkit.retarget(
+        face, "mediapipe_face_iris", model, fps=25.0, up="-y", morph_map=str(mapping)
+    )
+    assert [m["role"] for m in as_text["face"]["missing"]] == ["blink_right"]
+
+
+def test_a_bad_morph_map_or_calibrate_is_refused(corpus, tmp_path):
+    face = np.zeros((3, 478, 3), np.float32)
+    mapping = tmp_path / "map.txt"
+    mapping.write_text("wink = ウィンク\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown face role `wink`"):
+        vmdkit.retarget(face, "mediapipe_face_iris", morph_map=mapping)
+    with pytest.raises(OSError, match="cannot read the morph map"):
+        vmdkit.retarget(face, "mediapipe_face_iris", morph_map=tmp_path / "absent.txt")
+    with pytest.raises(ValueError, match="calibrate"):
+        vmdkit.retarget(face, "mediapipe_face_iris", calibrate=0)
+
+
+def test_hands_alone_report_the_fingers_as_a_dict(corpus, pose_dir):
+    doc = _video(pose_dir, "hands")
+    # MediaPipe labels hands as in a selfie: its "Left" is the anatomical right hand.
+    points = np.full((len(doc["frames"]), 42, 3), np.nan, np.float32)
+    for i, hands in enumerate(doc["frames"]):
+        for hand in hands:
+            first = 21 if hand["handedness"]["label"] == "Left" else 0
+            points[i, first : first + 21] = hand["world_landmarks"]
+    model = vmdkit.Model.read(corpus / MIKU)
+    _, report = vmdkit.retarget(points, "mediapipe_hands", model, fps=25.0, up="-y", units="m")
+    assert report["body"] is False and report["face"] is None
+    fingers = report["fingers"]
+    assert isinstance(fingers, dict) and sum(fingers["solved_frames"]) > 150
+    assert fingers["direction_mean_degrees"] < 5.0

@@ -22,6 +22,7 @@ mod reduce;
 mod render;
 mod retarget;
 mod retarget_face;
+mod retarget_hands;
 mod staples;
 mod uniform;
 mod view;

@@ -61,6 +61,12 @@ fn a_face_alone_keys_the_models_morphs_and_names_the_missing_ones() {
     assert!(text.contains("233 of 233 frames with a face"), "{text}");
     assert!(text.contains("no morph for e (looked for え"), "{text}");
     assert!(text.contains("no morph for blink_right (looked for ウィンク右"), "{text}");
+    // The body was not solved: the summary says what was (the face), not an empty body.
+    assert!(text.contains("3 face bones and 12 morphs keyed"), "{text}");
+    assert!(text.contains("face morphs: ") && !text.contains("bones keyed"), "{text}");
+    for body in ["scale:", "floor:", "self-consistency:", "fingers:"] {
+        assert!(!text.contains(body), "{body} printed for a face alone: {text}");
+    }
     let motion = Motion::read_file(&out).unwrap();
     let mut bones: Vec<String> = motion.bones.iter().map(|k| k.name.to_string_lossy()).collect();
     bones.sort();
@@ -75,6 +81,8 @@ fn a_face_alone_keys_the_models_morphs_and_names_the_missing_ones() {
     let output = run(&mapped);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["body"], false);
+    assert!(report["fingers"].is_null(), "{}", report["fingers"]);
     let face = &report["face"];
     assert_eq!(face["calibration"], json!({"kind": "first_frames", "frames": 30}));
     let missing: Vec<&str> =

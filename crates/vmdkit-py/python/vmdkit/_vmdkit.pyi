@@ -446,9 +446,13 @@ def retarget(
     floor: Literal["estimate", "keep"] = "estimate",
     min_confidence: float = 0.3,
     hand: Literal["left", "right"] | None = None,
+    morph_map: str | os.PathLike[str] | None = None,
+    calibrate: int | None = None,
 ) -> tuple[Motion, dict[str, Any]]:
     """Retargets (F, J, 3) keypoints (NaN = missing) onto a model (default: the standard one):
-    a 30 fps motion and the report `vmdkit retarget --json` prints."""
+    a 30 fps motion and the report `vmdkit retarget --json` prints. For a face, `morph_map` is
+    a file of `role = morph name` lines and `calibrate` the frames of the neutral face, as
+    `--morph-map` and `--calibrate`; the report's `face` and `fingers` are None when absent."""
 
 def keypoints(
     motion: Motion,

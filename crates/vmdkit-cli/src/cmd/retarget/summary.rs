@@ -1,9 +1,11 @@
 //! What `vmdkit retarget` prints when it is done: the keys written, where the input's frame
-//! rate, layout, scale and floor came from, what the fit left, and the warnings that name the
+//! rate, layout, scale and floor came from (for a body), what the fit left, the fingers and
+//! the face solved, and the warnings that name the
 //! flag a rerun wants.
 
 use super::{Args, Input};
 use vmdkit::retarget::face::{CalibrationSource, FaceReport, MIN_CLIP_FRAMES};
+use vmdkit::retarget::fingers::FingerReport;
 use vmdkit::retarget::{KeyMode, RetargetOptions, RetargetReport};
 use vmdkit::skeleton::METRES_PER_UNIT;
 
@@ -23,12 +25,10 @@ pub(super) fn summary(
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{}: {} frames at 30 fps onto {model}, {} bones keyed, {} keys ({} dense)",
+        "{}: {} frames at 30 fps onto {model}, {}",
         args.output.display(),
         r.frames,
-        r.bones.len(),
-        r.keys,
-        r.dense_keys
+        keyed(r)
     );
     let _ = match &input.source {
         Some(source) => writeln!(
@@ -50,28 +50,13 @@ pub(super) fn summary(
             if options.axes.left_handed { ", left-handed" } else { "" }
         ),
     };
-    let per_metre = match r.units_per_metre {
-        Some(u) => format!(", {u:.3} per metre"),
-        None => ", input units unknown".to_string(),
-    };
-    let _ = writeln!(
-        s,
-        "scale: {:.6} model units per input unit{per_metre} (from {} segments, spread {:.2})",
-        r.scale, r.scale_segments, r.scale_spread
-    );
-    let _ = writeln!(
-        s,
-        "floor: input floor at {:.3} units moved to the model's; {} frames raised, {} contact \
-         foot-frames, deepest penetration {:.4} units",
-        r.floor, r.raised_frames, r.contact_frames, r.penetration
-    );
-    let _ = writeln!(
-        s,
-        "self-consistency: mean residual {:.4} units ({:.2} cm), mean direction error {:.2}°",
-        r.mean_residual,
-        cm(r.mean_residual),
-        r.mean_direction_degrees
-    );
+    // A face or hands alone leave the body at rest: no scale, floor or fit to speak of.
+    if r.body {
+        body_lines(&mut s, r);
+    }
+    if let Some(f) = &r.fingers {
+        finger_lines(&mut s, f);
+    }
     let _ = match (options.keys, r.thinning_error) {
         (KeyMode::Thinned(t), Some(e)) => writeln!(
             s,
@@ -113,6 +98,82 @@ pub(super) fn summary(
         );
     }
     s
+}
+
+/// What was keyed: the body's and fingers' bones, then the face's bones and morphs, which the
+/// face solver keys after the rest and counts apart.
+fn keyed(r: &RetargetReport) -> String {
+    let mut parts = Vec::new();
+    if r.body || r.fingers.is_some() || r.face.is_none() {
+        parts.push(format!(
+            "{} bones keyed, {} keys ({} dense)",
+            r.bones.len(),
+            r.keys,
+            r.dense_keys
+        ));
+    }
+    if let Some(face) = &r.face {
+        parts.push(format!(
+            "{} face bones and {} morphs keyed, {} keys",
+            face.gaze_bones.len() + face.head_bones.len(),
+            face.morphs.len(),
+            face.bone_keys + face.morph_keys
+        ));
+    }
+    parts.join("; ")
+}
+
+/// The body's lines: scale, floor, and the fit's residual and direction error.
+fn body_lines(s: &mut String, r: &RetargetReport) {
+    use std::fmt::Write;
+    let per_metre = match r.units_per_metre {
+        Some(u) => format!(", {u:.3} per metre"),
+        None => ", input units unknown".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "scale: {:.6} model units per input unit{per_metre} (from {} segments, spread {:.2})",
+        r.scale, r.scale_segments, r.scale_spread
+    );
+    let _ = writeln!(
+        s,
+        "floor: input floor at {:.3} units moved to the model's; {} frames raised, {} contact \
+         foot-frames, deepest penetration {:.4} units",
+        r.floor, r.raised_frames, r.contact_frames, r.penetration
+    );
+    let _ = writeln!(
+        s,
+        "self-consistency: mean residual {:.4} units ({:.2} cm), mean direction error {:.2}°",
+        r.mean_residual,
+        cm(r.mean_residual),
+        r.mean_direction_degrees
+    );
+}
+
+/// The fingers' line: frames solved and held per hand, and how close the played-back fingers
+/// come to the input's, in the palm's frame.
+fn finger_lines(s: &mut String, f: &FingerReport) {
+    use std::fmt::Write;
+    let hands: Vec<String> = ["left", "right"]
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| f.solved_frames[i] + f.held_frames[i] > 0)
+        .map(|(i, side)| {
+            format!("{side} hand {} frames solved, {} held", f.solved_frames[i], f.held_frames[i])
+        })
+        .collect();
+    let hands = if hands.is_empty() { "no hand solved".to_string() } else { hands.join(", ") };
+    let _ = writeln!(
+        s,
+        "fingers: {hands}; joint error mean {:.4} units ({:.2} cm), max {:.4}; direction error \
+         mean {:.2}°, max {:.2}°; {} joints held at the bend limit",
+        f.joint_error_mean,
+        cm(f.joint_error_mean),
+        f.joint_error_max,
+        f.direction_mean_degrees,
+        f.direction_max_degrees,
+        f.clamps
+    );
 }
 
 /// The face section: frames, calibration, morphs driven and missing, bones.
