@@ -221,7 +221,7 @@ pub fn retarget_with_progress(
     let face_track =
         if parts.face { faces::track(&conditioned.keypoints, layout, options) } else { None };
     let face_head = match (&face_track, parts.body) {
-        (Some(track), true) => faces::turn_head(&rig, track, &mut states),
+        (Some(track), true) => faces::turn_head(&rig, track, handedness, &mut states),
         _ => Vec::new(),
     };
     let mut dense = if parts.body {

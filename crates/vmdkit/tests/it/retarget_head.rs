@@ -74,7 +74,7 @@ fn rest_face() -> Option<Vec<DVec3>> {
             IMAGE_AXES.to_mmd(DVec3::new(c(0) * w, c(1) * h, c(2) * w))
         })
         .collect();
-    let kp = face_keypoints(&[points.clone()]);
+    let kp = face_keypoints(std::slice::from_ref(&points));
     let block = JointLayout::builtin("mediapipe_face").unwrap().face.unwrap();
     let track = face::track(&kp, block, AXES, None);
     let own = track.frames[0].as_ref().unwrap().head.unwrap();
@@ -164,6 +164,20 @@ fn the_face_turns_the_head_of_a_solved_body() {
     let n = frames.len();
     frames.dedup();
     assert_eq!(frames.len(), n);
+    // Read with the wrong handedness, or upside down: the body is put right and the face
+    // with it, so the turn still lands on 頭.
+    for axes in [
+        InputAxes { up: UpAxis::Y, left_handed: true },
+        InputAxes { up: UpAxis::NegY, left_handed: false },
+    ] {
+        let wrong = RetargetOptions { axes, ..options.clone() };
+        let out = vmdkit::retarget::retarget(&kp, &layout, &skeleton, &wrong).unwrap();
+        let (check, error) = (out.report.handedness, error(&out.motion));
+        println!("read as {axes:?}: {check:?}, 頭 turn error {error:.2}°");
+        assert_eq!(check.corrected, axes.left_handed);
+        assert_eq!(check.turned_upright, axes.up == UpAxis::NegY);
+        assert!(error < TOLERANCE_DEGREES, "{axes:?}: 頭 off by {error:.2}°");
+    }
 }
 
 #[test]
