@@ -29,8 +29,8 @@ pub(crate) fn track(
 /// world rotation from rest (MMD axes, the model's rest facing −Z) is taken relative to 首's
 /// parent as solved, and split between 首 and 頭 as a face alone splits it. Frames without a
 /// face keep the body's solve. The face is put right as `check` put the body's points right
-/// (turned upright, mirrored back), so that both are in the same axes. Returns the bones turned (skeleton indices), empty when no frame
-/// had a face or the model has no 頭.
+/// (turned upright, mirrored back), so that both are in the same axes. Returns the bones
+/// turned (skeleton indices), empty when no frame had a face or the model has no 頭.
 pub(crate) fn turn_head(
     rig: &KeyedRig,
     track: &FaceTrack,

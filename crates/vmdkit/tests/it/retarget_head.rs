@@ -81,7 +81,7 @@ fn rest_face() -> Option<Vec<DVec3>> {
     let centre = points.iter().sum::<DVec3>() / points.len() as f64;
     let width = points.iter().map(|p| p.x).fold(f64::MIN, f64::max)
         - points.iter().map(|p| p.x).fold(f64::MAX, f64::min);
-    // About 15 cm across, 10 cm in front of 頭's head.
+    // About 15 cm across (the clip is in metres).
     let scale = 0.15 / width;
     Some(points.iter().map(|p| own.inverse() * ((*p - centre) * scale)).collect())
 }
@@ -122,6 +122,7 @@ fn the_face_turns_the_head_of_a_solved_body() {
     for (f, (q, p)) in truth.iter().enumerate() {
         let (q, at) = (q.as_dquat(), p.as_dvec3() * metres);
         for (i, r) in rest.iter().enumerate() {
+            // 10 cm in front of 頭's head (−Z), turning with it.
             let point = at + q * (*r + DVec3::new(0.0, 0.0, -0.1));
             kp.positions[f * kp.joint_count + block.first + i] = AXES.from_mmd(point).as_vec3();
         }
