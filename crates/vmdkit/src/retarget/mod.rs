@@ -34,7 +34,8 @@
 //! Hands and face come after the body: `parts.rs` tells which parts the layout drives (a
 //! body, hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
 //! (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the body's
-//! before thinning (step 6), and the report gains a section per part.
+//! before thinning (step 6), and the report gains a section per part. A face (`faces.rs`) turns
+//! 首/頭 in the solved states wherever it was seen, then keys its morphs and eyes.
 
 mod anchors;
 mod axes;
@@ -195,7 +196,7 @@ pub fn retarget_with_progress(
             }
         }
     }
-    // The fingers after the body, frame by frame (a face would follow here the same way).
+    // The fingers after the body, frame by frame.
     let hands = hands::solve(&rig, &observed, parts, &mut states);
     let floor = if parts.body {
         let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
@@ -214,6 +215,14 @@ pub fn retarget_with_progress(
         }
         progress(observed.len(), total);
         feet::Floor::default()
+    };
+    // The face's rigid frame turns 首/頭 wherever it was seen: before the keys are made, so
+    // that they are the body's keys for those bones, thinned with them.
+    let face_track =
+        if parts.face { faces::track(&conditioned.keypoints, layout, options) } else { None };
+    let face_head = match (&face_track, parts.body) {
+        (Some(track), true) => faces::turn_head(&rig, track, handedness, &mut states),
+        _ => Vec::new(),
     };
     let mut dense = if parts.body {
         keys::dense_motion(&rig, skeleton, &states, options)
@@ -243,19 +252,16 @@ pub fn retarget_with_progress(
         parts,
         fingers: hands.map(|h| h.report),
     });
-    // The face keys its own morphs and eyes, after the body is measured; 首/頭 are the body
-    // solve's where there is a body, the face's turn's where the face is alone.
-    let face = match parts.face {
-        true => faces::add_face(
-            &conditioned.keypoints,
-            layout,
-            skeleton,
-            options,
-            &mut motion,
-            !parts.body,
-        ),
-        false => None,
-    };
+    // The face keys its own morphs and eyes, after the body is measured; 首/頭 were turned in
+    // the body's solve above where there is a body, and are the face's keys where it is alone.
+    let face = face_track.map(|track| {
+        let mut report = faces::add_face(&track, skeleton, options, &mut motion, !parts.body);
+        if parts.body {
+            report.head_bones =
+                face_head.iter().map(|&b| skeleton.bone_name(b).to_string()).collect();
+        }
+        report
+    });
     progress(total, total);
     let report = RetargetReport { face, ..report };
     Ok(Retargeted { motion, report })

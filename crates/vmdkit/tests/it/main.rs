@@ -40,6 +40,7 @@ mod retarget_accuracy;
 mod retarget_face;
 mod retarget_fingers;
 mod retarget_handface;
+mod retarget_head;
 mod retarget_real;
 mod retarget_sizing;
 mod retarget_still;

@@ -23,6 +23,8 @@ mod weights;
 pub use calibration::{Calibration, CalibrationSource, MIN_CLIP_FRAMES};
 pub use features::Features;
 pub use gaze::{MAX_PITCH_DEGREES, MAX_YAW_DEGREES};
+/// The head's turn split between 首 and 頭, for the body's solve to take the face's turn.
+pub(crate) use head::split as split_head;
 pub use head::NECK_SHARE;
 pub use roles::{ModelMorph, MorphMap, MorphRole};
 pub use weights::{CLOSED, CLOSING_START, OPEN_AT, SHUT_AT};
@@ -185,7 +187,8 @@ pub struct FaceReport {
     pub morphs_known: bool,
     /// Bones keyed for gaze (両目, or 左目 and 右目).
     pub gaze_bones: Vec<String>,
-    /// Bones keyed for the head's turn (首, 頭), empty when the body's solve keeps them.
+    /// Bones the face's turn drove (首, 頭): keyed here for a face alone, in the body's solve
+    /// (frames with a face) where there is a body; empty when no frame had a face.
     pub head_bones: Vec<String>,
     /// Morph keys written.
     pub morph_keys: usize,
