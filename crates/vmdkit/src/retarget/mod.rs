@@ -63,7 +63,7 @@ mod tests;
 pub use axes::InputAxes;
 pub use carry::{
     carry_over, size_ratio, BoneFate, BoneTrack, Carried, CarryInputs, CarryReport, FingerReport,
-    MorphMatch, MorphTrack, FINGER_AXES_TOLERANCE_DEGREES,
+    MorphMatch, MorphTrack, FINGER_AXES_TOLERANCE_DEGREES, FLIP_DEGREES,
 };
 pub use conditioning::ConditioningNotes;
 pub use handedness::HandednessCheck;

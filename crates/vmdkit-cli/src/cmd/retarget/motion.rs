@@ -132,17 +132,23 @@ pub(super) fn summary(r: &CarryReport) -> String {
         );
     }
     for f in &r.fingers {
+        let (mean, max) = match f.method {
+            "solved" => (f.solved_mean_degrees.unwrap_or(0.0), f.solved_max_degrees.unwrap_or(0.0)),
+            "copied" => (f.copied_mean_degrees, f.copied_max_degrees),
+            _ => (f.reexpressed_mean_degrees, f.reexpressed_max_degrees),
+        };
+        let solved = f.solved_mean_degrees.map_or(String::new(), |s| format!("solved {s:.2}°, "));
         let _ = writeln!(
             s,
             "{} fingers: {} ({} bones, rest directions {} within {:.1}°): direction error {:.2}° \
-             mean, {:.2}° max (copied {:.2}°, re-expressed {:.2}°; the hand itself {:.2}°)",
+             mean, {:.2}° max ({solved}copied {:.2}°, re-expressed {:.2}°; the hand itself {:.2}°)",
             f.side,
             f.method,
             f.bones,
             if f.axes_agree { "agree" } else { "differ" },
             f.rest_disagreement_degrees,
-            f.copied_mean_degrees.min(f.reexpressed_mean_degrees),
-            if f.method == "copied" { f.copied_max_degrees } else { f.reexpressed_max_degrees },
+            mean,
+            max,
             f.copied_mean_degrees,
             f.reexpressed_mean_degrees,
             f.hand_mean_degrees

@@ -130,9 +130,26 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
     let body = source_body(source_model);
     let mut report = CarryReport { size_ratio, ..CarryReport::default() };
     let mut copied: Vec<(usize, Vec<usize>)> = Vec::new();
+    let all_plans = fingers::plan(source_model, target_model);
+    let is_finger = |t: usize| all_plans.iter().any(|p| p.bone(t).is_some());
+    // Finger tracks, solved or not: which of the fit's, the copy's or the re-expression's
+    // fingers stay is measured below. Each with its entry in the report.
+    let mut finger_tracks: Vec<(usize, Vec<usize>, usize)> = Vec::new();
     for (name, keys) in tracks(source.bones.iter().map(|k| &k.name)) {
         let src = on_source.get(name.bytes()).copied();
         let tgt = on_target.get(name.bytes()).copied();
+        if let (Some(_), Some(t)) = (src, tgt) {
+            if is_finger(t) {
+                let fate = match solved_bones.contains(&t) {
+                    true => BoneFate::Solved,
+                    false => BoneFate::Copied,
+                };
+                finger_tracks.push((t, keys.clone(), report.bone_tracks.len()));
+                let name = name.to_string_lossy();
+                report.bone_tracks.push(BoneTrack { name, keys: keys.len(), fate });
+                continue;
+            }
+        }
         let fate = match (src, tgt) {
             (None, _) => BoneFate::MissingOnSource,
             (Some(s), None) if body[s] => BoneFate::SolvedThrough,
@@ -147,26 +164,48 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
         };
         report.bone_tracks.push(BoneTrack { name: name.to_string_lossy(), keys: keys.len(), fate });
     }
-    let mut motion = solved.clone();
-    let plans: Vec<fingers::HandPlan> = fingers::plan(source_model, target_model)
-        .into_iter()
-        .filter(|p| copied.iter().any(|(t, _)| p.bone(*t).is_some()))
+    let plans: Vec<fingers::HandPlan> = (all_plans.into_iter())
+        .filter(|p| finger_tracks.iter().any(|(t, _, _)| p.bone(*t).is_some()))
         .collect();
-    let reexpress = choose_fingers(inputs, &plans, &copied, &mut report);
-    for (t, keys) in &copied {
-        let finger = plans.iter().zip(&reexpress).find_map(|(p, &r)| Some((p.bone(*t)?, r)));
+    let tracks_only: Vec<(usize, Vec<usize>)> =
+        finger_tracks.iter().map(|(t, k, _)| (*t, k.clone())).collect();
+    let methods = choose_fingers(inputs, &plans, &tracks_only, &mut report);
+    let mut motion = solved.clone();
+    for (_, keys) in &copied {
         for &k in keys {
             let key = &source.bones[k];
-            let out = match finger {
-                Some((bone, true)) => fingers::reexpress(bone, key, size_ratio),
-                _ => scaled(key, size_ratio),
-            };
             report.scaled_translations += (key.translation != glam::Vec3::ZERO) as usize;
-            motion.bones.push(out);
+            motion.bones.push(scaled(key, size_ratio));
         }
     }
-    for (plan, _) in plans.iter().zip(&reexpress).filter(|(_, &r)| r) {
-        motion.bones.extend(unkeyed_fingers(plan, &copied, target_model));
+    for (plan, &method) in plans.iter().zip(&methods) {
+        if method == FingerMethod::Solved {
+            continue;
+        }
+        let target_bones = bone_key_names(plan, target_model);
+        motion.bones.retain(|k| !target_bones.contains(&k.name));
+        motion.bones.extend(carried_fingers(plan, method, &tracks_only, source, size_ratio));
+        for (t, keys, entry) in &finger_tracks {
+            if plan.bone(*t).is_some() {
+                report.bone_tracks[*entry].fate = BoneFate::Copied;
+                report.scaled_translations += keys
+                    .iter()
+                    .filter(|&&k| source.bones[k].translation != glam::Vec3::ZERO)
+                    .count();
+            }
+        }
+        if method == FingerMethod::Reexpressed {
+            motion.bones.extend(unkeyed_fingers(plan, &tracks_only, target_model));
+        }
+    }
+    for (plan, &method) in plans.iter().zip(&methods) {
+        if method == FingerMethod::Solved {
+            for (t, _, entry) in &finger_tracks {
+                if plan.bone(*t).is_some() {
+                    report.bone_tracks[*entry].fate = BoneFate::Solved;
+                }
+            }
+        }
     }
     let morphs = morphs::Morphs::new(source_model, target_model);
     for (name, keys) in tracks(source.morphs.iter().map(|k| &k.name)) {
@@ -224,14 +263,53 @@ fn scaled(key: &BoneKey, size: f64) -> BoneKey {
     out
 }
 
-/// Per hand plan, whether to re-express its fingers (true) or copy them: whichever follows
-/// the source's fingers more closely, both measured and reported.
+/// A finger segment this far from the source's on some frame is a flip, degrees: the finger
+/// candidates that have one are taken only when every candidate has one.
+pub const FLIP_DEGREES: f64 = 45.0;
+
+/// How one hand's fingers reach the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FingerMethod {
+    /// The body fit's finger keys, solved from the source model's finger joints.
+    Solved,
+    /// The source's local rotations as they are.
+    Copied,
+    /// The source's rotations turned so each segment keeps its direction in the hand.
+    Reexpressed,
+}
+
+/// The names of the target's finger bones of `plan`, as keys spell them.
+fn bone_key_names(plan: &fingers::HandPlan, target: &Model) -> Vec<KeyName> {
+    plan.bones.iter().map(|b| target.bones[b.target].name_cp932).collect()
+}
+
+/// The source's keys of `plan`'s finger bones, copied or re-expressed.
+fn carried_fingers<'a>(
+    plan: &'a fingers::HandPlan,
+    method: FingerMethod,
+    tracks: &'a [(usize, Vec<usize>)],
+    source: &'a Motion,
+    size_ratio: f64,
+) -> impl Iterator<Item = BoneKey> + 'a {
+    (tracks.iter()).filter_map(move |(t, keys)| Some((plan.bone(*t)?, keys))).flat_map(
+        move |(bone, keys)| {
+            keys.iter().map(move |&k| match method {
+                FingerMethod::Reexpressed => fingers::reexpress(bone, &source.bones[k], size_ratio),
+                _ => scaled(&source.bones[k], size_ratio),
+            })
+        },
+    )
+}
+
+/// Per hand plan, how its fingers reach the target: the body fit's solved fingers (when the
+/// fit keyed them), the source's rotations copied, or re-expressed — whichever follows the
+/// source's fingers most closely, all measured and reported.
 fn choose_fingers(
     inputs: &CarryInputs,
     plans: &[fingers::HandPlan],
-    copied: &[(usize, Vec<usize>)],
+    tracks: &[(usize, Vec<usize>)],
     report: &mut CarryReport,
-) -> Vec<bool> {
+) -> Vec<FingerMethod> {
     if plans.is_empty() {
         return Vec::new();
     }
@@ -241,47 +319,66 @@ fn choose_fingers(
     let source_skeleton = Skeleton::new(source_model);
     let target_skeleton = Skeleton::new(target_model);
     let from = measure::directions(plans, &source_skeleton, source, &times, false);
-    let candidate = |re: bool| {
+    let candidate = |method: FingerMethod| {
         let mut m = solved.clone();
-        for (t, keys) in copied {
-            let Some(bone) = plans.iter().find_map(|p| p.bone(*t)) else { continue };
-            m.bones.extend(keys.iter().map(|&k| {
-                let key = &source.bones[k];
-                if re {
-                    fingers::reexpress(bone, key, size_ratio)
-                } else {
-                    scaled(key, size_ratio)
-                }
-            }));
-        }
-        if re {
+        if method != FingerMethod::Solved {
             for plan in plans {
-                m.bones.extend(unkeyed_fingers(plan, copied, target_model));
+                let names = bone_key_names(plan, target_model);
+                m.bones.retain(|k| !names.contains(&k.name));
+                m.bones.extend(carried_fingers(plan, method, tracks, source, size_ratio));
+                if method == FingerMethod::Reexpressed {
+                    m.bones.extend(unkeyed_fingers(plan, tracks, target_model));
+                }
             }
         }
         let to = measure::directions(plans, &target_skeleton, &m, &times, true);
         measure::errors(&from, &to, plans.len())
     };
-    let (copy, re) = (candidate(false), candidate(true));
-    plans
-        .iter()
-        .zip(copy.iter().zip(&re))
-        .map(|(p, (c, r))| {
-            let reexpressed = r.mean < c.mean;
+    let fit_keys_fingers = |plan: &fingers::HandPlan| {
+        let names = bone_key_names(plan, target_model);
+        solved.bones.iter().any(|k| names.contains(&k.name))
+    };
+    let any_solved = plans.iter().any(fit_keys_fingers);
+    let solved_errors = any_solved.then(|| candidate(FingerMethod::Solved));
+    let (copy, re) = (candidate(FingerMethod::Copied), candidate(FingerMethod::Reexpressed));
+    (plans.iter().enumerate())
+        .map(|(i, p)| {
+            let (c, r) = (copy[i], re[i]);
+            let s = solved_errors.as_ref().filter(|_| fit_keys_fingers(p)).map(|e| e[i]);
+            // The lowest mean wins, but a candidate that turns some segment past
+            // FLIP_DEGREES on some frame (a flip the mean hides) only when all do.
+            let candidates = [
+                (FingerMethod::Copied, Some(c)),
+                (FingerMethod::Reexpressed, Some(r)),
+                (FingerMethod::Solved, s),
+            ];
+            let usable = |e: &measure::Errors| e.max <= FLIP_DEGREES;
+            let any_usable = candidates.iter().any(|(_, e)| e.as_ref().is_some_and(usable));
+            let method = (candidates.iter())
+                .filter_map(|(m, e)| Some((*m, (*e)?)))
+                .filter(|(_, e)| !any_usable || usable(e))
+                .min_by(|a, b| a.1.mean.total_cmp(&b.1.mean))
+                .map_or(FingerMethod::Copied, |(m, _)| m);
             report.fingers.push(FingerReport {
                 side: ["left", "right"][p.side],
                 bones: p.bones.len(),
                 rest_disagreement_degrees: p.disagreement,
                 axes_agree: p.agree(),
-                method: if reexpressed { "re-expressed" } else { "copied" },
+                method: match method {
+                    FingerMethod::Solved => "solved",
+                    FingerMethod::Copied => "copied",
+                    FingerMethod::Reexpressed => "re-expressed",
+                },
+                solved_mean_degrees: s.map(|s| s.mean),
+                solved_max_degrees: s.map(|s| s.max),
                 copied_mean_degrees: c.mean,
                 copied_max_degrees: c.max,
                 reexpressed_mean_degrees: r.mean,
                 reexpressed_max_degrees: r.max,
-                hand_mean_degrees: c.hand_mean,
+                hand_mean_degrees: s.map_or(c.hand_mean, |s| s.hand_mean),
                 frames: times.len(),
             });
-            reexpressed
+            method
         })
         .collect()
 }

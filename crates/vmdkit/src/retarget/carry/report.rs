@@ -97,9 +97,15 @@ pub struct FingerReport {
     pub rest_disagreement_degrees: f64,
     /// Whether that is within [`FINGER_AXES_TOLERANCE_DEGREES`].
     pub axes_agree: bool,
+    /// `solved` (the body fit's fingers, solved from the source model's finger joints),
     /// `copied` (local rotations as they are) or `re-expressed` (turned so that each finger
-    /// segment keeps its direction relative to the hand).
+    /// segment keeps its direction relative to the hand): whichever measures closest.
     pub method: &'static str,
+    /// Finger segment direction error with the solved fingers, mean degrees, when the fit
+    /// solved this hand's fingers (as for `copied_mean_degrees`).
+    pub solved_mean_degrees: Option<f64>,
+    /// See `solved_mean_degrees`.
+    pub solved_max_degrees: Option<f64>,
     /// Finger segment direction error on the target against the source's FK, world axes,
     /// degrees, mean and largest over the frames measured: with local rotations copied.
     pub copied_mean_degrees: f64,
