@@ -61,7 +61,7 @@ fn video_faces() -> Option<Vec<Vec<Vec3>>> {
     let (w, h) = (doc["width"].as_f64().unwrap() as f32, doc["height"].as_f64().unwrap() as f32);
     let mut faces = Vec::new();
     for frame in doc["frames"].as_array().unwrap() {
-        let Some(points) = frame["faces"].as_array().and_then(|f| f.first()) else { continue };
+        let Some(points) = frame.as_array().and_then(|f| f.first()) else { continue };
         let points = points["landmarks"].as_array().unwrap();
         // MediaPipe's image axes (x right, y down, z away, all on the width's scale) to Y up,
         // right-handed: y and z negated.
