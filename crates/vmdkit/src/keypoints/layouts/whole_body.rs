@@ -22,7 +22,7 @@
 //!   `index1..3` a finger's MCP, PIP and DIP; SMPL-X has no finger tips, so those roles are
 //!   absent, and its hand's wrist is the body's.
 
-use super::{Builtin, Kind, Part, BLAZEPOSE33_JOINTS, HIPS, SHOULDERS};
+use super::{Builtin, Kind, Part, BLAZEPOSE33_JOINTS, HIPS, SHOULDERS, SMPL_BODY22};
 use crate::keypoints::face::FaceMesh;
 use crate::roles::Role::*;
 use crate::roles::{Role, Side};
@@ -177,31 +177,9 @@ pub(in crate::keypoints) const COCO_WHOLEBODY: Builtin = Builtin {
     kind: Kind::Body,
 };
 
-/// SMPL-X's 55 joints: SMPL's body without its hand joints, the jaw and eyes, 15 joints a hand.
+/// SMPL-X's joints after SMPL's 22 body joints (55 in all): the jaw and eyes, 15 joints a hand.
 /// `spine3` has no role, as in `smpl24`; the eyes are the eyeballs' centres.
 const SMPLX_JOINTS: &[(&str, Option<Role>)] = &[
-    ("pelvis", Some(Pelvis)),
-    ("left_hip", Some(LeftHip)),
-    ("right_hip", Some(RightHip)),
-    ("spine1", Some(Spine)),
-    ("left_knee", Some(LeftKnee)),
-    ("right_knee", Some(RightKnee)),
-    ("spine2", Some(Chest)),
-    ("left_ankle", Some(LeftAnkle)),
-    ("right_ankle", Some(RightAnkle)),
-    ("spine3", None),
-    ("left_foot", Some(LeftToe)),
-    ("right_foot", Some(RightToe)),
-    ("neck", Some(Thorax)),
-    ("left_collar", Some(LeftCollar)),
-    ("right_collar", Some(RightCollar)),
-    ("head", Some(HeadCentre)),
-    ("left_shoulder", Some(LeftShoulder)),
-    ("right_shoulder", Some(RightShoulder)),
-    ("left_elbow", Some(LeftElbow)),
-    ("right_elbow", Some(RightElbow)),
-    ("left_wrist", Some(LeftWrist)),
-    ("right_wrist", Some(RightWrist)),
     ("jaw", Some(Jaw)),
     ("left_eye_smplhf", Some(LeftEye)),
     ("right_eye_smplhf", Some(RightEye)),
@@ -241,7 +219,7 @@ const SMPLX_JOINTS: &[(&str, Option<Role>)] = &[
 /// wrist (a synthetic point of one role).
 pub(in crate::keypoints) const SMPLX: Builtin = Builtin {
     name: "smplx",
-    parts: &[Part::Joints(SMPLX_JOINTS)],
+    parts: &[Part::Joints(SMPL_BODY22), Part::Joints(SMPLX_JOINTS)],
     synthetic: &[(LeftHandWrist, &[LeftWrist]), (RightHandWrist, &[RightWrist])],
     aliases: &[],
     kind: Kind::Body,
