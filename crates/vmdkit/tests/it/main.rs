@@ -38,6 +38,7 @@ mod physics_corpus;
 mod properties;
 mod retarget_accuracy;
 mod retarget_face;
+mod retarget_face68;
 mod retarget_fingers;
 mod retarget_handface;
 mod retarget_head;
