@@ -102,6 +102,19 @@ fn the_smiling_portrait_smiles_with_its_mouth_not_an_open_jaw() {
     assert!(eyes_closed < 0.5, "left eye closed {eyes_closed}");
 }
 
+/// MediaPipe's own blendshapes for the portrait (`portrait_expected_blendshapes.pbtxt`):
+/// browDownLeft/Right 0.79 / 0.81, browInnerUp 0.0003, browOuterUpLeft/Right 0.0005,
+/// mouthFunnel 0.008, mouthPucker 0.002: brows lowered, no inner brow raised, lips not rounded.
+#[test]
+fn the_portraits_brows_and_lips_agree_with_mediapipes_blendshapes() {
+    let Some(portrait) = photo(PORTRAIT, false, 0) else { return };
+    let p = portrait.frames[0].as_ref().unwrap();
+    assert!(p.weight(MorphRole::BrowDown) >= 0.5, "下 {}", p.weight(MorphRole::BrowDown));
+    for role in [MorphRole::BrowSad, MorphRole::BrowUp, MorphRole::U, MorphRole::O] {
+        assert!(p.weight(role) <= 0.2, "{} {}", role.name(), p.weight(role));
+    }
+}
+
 #[test]
 fn the_laughing_face_has_its_eyes_shut_and_its_mouth_open() {
     let Some(track) = photo(LAUGH, true, 0) else { return };
@@ -121,6 +134,13 @@ fn neutral_faces_keep_every_vowel_and_blink_low() {
         for role in VOWELS.iter().chain(&BLINKS) {
             assert!(f.weight(*role) <= 0.2, "{label}: {} {}", role.name(), f.weight(*role));
         }
+        // Resting brows differ between people, and photos have no clip to calibrate on: only
+        // the inner brows' rise (困る), which a resting face never makes, is held low.
+        assert!(
+            f.weight(MorphRole::BrowSad) <= 0.2,
+            "{label}: 困る {}",
+            f.weight(MorphRole::BrowSad)
+        );
     }
 }
 

@@ -169,6 +169,12 @@ fn the_portrait_smiles_on_68_points_with_its_eyes_open() {
     for role in BLINKS {
         assert!(weight(&portrait, role) < 0.5, "{} {}", role.name(), weight(&portrait, role));
     }
+    // MediaPipe's blendshapes for it: brows down (0.79 / 0.81), inner brows not raised
+    // (0.0003), lips not rounded (funnel 0.008, pucker 0.002); see `retarget_face`.
+    assert!(weight(&portrait, MorphRole::BrowDown) >= 0.5);
+    for role in [MorphRole::BrowSad, MorphRole::BrowUp, MorphRole::U, MorphRole::O] {
+        assert!(weight(&portrait, role) <= 0.2, "{} {}", role.name(), weight(&portrait, role));
+    }
     // No irises among the 68 points: no gaze, never an invented one.
     assert!(portrait.frames[0].as_ref().unwrap().gaze.is_none());
 }
@@ -197,6 +203,7 @@ fn neutral_faces_on_68_points_keep_every_vowel_and_blink_low() {
             let w = weight(&track, *role);
             assert!(w <= 0.2, "{label}: {} {w}", role.name());
         }
+        assert!(weight(&track, MorphRole::BrowSad) <= 0.2, "{label}: 困る");
     }
 }
 
@@ -211,6 +218,7 @@ fn the_video_on_68_points_never_blinks_and_keeps_its_mouth_closed() {
     vmdkit::keypoints::smooth(&mut kp, fps, Smoothing::Normal);
     let kp = vmdkit::keypoints::resample(&kp, fps, 30.0).unwrap();
     let track = face::track(&kp, BLOCK, IMAGE_AXES, None);
+    println!("video (68 points): {:?}, neutral {:?}", track.source, track.neutral);
     assert!(matches!(track.source, CalibrationSource::Clip { frames } if frames > 200));
     for role in VOWELS.iter().chain(&BLINKS) {
         let max = (track.frames.iter().flatten()).map(|f| f.weight(*role)).fold(0.0, f64::max);

@@ -46,6 +46,25 @@ impl Calibration {
         iris: [0.0, 0.08],
     };
 
+    /// Defaults for iBUG's 68 points, measured the same way ([`Calibration::DEFAULT`]'s clip,
+    /// its MediaPipe meshes brought to the 68 points): that face frame's up axis runs from the
+    /// chin to the nose bridge, not to the forehead, so the brows and the mouth corners sit at
+    /// other heights along it.
+    pub const DEFAULT_68: Calibration = Calibration {
+        corner_lift: -0.030,
+        brow_height: 0.28,
+        brow_inner: -0.023,
+        ..Calibration::DEFAULT
+    };
+
+    /// The population defaults for landmarks of `mesh`.
+    pub fn defaults(mesh: crate::keypoints::FaceMesh) -> Calibration {
+        match mesh {
+            crate::keypoints::FaceMesh::Ibug68 => Calibration::DEFAULT_68,
+            _ => Calibration::DEFAULT,
+        }
+    }
+
     /// The median of each measure over `frames` (the frames with a face).
     pub fn median(frames: &[Features]) -> Calibration {
         let m = |f: &dyn Fn(&Features) -> f64| median(frames.iter().map(f).collect());
@@ -85,7 +104,7 @@ pub enum CalibrationSource {
         /// Frames measured (those of the first ones that had a face).
         frames: usize,
     },
-    /// [`Calibration::DEFAULT`]: too few frames to calibrate on.
+    /// The population defaults ([`Calibration::defaults`]): too few frames to calibrate on.
     Defaults {
         /// Frames with a face.
         frames: usize,
@@ -93,16 +112,17 @@ pub enum CalibrationSource {
 }
 
 /// The calibration for a clip's `features` (per frame, `None` without a face): medians over the
-/// first `first` frames when given, else over the whole clip, else the defaults.
+/// first `first` frames when given, else over the whole clip, else `defaults`.
 pub fn calibrate(
     features: &[Option<Features>],
     first: Option<usize>,
+    defaults: Calibration,
 ) -> (Calibration, CalibrationSource) {
     match first {
         Some(n) => {
             let some: Vec<Features> = features.iter().take(n).flatten().copied().collect();
             if some.is_empty() {
-                (Calibration::DEFAULT, CalibrationSource::Defaults { frames: 0 })
+                (defaults, CalibrationSource::Defaults { frames: 0 })
             } else {
                 (Calibration::median(&some), CalibrationSource::FirstFrames { frames: some.len() })
             }
@@ -110,7 +130,7 @@ pub fn calibrate(
         None => {
             let some: Vec<Features> = features.iter().flatten().copied().collect();
             if some.len() < MIN_CLIP_FRAMES {
-                (Calibration::DEFAULT, CalibrationSource::Defaults { frames: some.len() })
+                (defaults, CalibrationSource::Defaults { frames: some.len() })
             } else {
                 (Calibration::median(&some), CalibrationSource::Clip { frames: some.len() })
             }

@@ -115,7 +115,11 @@ pub fn track(
         (0..kp.frame_count).map(|f| face_points(kp, block, axes, f)).collect();
     let features: Vec<Option<Features>> =
         points.iter().map(|p| features::measure(p, &table)).collect();
-    let (neutral, source) = calibration::calibrate(&features, calibrate_frames);
+    let (neutral, source) = calibration::calibrate(
+        &features,
+        calibrate_frames,
+        calibration::Calibration::defaults(block.mesh),
+    );
     let raw: Vec<Option<weights::FrameWeights>> =
         features.iter().map(|f| f.as_ref().map(|f| weights::weights(f, &neutral))).collect();
     let eyes: Vec<Vec<f64>> = (0..2)

@@ -64,9 +64,13 @@ pub fn weights(f: &Features, neutral: &Calibration) -> FrameWeights {
     let (dead, full) = (0.05 * rest, 0.2 * rest);
     set(&mut out, MorphRole::BrowUp, ramp(brow - neutral.brow_height, dead, full));
     set(&mut out, MorphRole::BrowDown, ramp(neutral.brow_height - brow, dead, full));
+    // The inner ends: 困る is their own rise (MediaPipe's browInnerUp), not their height over
+    // the middles, which a smile's lowered brows raise too; 怒り is the inner ends pulled down
+    // below the middles (the frown's V) while they drop.
     let inner = (f.brow_inner[0] + f.brow_inner[1]) / 2.0 - neutral.brow_inner;
-    set(&mut out, MorphRole::BrowSad, ramp(inner, 0.01, 0.05));
-    set(&mut out, MorphRole::BrowAngry, ramp(-inner, 0.01, 0.05));
+    let inner_rise = brow - neutral.brow_height + inner;
+    set(&mut out, MorphRole::BrowSad, ramp(inner_rise, dead, full));
+    set(&mut out, MorphRole::BrowAngry, ramp(-inner, 0.01, 0.05) * ramp(-inner_rise, 0.0, dead));
     out
 }
 
