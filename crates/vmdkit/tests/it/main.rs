@@ -15,6 +15,7 @@ mod bake_ik;
 mod bake_physics;
 mod bounded_work;
 mod bvh;
+mod bvh_fingers;
 mod common;
 mod convert_alloc;
 mod convert_corpus;

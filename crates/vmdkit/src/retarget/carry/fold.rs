@@ -23,7 +23,7 @@ use crate::eval::MotionSampler;
 use crate::format::{BoneInterpolation, BoneKey, Motion};
 use crate::model::Model;
 use crate::text::KeyName;
-use glam::{DQuat, Quat};
+use glam::DQuat;
 use std::collections::BTreeMap;
 
 /// The folded track departs from the product of the source's tracks by at most this on any
@@ -135,7 +135,7 @@ fn key_at(
 ) -> BoneKey {
     let (rotation, translation) = truth(f64::from(frame));
     let mut key = BoneKey::new(name, frame);
-    key.rotation = Quat::from(rotation.as_quat());
+    key.rotation = rotation.as_quat();
     key.translation = translation;
     key.interpolation = interpolation;
     key
