@@ -385,7 +385,7 @@ fn skeleton_with_ends(joints: &[(String, Option<usize>)]) -> Bvh {
 fn mmd_fingers_map_by_their_bone_names_with_or_without_a_thumb_base() {
     use crate::roles::{Finger, Role, Side};
     let mut joints: Vec<(String, Option<usize>)> = vec![("センター".into(), None)];
-    let mut add = |name: String, parent: usize, joints: &mut Vec<(String, Option<usize>)>| {
+    let add = |name: String, parent: usize, joints: &mut Vec<(String, Option<usize>)>| {
         joints.push((name, Some(parent)));
         joints.len() - 1
     };
@@ -410,8 +410,8 @@ fn mmd_fingers_map_by_their_bone_names_with_or_without_a_thumb_base() {
         }
         for stem in ["人指", "中指", "薬指", "小指"] {
             let mut base = at;
-            for k in 1..=3 {
-                base = add(format!("{side}{stem}{}", digits[k]), base, &mut joints);
+            for digit in &digits[1..] {
+                base = add(format!("{side}{stem}{digit}"), base, &mut joints);
             }
         }
     }
