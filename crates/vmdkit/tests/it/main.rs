@@ -40,6 +40,7 @@ mod properties;
 mod retarget_accuracy;
 mod retarget_face;
 mod retarget_fingers;
+mod retarget_hand_chirality;
 mod retarget_handface;
 mod retarget_head;
 mod retarget_real;
