@@ -24,6 +24,10 @@
 //!   the thumb stub (`LThumb`) starts at the wrist, standing for the thumb's CMC, and its End
 //!   Site is the thumb's tip. The middle, ring and little fingers and the joints between are
 //!   absent: the motion has none.
+//! * MMD: `左人指１/２/３` a finger's MCP, PIP, DIP, its tip bone (`左人指先`, `左人差指先`) or
+//!   `左人指３`'s End Site the tip; `左親指０/１/２` the thumb's CMC, MCP, IP, `左親指先` or
+//!   `左親指２`'s End Site the tip; without `親指０` the CMC is absent, `親指１` staying the MCP
+//!   (see `FINGERS_MMD` for why).
 //!
 //! A BVH joint with a body role and a hand role (Mixamo's `LeftHand`, wrist of both) is listed
 //! a second time, at the end of the layout, for its hand role.
@@ -97,6 +101,48 @@ const FINGERS_CMU_3DSMAX: &[(&str, &str, Role)] = &[
     ("LThumb_End", "RThumb_End", LeftThumbTip),
 ];
 
+/// MMD's fingers, by the model's own bone names (BVH exported from MMD models by mmd_tools,
+/// MMD's exporters or vmdkit's own), each role on the bone whose head is that point, as
+/// `retarget::fingers` places the hand points on a model: 人指１'s head is the index finger's
+/// MCP, 人指２'s the PIP, 人指３'s the DIP, and the tip is the tip bone (人指先, or 人差指先 as
+/// older models name it) or, without one, 人指３'s End Site (the BVH writer puts it at the
+/// bone's tail, where the finger ends). The thumb: the semi-standard 親指０ is the metacarpal,
+/// so its head is the CMC, 親指１'s the MCP, 親指２'s the IP, and 親指先 (or 親指２'s End
+/// Site) the tip. Models without 親指０ keep 親指１ and ２ where the semi-standard ones are
+/// (親指１'s head at the MCP, a palm's length from the wrist), so 親指１ is the MCP there too
+/// and the CMC is simply absent, as it is from a hand the solver takes without one: naming
+/// 親指１ the CMC instead would put the thumb's base a segment too far out and bend the whole
+/// thumb by the metacarpal's angle. 手首 is the hand's wrist as well as the body's.
+const FINGERS_MMD: &[(&str, &str, Role)] = &[
+    ("左手首", "右手首", LeftHandWrist),
+    ("左親指０", "右親指０", LeftThumbCmc),
+    ("左親指１", "右親指１", LeftThumbMcp),
+    ("左親指２", "右親指２", LeftThumbIp),
+    ("左親指先", "右親指先", LeftThumbTip),
+    ("左親指２_End", "右親指２_End", LeftThumbTip),
+    ("左人指１", "右人指１", LeftIndexFingerMcp),
+    ("左人指２", "右人指２", LeftIndexFingerPip),
+    ("左人指３", "右人指３", LeftIndexFingerDip),
+    ("左人指先", "右人指先", LeftIndexFingerTip),
+    ("左人差指先", "右人差指先", LeftIndexFingerTip),
+    ("左人指３_End", "右人指３_End", LeftIndexFingerTip),
+    ("左中指１", "右中指１", LeftMiddleFingerMcp),
+    ("左中指２", "右中指２", LeftMiddleFingerPip),
+    ("左中指３", "右中指３", LeftMiddleFingerDip),
+    ("左中指先", "右中指先", LeftMiddleFingerTip),
+    ("左中指３_End", "右中指３_End", LeftMiddleFingerTip),
+    ("左薬指１", "右薬指１", LeftRingFingerMcp),
+    ("左薬指２", "右薬指２", LeftRingFingerPip),
+    ("左薬指３", "右薬指３", LeftRingFingerDip),
+    ("左薬指先", "右薬指先", LeftRingFingerTip),
+    ("左薬指３_End", "右薬指３_End", LeftRingFingerTip),
+    ("左小指１", "右小指１", LeftPinkyMcp),
+    ("左小指２", "右小指２", LeftPinkyPip),
+    ("左小指３", "右小指３", LeftPinkyDip),
+    ("左小指先", "右小指先", LeftPinkyTip),
+    ("左小指３_End", "右小指３_End", LeftPinkyTip),
+];
+
 /// The built-in tables, in the order ties are broken.
 const TABLES: &[Table] = &[
     Table {
@@ -150,7 +196,7 @@ const TABLES: &[Table] = &[
             ("左人指１", "右人指１", LeftIndex),
             ("左小指１", "右小指１", LeftPinky),
         ],
-        fingers: &[],
+        fingers: FINGERS_MMD,
     },
     Table {
         name: "mmd-english",
@@ -205,9 +251,14 @@ impl BvhLayoutError {
 }
 
 /// A joint name as tables compare it: without a namespace (`mixamorig:`), letters and digits
-/// in lower case.
+/// in lower case, full-width digits as ASCII ones (MMD's `人指１` written `人指1` by some tools).
 fn key(name: &str) -> String {
-    normalize(name.rsplit(':').next().unwrap_or(name))
+    let name = name.rsplit(':').next().unwrap_or(name);
+    let narrow = |c: char| match c {
+        '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+        c => c,
+    };
+    normalize(&name.chars().map(narrow).collect::<String>())
 }
 
 fn entries(table: &Table) -> impl Iterator<Item = (&'static str, Role)> + '_ {

@@ -356,3 +356,96 @@ fn mixamo_fingers_map_onto_the_hand_roles_where_their_joints_are() {
         Some(true)
     );
 }
+
+/// A BVH of `joints` (name, parent) with an End Site on every leaf, a step along y.
+fn skeleton_with_ends(joints: &[(String, Option<usize>)]) -> Bvh {
+    fn write(joints: &[(String, Option<usize>)], i: usize, text: &mut String) {
+        let word = if joints[i].1.is_none() { "ROOT" } else { "JOINT" };
+        text.push_str(&format!("{word} {}\n{{\nOFFSET 0 1 0\nCHANNELS 1 Zrotation\n", joints[i].0));
+        let children: Vec<usize> = (0..joints.len()).filter(|&c| joints[c].1 == Some(i)).collect();
+        if children.is_empty() {
+            text.push_str("End Site\n{\nOFFSET 0 1 0\n}\n");
+        }
+        for c in children {
+            write(joints, c, text);
+        }
+        text.push_str("}\n");
+    }
+    let mut text = String::from("HIERARCHY\n");
+    write(joints, 0, &mut text);
+    let channels = joints.len();
+    text.push_str(&format!(
+        "MOTION\nFrames: 1\nFrame Time: 0.01\n{}\n",
+        vec!["0"; channels].join(" ")
+    ));
+    Bvh::parse(text.as_bytes()).unwrap()
+}
+
+#[test]
+fn mmd_fingers_map_by_their_bone_names_with_or_without_a_thumb_base() {
+    use crate::roles::{Finger, Role, Side};
+    let mut joints: Vec<(String, Option<usize>)> = vec![("センター".into(), None)];
+    let add = |name: String, parent: usize, joints: &mut Vec<(String, Option<usize>)>| {
+        joints.push((name, Some(parent)));
+        joints.len() - 1
+    };
+    add("首".into(), 0, &mut joints);
+    for side in ["左", "右"] {
+        let mut at = 0;
+        for leg in ["足", "ひざ", "足首", "つま先"] {
+            at = add(format!("{side}{leg}"), at, &mut joints);
+        }
+        let mut at = 0;
+        for arm in ["肩", "腕", "ひじ", "手首"] {
+            at = add(format!("{side}{arm}"), at, &mut joints);
+        }
+        // The left hand with half-width digits and no 親指０, the right with MMD's own and
+        // 親指０; no tip bones, so the tips are End Sites.
+        let digits =
+            if side == "左" { ["0", "1", "2", "3"] } else { ["０", "１", "２", "３"] };
+        let thumb = if side == "左" { &[1, 2][..] } else { &[0, 1, 2][..] };
+        let mut base = at;
+        for &k in thumb {
+            base = add(format!("{side}親指{}", digits[k]), base, &mut joints);
+        }
+        for stem in ["人指", "中指", "薬指", "小指"] {
+            let mut base = at;
+            for digit in &digits[1..] {
+                base = add(format!("{side}{stem}{digit}"), base, &mut joints);
+            }
+        }
+    }
+    let bvh = skeleton_with_ends(&joints);
+    let layout = detect_layout(&bvh).unwrap();
+    assert_eq!(layout.name, "mmd");
+    let name = |role: Role| layout.joint_of(role).map(|i| layout.joints[i].name.as_str());
+    for (side, word, digits) in
+        [(Side::Left, "左", ["1", "2", "3"]), (Side::Right, "右", ["１", "２", "３"])]
+    {
+        assert_eq!(name(Role::hand_points(side)[0]), Some(format!("{word}手首").as_str()));
+        for (finger, stem) in Finger::ALL.into_iter().zip(["親指", "人指", "中指", "薬指", "小指"])
+        {
+            let points = Role::finger_points(side, finger);
+            let expected: [Option<String>; 4] = if finger == Finger::Thumb {
+                [
+                    (side == Side::Right).then(|| format!("{word}親指０")),
+                    Some(format!("{word}{stem}{}", digits[0])),
+                    Some(format!("{word}{stem}{}", digits[1])),
+                    Some(format!("{word}{stem}{}_End", digits[1])),
+                ]
+            } else {
+                [0, 1, 2, 2].map(|k| Some(format!("{word}{stem}{}", digits[k])))
+            };
+            for (k, (role, want)) in points.into_iter().zip(&expected).enumerate() {
+                let want = match (k, finger) {
+                    (3, f) if f != Finger::Thumb => want.as_ref().map(|w| format!("{w}_End")),
+                    _ => want.clone(),
+                };
+                assert_eq!(name(role).map(str::to_string), want, "{role}");
+            }
+        }
+    }
+    // The body's roles stay: 左人指１ is the hand's index point for the body fit too.
+    assert_eq!(role_of(&layout, "左人指1"), Some(Role::LeftIndex));
+    assert_eq!(role_of(&layout, "右手首"), Some(Role::RightWrist));
+}

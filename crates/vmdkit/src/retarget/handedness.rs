@@ -26,6 +26,18 @@ pub struct HandednessCheck {
     pub upside_down: usize,
     /// Whether the input was turned upright (Y and Z negated) before solving.
     pub turned_upright: bool,
+    /// Hands without a body (`hand_chirality.rs`), per side (left, right): frames whose
+    /// hand's shape could be told, of those the ones shaped as the other side's hand, and the
+    /// verdict on the median frame: `Some(true)` mirrored, `Some(false)` as labelled, `None`
+    /// unsure or no such hand.
+    pub hand_frames: [usize; 2],
+    /// See `hand_frames`.
+    pub hand_mirrored_frames: [usize; 2],
+    /// See `hand_frames`.
+    pub hand_mirrored: [Option<bool>; 2],
+    /// Whether a hands-only input was mirrored back (Z negated) before solving: every hand
+    /// with a verdict was mirrored.
+    pub hands_corrected: bool,
 }
 
 /// At least this many frames of evidence, and this share of them mirrored, to correct.

@@ -17,7 +17,8 @@
 //!
 //! The pipeline, each step in its own file:
 //! 1. `axes.rs`: input axes and handedness to MMD's (left-handed, Y up, facing −Z);
-//!    `handedness.rs` notices an input that is still mirrored and mirrors it back.
+//!    `handedness.rs` notices an input that is still mirrored and mirrors it back
+//!    (`hand_chirality.rs` for hands without a body, by the hands' shapes).
 //! 2. Conditioning (`crate::keypoints` filters): resampling by time to 30 fps, gaps, outliers,
 //!    left/right swaps, zero-phase smoothing of positions (never of Euler angles).
 //! 3. Scale (`scale.rs`): the median, over the clip and over segments, of the target's segment
@@ -45,6 +46,7 @@ pub mod face;
 mod faces;
 mod feet;
 pub mod fingers;
+mod hand_chirality;
 mod handedness;
 mod hands;
 mod inverse;
@@ -163,7 +165,10 @@ pub fn retarget_with_progress(
     dense_size(keypoints, &rig, parts, options.fps).within(options.max_output_bytes)?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
     let mut frames = roles_per_frame(&conditioned.keypoints, layout, options);
-    let handedness = handedness::check_and_correct(&mut frames, options.detect_handedness);
+    let handedness = match parts.body {
+        true => handedness::check_and_correct(&mut frames, options.detect_handedness),
+        false => hand_chirality::check_and_correct(&mut frames, options.detect_handedness),
+    };
     // A face-only layout has no roles: its frames are the face's to judge.
     if frames.is_empty() || (!parts.face && frames.iter().all(|f| f.iter().all(|o| o.1 <= 0.0))) {
         return Err(RetargetError::Empty);

@@ -200,3 +200,136 @@ fn wavefile_onto_the_trace_model_and_mei_keeps_every_shared_track() {
         sized(&source, &miku, &Model::read_file(dir.join(target)).unwrap(), label);
     }
 }
+
+/// Per frame, the direction from `from`'s head to `to`'s in the palm's frame of one hand (x from
+/// 手首 to 中指１, z the palm's normal from 人指１, 小指１ and that), played on `model`.
+fn in_palm(model: &Model, motion: &Motion, side: &str, from: &str, to: &str) -> Vec<glam::DVec3> {
+    use vmdkit::eval::MotionSampler;
+    use vmdkit::skeleton::{Binding, Pose, Poser};
+    let skeleton = Skeleton::new(model);
+    let at = |n: &str| skeleton.bone_index(&format!("{side}{n}")).unwrap();
+    let (wrist, index, middle, little) = (at("手首"), at("人指１"), at("中指１"), at("小指１"));
+    let (from, to) = (at(from), at(to));
+    let sampler = MotionSampler::new(motion);
+    let binding = Binding::new(&skeleton, &sampler);
+    let mut poser = Poser::new(&skeleton, &sampler, &binding);
+    let mut pose = Pose::new(&skeleton);
+    let last = motion.bones.iter().map(|k| k.frame).max().unwrap_or(0);
+    (0..=last)
+        .map(|f| {
+            poser.pose_at(f as f64, &mut pose);
+            let p = |b: usize| pose.position(b).as_dvec3();
+            let x = (p(middle) - p(wrist)).normalize();
+            let z = (p(index) - p(little)).cross(x);
+            let z = (z - x * z.dot(x)).normalize();
+            let palm = glam::DMat3::from_cols(x, z.cross(x), z);
+            palm.transpose() * (p(to) - p(from)).normalize()
+        })
+        .collect()
+}
+
+/// A dance keyed on the trace model, which has the semi-standard 親指０, sized onto 初音ミク.pmx,
+/// which has not: 親指０'s turn is folded into 親指１, so the thumb's tip points where the
+/// source's does in the palm.
+#[test]
+fn a_thumb_base_missing_on_the_target_is_folded_into_the_thumb() {
+    if test_corpus::corpus_or_skip("retarget_sizing").is_none() {
+        return;
+    }
+    let dir = test_corpus::corpus_dir();
+    let (trace, miku) =
+        (Model::read_file(dir.join(TRACE)).unwrap(), Model::read_file(dir.join(MIKU)).unwrap());
+    let mut source = Motion::new(vmdkit::LongName::encode("trace").0);
+    let turn = |x: f32, y: f32, z: f32| {
+        glam::Quat::from_euler(glam::EulerRot::YXZ, y.to_radians(), x.to_radians(), z.to_radians())
+    };
+    // Both thumbs: the base swung by up to 35°, the joints after it curling, at frames of their
+    // own; the arms down a little so the body fit has something to do.
+    let keys: [(&str, [(u32, glam::Quat); 3]); 4] = [
+        (
+            "親指０",
+            [(0, turn(0.0, 0.0, 0.0)), (30, turn(20.0, 25.0, -10.0)), (60, turn(-15.0, 35.0, 5.0))],
+        ),
+        (
+            "親指１",
+            [(0, turn(0.0, 0.0, 0.0)), (20, turn(0.0, 30.0, 0.0)), (50, turn(10.0, -10.0, 0.0))],
+        ),
+        (
+            "親指２",
+            [(0, turn(0.0, 0.0, 0.0)), (40, turn(0.0, 40.0, 0.0)), (60, turn(0.0, 10.0, 0.0))],
+        ),
+        (
+            "腕",
+            [(0, turn(0.0, 0.0, 20.0)), (30, turn(0.0, 0.0, 30.0)), (60, turn(0.0, 10.0, 25.0))],
+        ),
+    ];
+    for (stem, track) in keys {
+        for (side, sign) in [("左", 1.0f32), ("右", -1.0)] {
+            for (frame, q) in track {
+                // The right side mirrored across x.
+                let q = if sign > 0.0 { q } else { glam::Quat::from_xyzw(q.x, -q.y, -q.z, q.w) };
+                let mut key =
+                    vmdkit::BoneKey::new(KeyName::encode(&format!("{side}{stem}")).0, frame);
+                key.rotation = q;
+                source.bones.push(key);
+            }
+        }
+    }
+    let options = KeypointOptions::default();
+    let layout = every_role();
+    let kp = keypoints_from_motion(&source, &Skeleton::new(&trace), &layout, &options).unwrap();
+    let fit_options = RetargetOptions {
+        fps: options.fps,
+        units: Some(Units::Metres),
+        model_name: miku.name.clone(),
+        ..RetargetOptions::default()
+    };
+    let fit = retarget(&kp, &layout, &Skeleton::new(&miku), &fit_options).unwrap();
+    let carried = carry_over(&CarryInputs {
+        source: &source,
+        source_model: &trace,
+        target_model: &miku,
+        solved: &fit.motion,
+        size_ratio: size_ratio(&fit.report, &options),
+    });
+    let report = &carried.report;
+    for side in ["左", "右"] {
+        let fate = report.bone_tracks.iter().find(|t| t.name == format!("{side}親指０")).unwrap();
+        let hand = &report.fingers[usize::from(side == "右")];
+        // Folded where the copy or re-expression is kept; through the solved fingers else.
+        let want = if hand.method == "solved" { BoneFate::SolvedThrough } else { BoneFate::Folded };
+        assert_eq!(fate.fate, want, "{side}: {hand:?}");
+        assert!(fate.fate.kept());
+        // Every way of carrying the hand follows the source's fingers, the fold's two among them.
+        assert!(
+            hand.reexpressed_mean_degrees < 3.0 && hand.reexpressed_max_degrees < 10.0,
+            "{hand:?}"
+        );
+        let (a, b) = (
+            in_palm(&trace, &source, side, "親指２", "親指先"),
+            in_palm(&miku, &carried.motion, side, "親指２", "親指先"),
+        );
+        let errors: Vec<f64> =
+            a.iter().zip(&b).map(|(a, b)| a.angle_between(*b).to_degrees()).collect();
+        let mean = errors.iter().sum::<f64>() / errors.len() as f64;
+        let max = errors.iter().copied().fold(0.0, f64::max);
+        // What dropping 親指０ would leave, for scale: the source without it.
+        let mut dropped = source.clone();
+        dropped.bones.retain(|k| !k.name.to_string_lossy().ends_with("親指０"));
+        let dropped = in_palm(&trace, &dropped, side, "親指２", "親指先");
+        let dropped: f64 =
+            a.iter().zip(&dropped).map(|(a, b)| a.angle_between(*b).to_degrees()).sum();
+        println!(
+            "{side} thumb tip in the palm: {mean:.2}° mean, {max:.2}° max over {} frames, {:.1}° \
+             mean with 親指０ dropped ({}; solved {:.2}°, copied {:.2}°, re-expressed {:.2}° mean \
+             over the hand's segments)",
+            errors.len(),
+            dropped / errors.len() as f64,
+            hand.method,
+            hand.solved_mean_degrees.unwrap_or(f64::NAN),
+            hand.copied_mean_degrees,
+            hand.reexpressed_mean_degrees
+        );
+        assert!(mean < 3.0 && max < 6.0, "{side}: {mean:.2}° mean, {max:.2}° max");
+    }
+}

@@ -110,6 +110,13 @@ pub(super) fn summary(r: &CarryReport) -> String {
         n(BoneFate::SolvedThrough),
         n(BoneFate::Copied)
     );
+    let folded: Vec<&str> = (r.bone_tracks.iter())
+        .filter(|t| t.fate == BoneFate::Folded)
+        .map(|t| t.name.as_str())
+        .collect();
+    if !folded.is_empty() {
+        let _ = writeln!(s, "  {} {}: {}", folded.len(), BoneFate::Folded.label(), some(&folded));
+    }
     for fate in [BoneFate::MissingOnTarget, BoneFate::MissingOnSource, BoneFate::MovesSolvedBones] {
         let names: Vec<&str> =
             r.bone_tracks.iter().filter(|t| t.fate == fate).map(|t| t.name.as_str()).collect();

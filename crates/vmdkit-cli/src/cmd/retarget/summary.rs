@@ -97,6 +97,26 @@ pub(super) fn summary(
             h.mirrored, h.frames
         );
     }
+    if h.hands_corrected {
+        let sides: Vec<String> = (0..2)
+            .filter(|&i| h.hand_mirrored[i] == Some(true))
+            .map(|i| {
+                let side = ["left", "right"][i];
+                format!(
+                    "the {side} hand in {} of {} frames",
+                    h.hand_mirrored_frames[i], h.hand_frames[i]
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "warning: the input's hands are shaped as the other side's ({}), so they were \
+             mirrored back: the file's axes are mirrored or its hands' sides swapped (check \
+             --left-handed, --hand or the names' left_/right_); --keep-handedness keeps them as \
+             written",
+            sides.join(", ")
+        );
+    }
     s
 }
 

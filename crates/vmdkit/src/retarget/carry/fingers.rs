@@ -61,8 +61,21 @@ pub(super) struct HandPlan {
     pub hand: (usize, usize),
     pub hand_end: (usize, usize),
     pub bones: Vec<FingerBone>,
+    /// Finger bones of the source the target lacks, folded into the next bone of their finger.
+    pub folds: Vec<Fold>,
     /// Largest rest disagreement, degrees.
     pub disagreement: f64,
+}
+
+/// Source finger bones the target lacks (親指０ on a model without it) that sit between the
+/// hand (or a finger bone both have) and a finger bone both have: their rotations are folded
+/// into that bone's (`fold.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Fold {
+    /// The source's bones folded, parent first; each the parent of the next.
+    pub folded: Vec<usize>,
+    /// The source's bone they fold into, the last folded bone's child; the target has it.
+    pub into: usize,
 }
 
 impl HandPlan {
@@ -161,12 +174,24 @@ fn plan_hand(source: &Model, target: &Model, side: usize) -> Option<HandPlan> {
             .as_dvec3()
             .normalize_or(DVec3::X),
     );
-    let mut bones = Vec::new();
+    let (mut bones, mut folds) = (Vec::new(), Vec::new());
     for (sc, tc) in s.chains.iter().zip(&t.chains) {
         let mut d_parent = d_hand;
+        // Source bones of this finger missing on the target since the last one both have.
+        let mut missing: Vec<usize> = Vec::new();
         for (i, &(sb, stem)) in sc.iter().enumerate() {
-            let Some(j) = tc.iter().position(|&(_, ts)| ts == stem) else { continue };
+            let Some(j) = tc.iter().position(|&(_, ts)| ts == stem) else {
+                missing.push(sb);
+                continue;
+            };
             let tb = tc[j].0;
+            // Folding composes local rotations, which is right only along a parent chain.
+            let chained = missing.windows(2).all(|w| source.bones[w[1]].parent == Some(w[0]))
+                && missing.last().is_some_and(|&m| source.bones[sb].parent == Some(m));
+            if chained {
+                folds.push(Fold { folded: std::mem::take(&mut missing), into: sb });
+            }
+            missing.clear();
             let ends = (end_of(source, sc, i), end_of(target, tc, j));
             let dirs = (rest_direction(source, sb, ends.0), rest_direction(target, tb, ends.1));
             let d = match dirs {
@@ -187,7 +212,14 @@ fn plan_hand(source: &Model, target: &Model, side: usize) -> Option<HandPlan> {
             d_parent = d;
         }
     }
-    Some(HandPlan { side, hand: (s.wrist, t.wrist), hand_end: (se, te), bones, disagreement })
+    Some(HandPlan {
+        side,
+        hand: (s.wrist, t.wrist),
+        hand_end: (se, te),
+        bones,
+        folds,
+        disagreement,
+    })
 }
 
 /// `key` re-expressed for the target: rotation `D_p · q · D_k⁻¹`, translation turned by `D_p`

@@ -8,7 +8,8 @@
 //! reach it, else dropped with the reason. Copied keys keep their curves; their translations
 //! are scaled by the size the fit found. Fingers are copied, or re-expressed where the two
 //! models' finger bones rest along other directions, whichever follows the source's fingers
-//! more closely (`fingers.rs`, measured by `measure.rs`). Morphs are found by name
+//! more closely (`fingers.rs`, measured by `measure.rs`); a finger bone the target lacks
+//! (親指０) is folded into the next one of its finger (`fold.rs`). Morphs are found by name
 //! (`morphs.rs`); IK switches merged (`sections.rs`).
 //!
 //! ```no_run
@@ -30,6 +31,7 @@
 //! ```
 
 mod fingers;
+mod fold;
 mod measure;
 mod morphs;
 mod reach;
@@ -132,12 +134,30 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
     let mut copied: Vec<(usize, Vec<usize>)> = Vec::new();
     let all_plans = fingers::plan(source_model, target_model);
     let is_finger = |t: usize| all_plans.iter().any(|p| p.bone(t).is_some());
+    // The source with the finger bones the target lacks folded into their children: every
+    // key below is read from it; the source's key counts are the report's.
+    let folded = fold::fold(source, source_model, &all_plans);
+    let own_keys: HashMap<Vec<u8>, usize> = (tracks(source.bones.iter().map(|k| &k.name)))
+        .into_iter()
+        .map(|(n, k)| (n.bytes().to_vec(), k.len()))
+        .collect();
+    let source = &folded.motion;
     // Finger tracks, solved or not: which of the fit's, the copy's or the re-expression's
     // fingers stay is measured below. Each with its entry in the report.
     let mut finger_tracks: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+    // Report entries of folded tracks, with the target bone they fold into.
+    let mut folds: Vec<(usize, usize)> = Vec::new();
     for (name, keys) in tracks(source.bones.iter().map(|k| &k.name)) {
         let src = on_source.get(name.bytes()).copied();
         let tgt = on_target.get(name.bytes()).copied();
+        let count = own_keys.get(name.bytes()).copied().unwrap_or(0);
+        let into = folded.folded.iter().find(|(n, _)| n.bytes() == name.bytes());
+        if let Some(t) = into.and_then(|(_, into)| on_target.get(into.bytes())) {
+            folds.push((report.bone_tracks.len(), *t));
+            let name = name.to_string_lossy();
+            report.bone_tracks.push(BoneTrack { name, keys: count, fate: BoneFate::Folded });
+            continue;
+        }
         if let (Some(_), Some(t)) = (src, tgt) {
             if is_finger(t) {
                 let fate = match solved_bones.contains(&t) {
@@ -146,7 +166,7 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
                 };
                 finger_tracks.push((t, keys.clone(), report.bone_tracks.len()));
                 let name = name.to_string_lossy();
-                report.bone_tracks.push(BoneTrack { name, keys: keys.len(), fate });
+                report.bone_tracks.push(BoneTrack { name, keys: count, fate });
                 continue;
             }
         }
@@ -169,7 +189,7 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
         .collect();
     let tracks_only: Vec<(usize, Vec<usize>)> =
         finger_tracks.iter().map(|(t, k, _)| (*t, k.clone())).collect();
-    let methods = choose_fingers(inputs, &plans, &tracks_only, &mut report);
+    let methods = choose_fingers(inputs, source, &plans, &tracks_only, &mut report);
     let mut motion = solved.clone();
     for (_, keys) in &copied {
         for &k in keys {
@@ -203,6 +223,12 @@ pub fn carry_over(inputs: &CarryInputs) -> Carried {
             for (t, _, entry) in &finger_tracks {
                 if plan.bone(*t).is_some() {
                     report.bone_tracks[*entry].fate = BoneFate::Solved;
+                }
+            }
+            // The fit solved the finger from the source's joints, which the folded bone moved.
+            for &(entry, t) in &folds {
+                if plan.bone(t).is_some() {
+                    report.bone_tracks[entry].fate = BoneFate::SolvedThrough;
                 }
             }
         }
@@ -306,6 +332,7 @@ fn carried_fingers<'a>(
 /// source's fingers most closely, all measured and reported.
 fn choose_fingers(
     inputs: &CarryInputs,
+    folded: &Motion,
     plans: &[fingers::HandPlan],
     tracks: &[(usize, Vec<usize>)],
     report: &mut CarryReport,
@@ -325,7 +352,7 @@ fn choose_fingers(
             for plan in plans {
                 let names = bone_key_names(plan, target_model);
                 m.bones.retain(|k| !names.contains(&k.name));
-                m.bones.extend(carried_fingers(plan, method, tracks, source, size_ratio));
+                m.bones.extend(carried_fingers(plan, method, tracks, folded, size_ratio));
                 if method == FingerMethod::Reexpressed {
                     m.bones.extend(unkeyed_fingers(plan, tracks, target_model));
                 }

@@ -17,6 +17,9 @@ pub enum BoneFate {
     /// Copied as local keys, with their curves (fingers re-expressed where their rest axes
     /// differ, see [`FingerReport`]).
     Copied,
+    /// The target has no bone of this name, but its rotation is kept: it is folded into the next
+    /// bone of its finger, which the target has (親指０ into 親指１ on a model without 親指０).
+    Folded,
     /// Dropped: the target model has no bone of this name.
     MissingOnTarget,
     /// Dropped: the source model has no bone of this name, so the motion's author never saw
@@ -28,9 +31,12 @@ pub enum BoneFate {
 }
 
 impl BoneFate {
-    /// True for the tracks that are in the output, solved or copied.
+    /// True for the tracks whose motion is in the output: solved, copied or folded.
     pub fn kept(self) -> bool {
-        matches!(self, BoneFate::Solved | BoneFate::SolvedThrough | BoneFate::Copied)
+        matches!(
+            self,
+            BoneFate::Solved | BoneFate::SolvedThrough | BoneFate::Copied | BoneFate::Folded
+        )
     }
 
     /// A few words for a summary.
@@ -39,6 +45,7 @@ impl BoneFate {
             BoneFate::Solved => "solved",
             BoneFate::SolvedThrough => "solved through the body",
             BoneFate::Copied => "copied",
+            BoneFate::Folded => "folded into the next finger bone",
             BoneFate::MissingOnTarget => "bone missing on the target",
             BoneFate::MissingOnSource => "bone missing on the source model",
             BoneFate::MovesSolvedBones => "moves solved bones on the target",

@@ -156,3 +156,93 @@ fn ik_switches_of_bones_the_fit_does_not_key_come_from_the_source() {
     assert_eq!((on(&p[1], "右足ＩＫ"), on(&p[1], "左足ＩＫ"), on(&p[0], "左足ＩＫ")), (1, 0, 1));
     assert_eq!(carried.report.ik_switches_kept, ["左足ＩＫ"]);
 }
+
+/// The standard model with a semi-standard 左親指０ between 左手首 and 左親指１, its head 30 % of
+/// the way from the wrist's.
+fn with_thumb0() -> Model {
+    let mut model = crate::example::standard_model();
+    let at = |m: &Model, n: &str| m.bones.iter().position(|b| b.name == n).unwrap();
+    let (wrist, thumb1) = (at(&model, "左手首"), at(&model, "左親指１"));
+    let head = model.bones[wrist].position.lerp(model.bones[thumb1].position, 0.3);
+    model.bones.push(Bone::new("左親指０", head, Some(wrist)));
+    let thumb0 = model.bones.len() - 1;
+    model.bones[thumb1].parent = Some(thumb0);
+    model
+}
+
+/// Each bone's world rotation, per frame of `frames`, of `motion` played on `model`.
+fn world_rotations(model: &Model, motion: &Motion, bone: &str, frames: u32) -> Vec<glam::DQuat> {
+    use crate::skeleton::{Binding, Pose, Poser};
+    let skeleton = Skeleton::new(model);
+    let b = model.bones.iter().position(|x| x.name == bone).unwrap();
+    let sampler = crate::eval::MotionSampler::new(motion);
+    let binding = Binding::new(&skeleton, &sampler);
+    let mut poser = Poser::new(&skeleton, &sampler, &binding);
+    let mut pose = Pose::new(&skeleton);
+    (0..=frames)
+        .map(|f| {
+            poser.pose_at(f as f64, &mut pose);
+            pose.rotation(b).as_dquat()
+        })
+        .collect()
+}
+
+#[test]
+fn a_thumb_base_the_target_lacks_is_folded_into_its_child() {
+    let (source_model, target_model) = (with_thumb0(), crate::example::standard_model());
+    let mut source = Motion::new(LongName::encode("a").0);
+    // 親指０ and 親指１ turning at once, at frames of their own, one with a curve: the fold
+    // must key between them.
+    let linear = crate::curve::Curve::LINEAR;
+    let ease = crate::curve::Curve { x1: 100, y1: 10, x2: 30, y2: 120 };
+    let eased = BoneInterpolation::canonical(
+        [linear, linear, linear, ease],
+        crate::format::PhysicsToggle::On,
+    );
+    for (f, angle) in [(0, 0.0f32), (30, 0.9), (60, -0.3)] {
+        let mut k = key("左親指０", f);
+        k.rotation = Quat::from_rotation_y(angle) * Quat::from_rotation_z(angle / 2.0);
+        source.bones.push(k);
+    }
+    for (f, angle) in [(0, 0.2f32), (20, -0.7), (45, 0.5)] {
+        let mut k = key("左親指１", f);
+        k.rotation = Quat::from_rotation_x(angle) * Quat::from_rotation_z(angle);
+        k.interpolation = eased;
+        source.bones.push(k);
+    }
+    let mut solved = Motion::new(LongName::encode("b").0);
+    solved.bones.extend([key("上半身", 0), key("上半身", 60)]);
+    let carried = carry_over(&CarryInputs {
+        source: &source,
+        source_model: &source_model,
+        target_model: &target_model,
+        solved: &solved,
+        size_ratio: 1.0,
+    });
+    let fates: Vec<(&str, BoneFate, usize)> =
+        carried.report.bone_tracks.iter().map(|t| (t.name.as_str(), t.fate, t.keys)).collect();
+    assert_eq!(fates, [("左親指０", BoneFate::Folded, 3), ("左親指１", BoneFate::Copied, 3)]);
+    // 親指２'s world rotation (the thumb's last segment) is the source's on every frame.
+    let want = world_rotations(&source_model, &source, "左親指２", 70);
+    let got = world_rotations(&target_model, &carried.motion, "左親指２", 70);
+    let worst = (want.iter().zip(&got)).map(|(a, b)| a.angle_between(*b).to_degrees());
+    let worst = worst.fold(0.0, f64::max);
+    assert!(worst <= super::fold::FOLD_TOLERANCE_DEGREES + 1e-3, "{worst}°");
+    // Without the fold the thumb would be off by 親指０'s turn.
+    let dropped = world_rotations(
+        &source_model,
+        &{
+            let mut m = source.clone();
+            m.bones.retain(|k| k.name.bytes() != KeyName::encode("左親指０").0.bytes());
+            m
+        },
+        "左親指２",
+        70,
+    );
+    let off = (want.iter().zip(&dropped)).map(|(a, b)| a.angle_between(*b).to_degrees());
+    assert!(off.fold(0.0, f64::max) > 40.0);
+    let thumb1 = (carried.motion.bones.iter())
+        .filter(|k| k.name.bytes() == KeyName::encode("左親指１").0.bytes())
+        .count();
+    println!("folded thumb: {thumb1} keys, worst {worst:.3}°");
+}
