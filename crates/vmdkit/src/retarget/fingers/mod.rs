@@ -34,6 +34,7 @@
 mod bones;
 mod report;
 mod solve;
+mod twist;
 
 pub use bones::FingerRig;
 pub use report::FingerReport;
@@ -48,6 +49,9 @@ use glam::Quat;
 
 /// Backward bend allowed at a finger's middle and end joints, degrees.
 pub const MAX_HYPEREXTENSION_DEGREES: f64 = 10.0;
+
+/// How far a middle or end joint's hinge may tilt from the finger's bend axis, degrees.
+const MAX_HINGE_TILT_DEGREES: f64 = 30.0;
 
 /// Per frame and side, the hand solved (or held from the frame before).
 pub(crate) type Solved = Vec<[Option<HandPose>; 2]>;

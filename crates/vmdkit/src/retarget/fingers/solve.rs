@@ -2,7 +2,8 @@
 //! documentation of `fingers` says how each joint is treated).
 
 use super::bones::{FingerBones, FingerRig};
-use super::MAX_HYPEREXTENSION_DEGREES;
+use super::twist::Hinges;
+use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
 use crate::math::{frame_rotation, shortest_arc};
 use crate::roles::{Finger, Side};
 use glam::{DQuat, DVec3};
@@ -28,9 +29,6 @@ pub struct HandPose {
 /// Below this size of the fingers' bend (the sine of the angle), the bend plane gives way to
 /// the palm's: 15°.
 const PLANE_CONFIDENT: f64 = 0.2588;
-
-/// How far a middle or end joint's hinge may tilt from the finger's bend axis, degrees.
-const MAX_HINGE_TILT_DEGREES: f64 = 30.0;
 
 /// Index of the wrist and of the index, middle and little fingers' MCPs in a hand's points.
 const WRIST: usize = 0;
@@ -105,8 +103,13 @@ fn solve_finger(
     // The base's twist is where the bend plane puts it; a finger's model segments are never
     // quite in one plane, so the twist that lets the hinges reach the input best may differ a
     // little (a straight finger's plane says nothing): searched near it, the plane's twist
-    // winning ties.
-    let base = if thumb { base } else { chain.best_twist(base, base_dir) };
+    // winning ties (`twist`).
+    let base = if thumb {
+        base
+    } else {
+        let twist = Hinges::new(base, &rest_dir, &dir, rest_axis).best_twist();
+        (DQuat::from_axis_angle(base_dir, twist) * base).normalize()
+    };
     out.bones.push((finger.segments[first].unwrap(), base));
     let (locals, clamps, _) = chain.distal(base);
     out.clamps += clamps;
@@ -127,33 +130,7 @@ struct Chain {
     thumb: bool,
 }
 
-/// The twists of a finger's base tried about the plane's: ±[`TWIST_SEARCH_DEGREES`] by
-/// [`TWIST_STEP_DEGREES`], then a tenth of a step around the best.
-const TWIST_SEARCH_DEGREES: f64 = 45.0;
-const TWIST_STEP_DEGREES: f64 = 3.0;
-
 impl Chain {
-    /// The base turned about its own direction by the twist whose hinges reach the input best.
-    fn best_twist(&self, base: DQuat, along: DVec3) -> DQuat {
-        let cost = |t: f64| {
-            let q = DQuat::from_axis_angle(along, t) * base;
-            // A hair of preference for the plane's own twist, so that flat costs keep it.
-            self.distal(q).2 + 1e-6 * t * t
-        };
-        let step = TWIST_STEP_DEGREES.to_radians();
-        let n = (TWIST_SEARCH_DEGREES / TWIST_STEP_DEGREES) as i32;
-        let pick = |centre: f64, step: f64, n: i32| {
-            (-n..=n)
-                .map(|i| centre + i as f64 * step)
-                .map(|t| (cost(t), t))
-                .fold((f64::INFINITY, 0.0), |a, b| if b.0 < a.0 { b } else { a })
-                .1
-        };
-        let coarse = pick(0.0, step, n);
-        let fine = pick(coarse, step / 10.0, 10);
-        (DQuat::from_axis_angle(along, fine) * base).normalize()
-    }
-
     /// The joints after the base, given the base's rotation: each one's local rotation (by
     /// segment), the clamps, and the sum of squared angles (radians) between the segments
     /// reached and the input's.
@@ -235,4 +212,100 @@ fn signed_angle(from: DVec3, to: DVec3, axis: DVec3) -> f64 {
 fn smoothstep(x: f64) -> f64 {
     let x = x.clamp(0.0, 1.0);
     x * x * (3.0 - 2.0 * x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed-seed LCG's next value in [-1, 1).
+    fn noise(state: &mut u64) -> f64 {
+        *state =
+            state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (*state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+
+    fn jitter(state: &mut u64, v: DVec3, size: f64) -> DVec3 {
+        (v + size * DVec3::new(noise(state), noise(state), noise(state))).normalize()
+    }
+
+    /// Fingers of a model whose segments are a little out of one plane, bent any way with
+    /// some out-of-plane noise (the hard cases of the twist), and their untwisted base.
+    fn fingers(n: usize) -> Vec<(Chain, DQuat, DVec3)> {
+        let mut state = 7;
+        (0..n)
+            .map(|i| {
+                let s = &mut state;
+                let rest_dir = [DVec3::X, DVec3::X, DVec3::X].map(|d| jitter(s, d, 0.15));
+                let rest_axis = (DVec3::Z - rest_dir[0] * rest_dir[0].z).normalize();
+                let base_dir = jitter(s, DVec3::new(0.8, -0.3, 0.2), 0.5);
+                let bend = |a: f64| DQuat::from_axis_angle(DVec3::Z, a);
+                let (b1, b2) = (0.9 * (noise(s) + 0.8), 0.9 * (noise(s) + 0.8));
+                let d1 = jitter(s, bend(b1) * DVec3::X, 0.1);
+                let d2 = jitter(s, bend(b1 + b2) * DVec3::X, 0.1);
+                let turn = shortest_arc(DVec3::X, base_dir);
+                let mut dir = [Some(base_dir), Some(turn * d1), Some(turn * d2)];
+                // Some inputs without a tip or a middle joint, as SMPL-X and gaps give.
+                if i % 7 == 3 {
+                    dir[2] = None;
+                } else if i % 11 == 5 {
+                    dir[1] = None;
+                }
+                let axis = (turn * DVec3::Z - base_dir * base_dir.dot(turn * DVec3::Z)).normalize();
+                let base = frame_rotation(rest_dir[0], rest_axis, base_dir, axis).normalize();
+                let chain = Chain { rest_dir, dir, first: 0, rest_axis, thumb: false };
+                (chain, base, base_dir)
+            })
+            .collect()
+    }
+
+    /// The search as it was: every 3° over ±45°, then every 0.3° around the best, `distal`
+    /// measuring each twist.
+    fn grid_twist(chain: &Chain, base: DQuat, along: DVec3) -> f64 {
+        let cost = |t: f64| chain.distal(DQuat::from_axis_angle(along, t) * base).2 + 1e-6 * t * t;
+        let step = 3f64.to_radians();
+        let pick = |centre: f64, step: f64, n: i32| {
+            (-n..=n)
+                .map(|i| centre + i as f64 * step)
+                .map(|t| (cost(t), t))
+                .fold((f64::INFINITY, 0.0), |a, b| if b.0 < a.0 { b } else { a })
+                .1
+        };
+        pick(pick(0.0, step, 15), step / 10.0, 10)
+    }
+
+    #[test]
+    fn the_twists_cost_is_the_hinges_miss() {
+        for (chain, base, along) in fingers(300) {
+            let hinges = Hinges::new(base, &chain.rest_dir, &chain.dir, chain.rest_axis);
+            for t in [-0.7, -0.2, 0.0, 0.05, 0.4, 0.8] {
+                let by_distal = chain.distal(DQuat::from_axis_angle(along, t) * base).2;
+                let (s, c) = f64::sin_cos(t);
+                let by_hinges = hinges.miss(c, s);
+                assert!((by_distal - by_hinges).abs() < 1e-9, "{t}: {by_distal} vs {by_hinges}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_twist_search_does_as_well_as_the_grid() {
+        let (mut better, mut worse, mut same) = (0, 0, 0);
+        let (mut sum_new, mut sum_grid) = (0.0, 0.0);
+        for (chain, base, along) in fingers(1000) {
+            let cost =
+                |t: f64| chain.distal(DQuat::from_axis_angle(along, t) * base).2 + 1e-6 * t * t;
+            let new =
+                cost(Hinges::new(base, &chain.rest_dir, &chain.dir, chain.rest_axis).best_twist());
+            let grid = cost(grid_twist(&chain, base, along));
+            (sum_new, sum_grid) = (sum_new + new, sum_grid + grid);
+            match new - grid {
+                d if d < -1e-12 => better += 1,
+                d if d > 1e-12 => worse += 1,
+                _ => same += 1,
+            }
+        }
+        println!("better {better}, same {same}, worse {worse}; cost {sum_new} vs {sum_grid}");
+        assert!(worse * 20 <= better + same + worse, "worse in {worse} of 1000");
+        assert!(sum_new <= sum_grid, "{sum_new} > {sum_grid}");
+    }
 }

@@ -1,0 +1,201 @@
+//! The twist of a finger's base about its own direction: the one whose hinged middle and end
+//! joints reach the input best, the bend plane's own twist (none) winning ties.
+//!
+//! A finger's model segments are never quite in one plane, so the twist the input's bend plane
+//! gives may leave a hinge short of its target where another twist would let it reach. The
+//! cost of a twist `t` is the sum of the squared angles (radians) by which the hinges miss the
+//! input's segments, plus `1e-6·t²` so that flat costs keep the plane's twist; it is searched
+//! over ±[`SEARCH_DEGREES`].
+//!
+//! **Why this is fast.** The cost is evaluated in the base bone's own frame, where a twist only
+//! turns the input's segments about the base's rest direction: each is `p + q·cos t − w·sin t`
+//! with `p`, `q`, `w` fixed per finger, and each hinge's bend comes as the cosine and sine of
+//! its angle from projections, its reach as a vector (no atan2, no sin/cos, no quaternion but
+//! at the end). Most fingers reach the input at the plane's twist (cost ≈ 0): one evaluation.
+//! Else the grid is scanned from the middle outward, stopping once no farther point can win
+//! (its penalty alone exceeds the best cost: exact), and the best grid point is refined by a
+//! golden-section search within a grid step, finer than the 0.3° sub-grid it replaces.
+
+use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
+use glam::{DQuat, DVec3};
+
+/// The twists tried about the plane's: ±`SEARCH_DEGREES` by `STEP_DEGREES`, the best refined
+/// to `TOLERANCE_DEGREES`.
+const SEARCH_DEGREES: f64 = 45.0;
+const STEP_DEGREES: f64 = 3.0;
+const TOLERANCE_DEGREES: f64 = 0.01;
+
+/// Weight of the preference for the plane's twist (per radian²).
+const PREFERENCE: f64 = 1e-6;
+
+/// A non-thumb finger's hinges, seen from its base bone: what a twist changes and what it does
+/// not.
+pub(super) struct Hinges {
+    /// The bend axis at rest, shared by both hinges (in each bone's parent's frame).
+    axis: DVec3,
+    /// The middle and end segments' rest directions.
+    rest: [DVec3; 2],
+    /// The input's middle and end segments in the base's frame at no twist, split about
+    /// `rest_base` as (along it, across it, `rest_base` × it); `None` where missing.
+    input: [Option<[DVec3; 3]>; 2],
+    /// cos and sin of the hyperextension limit (a negative bend).
+    limit: (f64, f64),
+    /// cos of the largest hinge tilt.
+    max_tilt_cos: f64,
+}
+
+impl Hinges {
+    /// The hinges of a finger whose base, at no twist, has the rotation `base`; `rest` and
+    /// `input` are its three segments' directions (rest, and observed in the hand's frame),
+    /// `axis` its bend axis at rest.
+    pub(super) fn new(
+        base: DQuat,
+        rest: &[DVec3; 3],
+        input: &[Option<DVec3>; 3],
+        axis: DVec3,
+    ) -> Hinges {
+        let rest_base = rest[0];
+        let back = base.inverse();
+        let split = |d: DVec3| {
+            let v = back * d;
+            let along = rest_base * rest_base.dot(v);
+            [along, v - along, rest_base.cross(v)]
+        };
+        let limit = MAX_HYPEREXTENSION_DEGREES.to_radians();
+        Hinges {
+            axis,
+            rest: [rest[1], rest[2]],
+            input: [input[1].map(split), input[2].map(split)],
+            limit: (limit.cos(), -limit.sin()),
+            max_tilt_cos: MAX_HINGE_TILT_DEGREES.to_radians().cos(),
+        }
+    }
+
+    /// The twist (radians, about the base's direction) whose hinges reach the input best: see
+    /// the module documentation.
+    pub(super) fn best_twist(&self) -> f64 {
+        let step = STEP_DEGREES.to_radians();
+        let fine = step / 10.0;
+        let at_zero = self.miss(1.0, 0.0);
+        // No point of the old 0.3° sub-grid around 0 could beat it: the plane's twist stands.
+        if at_zero <= PREFERENCE * fine * fine {
+            return 0.0;
+        }
+        let cost = |t: f64| {
+            let (s, c) = t.sin_cos();
+            self.miss(c, s) + PREFERENCE * t * t
+        };
+        // The grid, ring by ring from the middle (the negative side first, as the plain scan
+        // from −45° would keep it on a tie).
+        let (step_sin, step_cos) = step.sin_cos();
+        let rings = (SEARCH_DEGREES / STEP_DEGREES) as i32;
+        let (mut best, mut best_cost) = (0.0, at_zero);
+        let (mut c, mut s) = (1.0, 0.0);
+        for m in 1..=rings {
+            (c, s) = (c * step_cos - s * step_sin, s * step_cos + c * step_sin);
+            let t = f64::from(m) * step;
+            if best_cost <= PREFERENCE * t * t {
+                break;
+            }
+            for (t, s) in [(-t, -s), (t, s)] {
+                let k = self.miss(c, s) + PREFERENCE * t * t;
+                if k < best_cost {
+                    (best, best_cost) = (t, k);
+                }
+            }
+        }
+        // Golden-section search in the bracket the grid gives (its neighbours cost more).
+        const SHRINK: f64 = 0.381_966_011_250_105_1;
+        let (mut lo, mut hi) = (best - step, best + step);
+        let tolerance = TOLERANCE_DEGREES.to_radians();
+        while hi - lo > tolerance {
+            let x = if hi - best > best - lo {
+                best + SHRINK * (hi - best)
+            } else {
+                best - SHRINK * (best - lo)
+            };
+            let k = cost(x);
+            if k < best_cost {
+                if x > best {
+                    lo = best;
+                } else {
+                    hi = best;
+                }
+                (best, best_cost) = (x, k);
+            } else if x > best {
+                hi = x;
+            } else {
+                lo = x;
+            }
+        }
+        best
+    }
+
+    /// The sum of the squared angles (radians) by which the hinges miss the input, the base
+    /// twisted by the angle whose cosine and sine are `c` and `s`. As `Chain::distal` bends
+    /// them: each hinge tilted as little as an exact reach needs, at most the largest tilt,
+    /// and held at the backward-bend limit.
+    pub(super) fn miss(&self, c: f64, s: f64) -> f64 {
+        let turned = |k: usize| self.input[k].map(|[p, q, w]| p + q * c - w * s);
+        let mut error = 0.0;
+        // The middle joint: its bend turns the end segment's target back with it.
+        let end = turned(1);
+        let end = match turned(0) {
+            Some(u) => {
+                let joint = self.bend(self.rest[0], u);
+                error += joint.miss * joint.miss;
+                end.map(|e| joint.undo(e))
+            }
+            None => end,
+        };
+        if let Some(u) = end {
+            let joint = self.bend(self.rest[1], u);
+            error += joint.miss * joint.miss;
+        }
+        error
+    }
+
+    /// A hinge from rest direction `r` toward the unit `u` (both in its parent's frame), as
+    /// `solve::hinge` and the limit in `Chain::distal` bend it.
+    fn bend(&self, r: DVec3, u: DVec3) -> Bend {
+        let a = self.axis;
+        let e = u - r;
+        let ee = e.length_squared();
+        let tilted =
+            if ee > 0.0 && ee.is_finite() { (a - e * (a.dot(e) / ee)).normalize_or(a) } else { a };
+        let h = if tilted.dot(a) < self.max_tilt_cos { a } else { tilted };
+        let (rh, uh) = (h * r.dot(h), h * u.dot(h));
+        let (f, g) = (r - rh, u - uh);
+        let (sin, cos) = (f.cross(g).dot(h), f.dot(g));
+        let size = (f.length_squared() * g.length_squared()).sqrt();
+        // Past the limit when sin θ < 0 and sin(θ − limit) < 0, θ in (−π, π].
+        let (lc, ls) = self.limit;
+        let (cos, sin, reached) = if sin < 0.0 && sin * lc - cos * ls < 0.0 {
+            (lc, ls, rh + f * lc + h.cross(f) * ls)
+        } else if size > 0.0 {
+            // f turned onto g keeps its length.
+            (cos / size, sin / size, rh + g * (f.length() / g.length()))
+        } else {
+            (1.0, 0.0, r)
+        };
+        let chord = (reached - u).length();
+        Bend { axis: h, cos, sin, miss: 2.0 * (chord / 2.0).min(1.0).asin() }
+    }
+}
+
+/// One hinge bent: its axis, the cosine and sine of its bend, and the angle it misses by.
+struct Bend {
+    axis: DVec3,
+    cos: f64,
+    sin: f64,
+    miss: f64,
+}
+
+impl Bend {
+    /// `x` (in the hinge's parent's frame) seen from the bent bone: turned back by the bend.
+    fn undo(&self, x: DVec3) -> DVec3 {
+        let h = self.axis;
+        let along = h * h.dot(x);
+        along + (x - along) * self.cos - h.cross(x) * self.sin
+    }
+}
