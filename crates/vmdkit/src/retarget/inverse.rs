@@ -3,6 +3,7 @@
 //! the oracle of the round-trip tests and a source of synthetic training data.
 
 use super::axes::InputAxes;
+use super::fingers::PointSource;
 use super::rig::{KeyedRig, Source};
 use super::solve::Observed;
 use super::RetargetError;
@@ -11,7 +12,7 @@ use crate::format::Motion;
 use crate::keypoints::{JointLayout, Keypoints, Units};
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::roles::Role;
-use crate::skeleton::{Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
+use crate::skeleton::{Binding, BoneSubset, Pose, Poser, Skeleton, METRES_PER_UNIT};
 use glam::{DVec3, Vec3};
 
 /// How [`keypoints_from_motion`] writes its keypoints.
@@ -140,10 +141,33 @@ pub(crate) fn for_each_role_positions(
     let binding = Binding::new(skeleton, sampler);
     let mut poser = Poser::new(skeleton, sampler, &binding);
     let mut pose = Pose::new(skeleton);
+    // Only the bones the roles are read from, and what posing them needs: the same positions
+    // as a full pose, without the hair, skirt and other bones nobody reads.
+    let subset = BoneSubset::new(skeleton, bones_read(rig));
     for (i, &t) in times.iter().enumerate() {
-        poser.pose_at(t, &mut pose);
+        poser.pose_subset_at(t, &mut pose, &subset);
         f(i, &read_roles(rig, skeleton, &pose));
     }
+}
+
+/// The bones [`read_roles`] reads.
+fn bones_read(rig: &KeyedRig) -> Vec<usize> {
+    let mut bones = Vec::new();
+    for source in rig.sources.iter().flatten() {
+        match *source {
+            Source::Head(b) | Source::Offset(b, _) => bones.push(b),
+            Source::Mean(a, b) => bones.extend([a, b]),
+        }
+    }
+    for hand in rig.fingers.hands.iter().flatten() {
+        bones.push(hand.wrist);
+        for source in hand.fingers.iter().flat_map(|f| &f.sources) {
+            match *source {
+                PointSource::Head(b) | PointSource::Offset(b, _) => bones.push(b),
+            }
+        }
+    }
+    bones
 }
 
 /// Every role's position in a posed skeleton.
