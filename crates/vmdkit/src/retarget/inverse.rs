@@ -3,6 +3,7 @@
 //! the oracle of the round-trip tests and a source of synthetic training data.
 
 use super::axes::InputAxes;
+use super::fingers::PointSource;
 use super::rig::{KeyedRig, Source};
 use super::solve::Observed;
 use super::RetargetError;
@@ -11,7 +12,7 @@ use crate::format::Motion;
 use crate::keypoints::{JointLayout, Keypoints, Units};
 use crate::limit::{DenseOutput, DenseSize, DEFAULT_MAX_OUTPUT_BYTES};
 use crate::roles::Role;
-use crate::skeleton::{Binding, Pose, Poser, Skeleton, METRES_PER_UNIT};
+use crate::skeleton::{Binding, BoneSubset, Pose, Poser, Skeleton, METRES_PER_UNIT};
 use glam::{DVec3, Vec3};
 
 /// How [`keypoints_from_motion`] writes its keypoints.
@@ -116,15 +117,22 @@ pub fn keypoints_from_motion_with_progress(
 }
 
 /// Every role's model-space position at each time (MMD frames) of the motion `sampler` plays,
-/// weight 1 where the rig places it and 0 where it cannot.
+/// weight 1 where the rig places it and 0 where it cannot; the hands' points only when `hands`
+/// (else weight 0: their bones are not posed).
 pub(crate) fn role_positions(
     rig: &KeyedRig,
     skeleton: &Skeleton,
     sampler: &MotionSampler,
     times: &[f64],
+    hands: bool,
 ) -> Vec<Observed> {
-    let mut out = Vec::with_capacity(times.len());
-    for_each_role_positions(rig, skeleton, sampler, times, |_, roles| out.push(*roles));
+    let mut out: Vec<Observed> = Vec::with_capacity(times.len());
+    play(rig, skeleton, sampler, times, hands, |_, pose| {
+        // Read straight into the output: an Observed is kilobytes, copied once per frame
+        // otherwise.
+        out.push([(DVec3::ZERO, 0.0); Role::ALL.len()]);
+        read_roles_into(rig, skeleton, pose, hands, out.last_mut().expect("pushed above"));
+    });
     out
 }
 
@@ -135,20 +143,53 @@ pub(crate) fn for_each_role_positions(
     skeleton: &Skeleton,
     sampler: &MotionSampler,
     times: &[f64],
+    hands: bool,
     mut f: impl FnMut(usize, &Observed),
+) {
+    let mut roles: Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];
+    play(rig, skeleton, sampler, times, hands, |i, pose| {
+        roles.fill((DVec3::ZERO, 0.0));
+        read_roles_into(rig, skeleton, pose, hands, &mut roles);
+        f(i, &roles);
+    });
+}
+
+/// The motion `sampler` plays, posed at each time for the roles and handed to `f`: only the
+/// bones the roles are read from and what posing them needs (a [`BoneSubset`]), which gives
+/// them the same positions as a full pose without the hair, skirt and other bones nobody reads.
+fn play(
+    rig: &KeyedRig,
+    skeleton: &Skeleton,
+    sampler: &MotionSampler,
+    times: &[f64],
+    hands: bool,
+    mut f: impl FnMut(usize, &Pose),
 ) {
     let binding = Binding::new(skeleton, sampler);
     let mut poser = Poser::new(skeleton, sampler, &binding);
     let mut pose = Pose::new(skeleton);
+    let subset = BoneSubset::new(skeleton, bones_read(rig, hands));
     for (i, &t) in times.iter().enumerate() {
-        poser.pose_at(t, &mut pose);
-        f(i, &read_roles(rig, skeleton, &pose));
+        poser.pose_subset_at(t, &mut pose, &subset);
+        f(i, &pose);
     }
 }
 
 /// Every role's position in a posed skeleton.
 pub(crate) fn read_roles(rig: &KeyedRig, skeleton: &Skeleton, pose: &Pose) -> Observed {
     let mut out: Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];
+    read_roles_into(rig, skeleton, pose, true, &mut out);
+    out
+}
+
+/// [`read_roles`] into `out`, the hands' points only when `hands`.
+fn read_roles_into(
+    rig: &KeyedRig,
+    skeleton: &Skeleton,
+    pose: &Pose,
+    hands: bool,
+    out: &mut Observed,
+) {
     for (i, source) in rig.sources.iter().enumerate() {
         let p: Option<Vec3> = source.map(|s| match s {
             Source::Head(b) => pose.position(b),
@@ -161,6 +202,27 @@ pub(crate) fn read_roles(rig: &KeyedRig, skeleton: &Skeleton, pose: &Pose) -> Ob
             out[i] = (p.as_dvec3(), 1.0);
         }
     }
-    rig.fingers.read(skeleton, pose, &mut out);
-    out
+    if hands {
+        rig.fingers.read(skeleton, pose, out);
+    }
+}
+
+/// The bones [`read_roles_into`] reads.
+fn bones_read(rig: &KeyedRig, hands: bool) -> Vec<usize> {
+    let mut bones = Vec::new();
+    for source in rig.sources.iter().flatten() {
+        match *source {
+            Source::Head(b) | Source::Offset(b, _) => bones.push(b),
+            Source::Mean(a, b) => bones.extend([a, b]),
+        }
+    }
+    for hand in rig.fingers.hands.iter().flatten().filter(|_| hands) {
+        bones.push(hand.wrist);
+        for source in hand.fingers.iter().flat_map(|f| &f.sources) {
+            match *source {
+                PointSource::Head(b) | PointSource::Offset(b, _) => bones.push(b),
+            }
+        }
+    }
+    bones
 }

@@ -145,13 +145,20 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         ..
     } = inputs;
     let times: Vec<f64> = (0..observed.len()).map(|f| f as f64).collect();
-    let played = match options.keys {
-        // The motion is the dense one.
-        KeyMode::Dense => role_positions(rig, skeleton, dense_sampler, &times),
-        KeyMode::Thinned(_) => role_positions(rig, skeleton, &MotionSampler::new(motion), &times),
-    };
     let roles: Vec<(String, Role)> =
         (layout.joints.iter()).filter_map(|j| Some((j.name.clone(), j.role?))).collect();
+    // The hands' points are read (and their bones posed) only where something measures them:
+    // the fingers' report, or hand roles of the layout.
+    let hands = inputs.fingers.is_some()
+        || roles.iter().any(|(_, r)| r.hand_part().is_some())
+        || layout.synthetic.iter().any(|p| p.role.hand_part().is_some());
+    let played = match options.keys {
+        // The motion is the dense one.
+        KeyMode::Dense => role_positions(rig, skeleton, dense_sampler, &times, hands),
+        KeyMode::Thinned(_) => {
+            role_positions(rig, skeleton, &MotionSampler::new(motion), &times, hands)
+        }
+    };
     let residuals: Vec<JointResidual> = roles
         .iter()
         .filter(|(_, role)| rig.anchor(*role).is_some())
@@ -175,7 +182,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         KeyMode::Dense => None,
         KeyMode::Thinned(_) => {
             let mut worst = 0.0f64;
-            for_each_role_positions(rig, skeleton, dense_sampler, &times, |f, a| {
+            for_each_role_positions(rig, skeleton, dense_sampler, &times, hands, |f, a| {
                 let b = &played[f];
                 for (_, r) in roles.iter().filter(|(_, r)| a[*r as usize].1 > 0.0) {
                     worst = worst.max((a[*r as usize].0 - b[*r as usize].0).length());

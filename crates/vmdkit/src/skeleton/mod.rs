@@ -99,6 +99,7 @@ mod notes;
 mod order;
 mod pose;
 mod poser;
+mod subset;
 
 #[cfg(test)]
 mod tests;
@@ -110,6 +111,7 @@ pub use ik::IkVariant;
 pub use notes::SkeletonNote;
 pub use pose::{PhysicsBone, Pose, PoseEvaluator, PoseInput, PoseOptions};
 pub use poser::{Poser, PoserBase, SharedPoser};
+pub(crate) use subset::BoneSubset;
 
 use crate::model::Model;
 use crate::text::KeyName;

@@ -22,6 +22,7 @@
 
 use super::append::{self, project_to_axis, Sources};
 use super::ik::{self, ChainState, IkVariant};
+use super::subset::BoneSubset;
 use super::Skeleton;
 use crate::eval::BoneSample;
 use glam::{Mat4, Quat, Vec3};
@@ -312,6 +313,40 @@ impl<'s> PoseEvaluator<'s> {
         self.start(input, pose);
         self.deform(input, pose, 0..self.skeleton.groups.len());
         pose.fill_matrices();
+    }
+
+    /// Like [`PoseEvaluator::evaluate`], for the bones of `subset` alone: they get exactly the
+    /// positions, rotations and world matrices a full evaluation gives them; every other bone
+    /// is left as the frame's start left it (at rest) or as a skipped update left it, and must
+    /// not be read.
+    ///
+    /// # Panics
+    /// If `input`, `pose` or `subset` were made for a skeleton of another size.
+    pub(crate) fn evaluate_subset(&self, input: &PoseInput, pose: &mut Pose, subset: &BoneSubset) {
+        assert_eq!(subset.wanted.len(), self.skeleton.bone_count(), "a subset of this skeleton");
+        self.start(input, pose);
+        let skeleton = self.skeleton;
+        let solve = self.options.solve_ik;
+        let variant = self.options.ik_variant;
+        let mut work = Work { skeleton, pose };
+        let mut start = 0;
+        for group in &subset.groups {
+            for &b in &subset.order[start..group.end as usize] {
+                work.update(b);
+            }
+            start = group.end as usize;
+            if solve {
+                for (k, chain) in &group.iks {
+                    if input.ik_enabled[*k as usize] {
+                        ik::solve(chain, &skeleton.bones, variant, &mut work);
+                    }
+                }
+            }
+        }
+        for &b in &subset.order {
+            let b = b as usize;
+            pose.matrix[b] = Mat4::from_rotation_translation(pose.rotation[b], pose.position[b]);
+        }
     }
 
     /// Pass 1 of [`PoseEvaluator::evaluate`]: every bone before [`Skeleton::pass2_start`], with

@@ -5,6 +5,7 @@
 
 use super::binding::Binding;
 use super::pose::{Pose, PoseEvaluator, PoseInput, PoseOptions};
+use super::subset::BoneSubset;
 use super::Skeleton;
 use crate::eval::{Cursor, MotionSampler};
 use std::ops::Deref;
@@ -132,6 +133,29 @@ where
     /// The input of the last [`PoserBase::sample`] or [`PoserBase::pose_at`].
     pub fn input(&self) -> &PoseInput {
         &self.input
+    }
+
+    /// The bones of `subset` at frame `t` into `pose`, exactly as [`PoserBase::pose_at`] gives
+    /// them, sampling only their tracks; other bones must not be read (see
+    /// [`PoseEvaluator::evaluate_subset`]).
+    pub(crate) fn pose_subset_at(&mut self, t: f64, pose: &mut Pose, subset: &BoneSubset) {
+        let (sampler, binding, input) = (&*self.sampler, &*self.binding, &mut self.input);
+        let tracks = sampler.bone_tracks();
+        for (&(track, bone), cursor) in binding.bones.iter().zip(&mut self.bone_cursors) {
+            if subset.contains(bone as usize) {
+                input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
+            }
+        }
+        let tracks = sampler.morph_tracks();
+        for (&(track, morph), cursor) in binding.morphs.iter().zip(&mut self.morph_cursors) {
+            input.morphs[morph as usize] = tracks[track as usize].sample_with(cursor, t);
+        }
+        let tracks = sampler.ik_tracks();
+        for (&(track, k), cursor) in binding.iks.iter().zip(&mut self.ik_cursors) {
+            input.ik_enabled[k as usize] = tracks[track as usize].track().sample_with(cursor, t);
+        }
+        let evaluator = PoseEvaluator::with_options(&self.skeleton, self.options);
+        evaluator.evaluate_subset(&self.input, pose, subset);
     }
 
     /// Every bone at frame `t` into `pose`, without allocating.

@@ -40,6 +40,7 @@ pub use bones::FingerRig;
 pub use report::FingerReport;
 pub use solve::{solve_hand, HandPoints, HandPose};
 
+pub(crate) use bones::PointSource;
 pub(crate) use report::measure;
 
 use crate::format::{BoneKey, Motion};
