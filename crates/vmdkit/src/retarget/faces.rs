@@ -8,6 +8,7 @@ use super::face::{self, FaceReport, FaceTrack};
 use super::handedness::HandednessCheck;
 use super::lm::State;
 use super::rig::KeyedRig;
+use super::scale::median;
 use super::RetargetOptions;
 use crate::format::Motion;
 use crate::keypoints::{JointLayout, Keypoints};
@@ -27,8 +28,8 @@ pub(crate) fn track(
 
 /// Turns 首 and 頭 of every solved frame that has a face to the face's rigid frame: the face's
 /// world rotation from rest (MMD axes, the model's rest facing −Z) is taken relative to 首's
-/// parent as solved, and split between 首 and 頭 as a face alone splits it. Frames without a
-/// face keep the body's solve. The face is put right as `check` put the body's points right
+/// parent as solved, less the face frame's fixed tilt on 頭 ([`tilt`]), and split between 首
+/// and 頭 as a face alone splits it. Frames without a face keep the body's solve. The face is put right as `check` put the body's points right
 /// (turned upright, mirrored back), so that both are in the same axes. Returns the bones
 /// turned (skeleton indices), empty when no frame had a face or the model has no 頭.
 pub(crate) fn turn_head(
@@ -40,10 +41,11 @@ pub(crate) fn turn_head(
     let Some(head) = rig.head else { return Vec::new() };
     // Without 首 between, 頭 takes the whole turn.
     let first = rig.neck.unwrap_or(head);
+    let tilt = tilt(head, track, check, states).inverse();
     let mut turned = false;
     for (s, f) in states.iter_mut().zip(&track.frames) {
         let Some(face) = f.as_ref().and_then(|f| f.head) else { continue };
-        let face = corrected(face, check);
+        let face = (corrected(face, check) * tilt).normalize();
         let parent = rig.bones[first].parent.map_or(DQuat::IDENTITY, |p| s.world[p]);
         let turn = (parent.inverse() * face).normalize();
         if let Some(neck) = rig.neck {
@@ -58,6 +60,40 @@ pub(crate) fn turn_head(
     match turned {
         true => rig.neck.into_iter().chain([head]).map(|b| rig.bones[b].skel).collect(),
         false => Vec::new(),
+    }
+}
+
+/// The face frames whose turns from the body's solved 頭 agree this closely (median distance
+/// from their median, degrees) hold a fixed tilt that [`tilt`] removes; beyond it the body's 頭
+/// does not follow the face (ear and nose points that miss a turn the face makes), and
+/// cannot calibrate it.
+pub(crate) const TILT_SPREAD_DEGREES: f64 = 5.0;
+
+/// The face frame's fixed turn in 頭's own frame: a real face's landmarks (cheeks, chin and
+/// forehead) are not square to the model's head, so its rest is off by a tilt that would
+/// otherwise land on 首/頭 in every frame. Its median over the frames with a face of the
+/// face's turn from the body's solved 頭 (each as a rotation vector, component by component),
+/// when those turns agree within [`TILT_SPREAD_DEGREES`]; none otherwise, or without frames.
+fn tilt(head: usize, track: &FaceTrack, check: HandednessCheck, states: &[State]) -> DQuat {
+    let offsets: Vec<DQuat> = (states.iter().zip(&track.frames))
+        .filter_map(|(s, f)| {
+            let face = corrected(f.as_ref()?.head?, check);
+            let d = (s.world[head].inverse() * face).normalize();
+            Some(if d.w < 0.0 { -d } else { d })
+        })
+        .collect();
+    let axis = |k: usize| {
+        let mut v: Vec<f64> = offsets.iter().map(|d| d.to_scaled_axis()[k]).collect();
+        median(&mut v)
+    };
+    let (Some(x), Some(y), Some(z)) = (axis(0), axis(1), axis(2)) else {
+        return DQuat::IDENTITY;
+    };
+    let tilt = DQuat::from_scaled_axis(DVec3::new(x, y, z));
+    let mut spread: Vec<f64> = offsets.iter().map(|d| d.angle_between(tilt)).collect();
+    match median(&mut spread) {
+        Some(s) if s.to_degrees() <= TILT_SPREAD_DEGREES => tilt,
+        _ => DQuat::IDENTITY,
     }
 }
 

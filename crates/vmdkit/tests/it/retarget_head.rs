@@ -1,7 +1,8 @@
 //! 首/頭 from the face's rigid frame when a body is solved too (holistic layout): a synthetic
 //! clip (`holistic_iris`, the portrait's mesh has irises) whose body points never turn the head while its face (a real MediaPipe face mesh made
 //! rigid with 頭) does, so only the face can put the turn on 頭; and a holistic clip without a
-//! face, which must retarget bit for bit as the same layout with no face block.
+//! face, which must retarget bit for bit as the same layout with no face block; and a face
+//! tilted on 頭 by a constant 15°, whose tilt the body's 頭 calibrates away.
 //! `cargo test -p vmdkit --test it retarget_head -- --nocapture` prints the errors.
 
 use super::common::skeleton::MIKU;
@@ -196,4 +197,50 @@ fn a_holistic_clip_without_a_face_keys_the_body_as_before() {
     let without = vmdkit::retarget::retarget(&kp, &body_only, &skeleton, &options()).unwrap();
     assert_eq!(with_block.motion, without.motion);
     assert_eq!(with_block.report.face.unwrap().head_bones, Vec::<String>::new());
+}
+
+/// `kp` with `rest` carried by 頭 along `truth`, turned by `tilt` within 頭's frame: 10 cm in
+/// front of 頭's head (−Z), turning with it.
+fn put_face(kp: &mut Keypoints, first: usize, rest: &[DVec3], truth: &[(Quat, Vec3)], tilt: DQuat) {
+    let metres = vmdkit::skeleton::METRES_PER_UNIT;
+    for (f, (q, p)) in truth.iter().enumerate() {
+        let (q, at) = (q.as_dquat() * tilt, p.as_dvec3() * metres);
+        for (i, r) in rest.iter().enumerate() {
+            let point = at + q * (*r + DVec3::new(0.0, 0.0, -0.1));
+            kp.positions[f * kp.joint_count + first + i] = AXES.from_mmd(point).as_vec3();
+        }
+    }
+}
+
+/// A face mesh tilted by a constant 15° within 頭's frame (its landmarks not square to the
+/// model's head) on a body whose points turn the head as the face does: calibrated against
+/// the body's 頭, the tilt lands on neither 首 nor 頭.
+#[test]
+fn a_face_tilted_on_its_head_turns_the_head_as_an_untilted_one() {
+    let Some(_) = test_corpus::corpus_or_skip("retarget_head") else { return };
+    let Some(rest) = rest_face() else { return };
+    let model = Model::read_file(test_corpus::corpus_dir().join(MIKU)).unwrap();
+    let skeleton = Skeleton::new(&model);
+    let layout = JointLayout::builtin("holistic_iris").unwrap();
+    let block = layout.face.unwrap();
+    let kp_options = KeypointOptions { axes: AXES, ..KeypointOptions::default() };
+    // The body's points turn the head with the face this time: the face's own tilt is the
+    // only difference between them.
+    let body = keypoints_from_motion(&motion(true), &skeleton, &layout, &kp_options).unwrap();
+    let truth = head_track(&skeleton, &motion(true));
+    let played = |tilt: DQuat| {
+        let mut kp = body.clone();
+        put_face(&mut kp, block.first, &rest, &truth, tilt);
+        let out = vmdkit::retarget::retarget(&kp, &layout, &skeleton, &options()).unwrap();
+        head_track(&skeleton, &out.motion)
+    };
+    let untilted = played(DQuat::IDENTITY);
+    let tilted = played(DQuat::from_rotation_x(15f64.to_radians()));
+    let worst = |a: &[(Quat, Vec3)], b: &[(Quat, Vec3)]| {
+        (a.iter().zip(b)).map(|(a, b)| angle(a.0, b.0)).fold(0.0, f64::max)
+    };
+    let (apart, off) = (worst(&tilted, &untilted), worst(&tilted, &truth));
+    println!("15° tilted face: 頭 {apart:.2}° from the untilted face's, {off:.2}° from the truth");
+    assert!(apart < 1.0, "the tilt moved 頭 by {apart:.2}°");
+    assert!(off < 1.0, "頭 off by {off:.2}°");
 }

@@ -107,9 +107,8 @@ pub struct Features {
     pub iris: Option<[DVec2; 2]>,
 }
 
-/// Measures one frame; `None` when a point it needs is missing (not finite).
-pub(crate) fn measure(p: &[DVec3], table: &MeshPoints) -> Option<Features> {
-    let at = |i: usize| p.get(i).copied().filter(|v| v.is_finite());
+/// Measures one frame whose point `i` is `at(i)`; `None` when a point it needs is missing.
+pub(crate) fn measure(at: impl Fn(usize) -> Option<DVec3>, table: &MeshPoints) -> Option<Features> {
     let [er, el] = &table.eyes;
     let iod = (at(el.outer)? - at(er.outer)?).length();
     let up = (at(table.top)? - at(table.chin)?).normalize_or_zero();

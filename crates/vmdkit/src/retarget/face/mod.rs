@@ -18,6 +18,7 @@ mod features;
 mod gaze;
 mod head;
 mod roles;
+mod thin;
 mod weights;
 
 pub use calibration::{Calibration, CalibrationSource, MIN_CLIP_FRAMES};
@@ -30,11 +31,11 @@ pub use roles::{ModelMorph, MorphMap, MorphRole};
 pub use weights::{CLOSED, CLOSING_START, OPEN_AT, SHUT_AT};
 
 use super::axes::InputAxes;
-use crate::format::{BoneKey, MorphKey};
+use crate::format::{BoneKey, MorphKey, Motion};
 use crate::keypoints::{FaceBlock, Keypoints};
 use crate::skeleton::Skeleton;
 use crate::text::KeyName;
-use glam::{DQuat, DVec3};
+use glam::DQuat;
 use serde::Serialize;
 
 /// Morph weights are thinned to keys no further than this from the per-frame weights.
@@ -92,17 +93,6 @@ pub struct FaceTrack {
     pub features: Vec<Option<Features>>,
 }
 
-/// The face block's points of `frame` in MMD's axes (not finite where missing).
-fn face_points(kp: &Keypoints, block: FaceBlock, axes: InputAxes, frame: usize) -> Vec<DVec3> {
-    let row = kp.frame(frame);
-    (block.joints())
-        .map(|j| match row.get(j) {
-            Some(p) if p.is_finite() => axes.to_mmd(p.as_dvec3()),
-            _ => DVec3::NAN,
-        })
-        .collect()
-}
-
 /// Every frame's face: measures, calibration, weights (blinks with hysteresis), gaze, head.
 pub fn track(
     kp: &Keypoints,
@@ -111,10 +101,15 @@ pub fn track(
     calibrate_frames: Option<usize>,
 ) -> FaceTrack {
     let table = features::points(block.mesh);
-    let points: Vec<Vec<DVec3>> =
-        (0..kp.frame_count).map(|f| face_points(kp, block, axes, f)).collect();
+    // Point `i` of the mesh at frame `f` in MMD's axes, when present: only the few points the
+    // measures use are read and turned, never the whole mesh.
+    let joints = block.joints();
+    let point = |f: usize, i: usize| {
+        let p = kp.frame(f).get(joints.start + i).filter(|_| i < joints.len())?;
+        p.is_finite().then(|| axes.to_mmd(p.as_dvec3()))
+    };
     let features: Vec<Option<Features>> =
-        points.iter().map(|p| features::measure(p, &table)).collect();
+        (0..kp.frame_count).map(|f| features::measure(|i| point(f, i), &table)).collect();
     let (neutral, source) = calibration::calibrate(
         &features,
         calibrate_frames,
@@ -141,9 +136,11 @@ pub fn track(
             weights[MorphRole::BlinkLeft as usize] = left - both;
             weights[MorphRole::BlinkRight as usize] = right - both;
             let gaze = f.iris.map(|iris| gaze::angles(iris, neutral.iris));
-            let p = &points[i];
-            let head =
-                head::rotation(p[table.cheeks[0]], p[table.cheeks[1]], p[table.top], p[table.chin]);
+            let p = |k: usize| point(i, k);
+            let head = match (p(table.cheeks[0]), p(table.cheeks[1]), p(table.top), p(table.chin)) {
+                (Some(r), Some(l), Some(t), Some(c)) => head::rotation(r, l, t, c),
+                _ => None,
+            };
             Some(FaceFrame { weights, gaze, head })
         })
         .collect();
@@ -236,7 +233,10 @@ pub fn keys(
         dense_morph_keys: 0,
         bone_keys: 0,
     };
-    let mut morph_keys = Vec::new();
+    // Every key per frame first, then one thinning of them all.
+    let mut dense = Motion::new(Default::default());
+    // The morphs' stored names, in the report's (roles') order.
+    let mut morph_names = Vec::new();
     if let Some(morphs) = &options.model_morphs {
         for role in MorphRole::ALL {
             let Some(m) = roles::find(role, morphs, options.morph_map.as_ref()) else {
@@ -251,29 +251,18 @@ pub fn keys(
             if report.morphs.iter().any(|d| d.morph == morphs[m].name) {
                 continue;
             }
-            let values: Vec<Option<f64>> =
-                track.frames.iter().map(|f| f.as_ref().map(|f| f.weight(role))).collect();
-            report.dense_morph_keys += values.iter().flatten().count();
-            let kept = thin(&values, &|a: &f64, b: &f64, t| a + (b - a) * t, &|a, b| {
-                (a - b).abs() <= WEIGHT_TOLERANCE
-            });
             let name = KeyName::encode(&morphs[m].name).0;
-            let max_weight = kept.iter().map(|k| k.1).fold(0.0, f64::max);
-            report.morphs.push(DrivenMorph {
-                role,
-                morph: morphs[m].name.clone(),
-                max_weight,
-                keys: kept.len(),
-            });
-            morph_keys.extend(kept.into_iter().map(|(frame, w)| MorphKey {
-                name,
-                frame: frame as u32,
-                weight: w as f32,
+            let before = dense.morphs.len();
+            dense.morphs.extend((track.frames.iter().enumerate()).filter_map(|(frame, f)| {
+                let weight = f.as_ref()?.weight(role) as f32;
+                Some(MorphKey { name, frame: frame as u32, weight })
             }));
+            report.dense_morph_keys += dense.morphs.len() - before;
+            morph_names.push(name);
+            let morph = morphs[m].name.clone();
+            report.morphs.push(DrivenMorph { role, morph, max_weight: 0.0, keys: 0 });
         }
     }
-    report.morph_keys = morph_keys.len();
-    let mut bone_keys = Vec::new();
     let gaze: Vec<Option<DQuat>> = (track.frames.iter())
         .map(|f| f.as_ref().and_then(|f| f.gaze).map(|(y, p)| gaze::rotation(y, p)))
         .collect();
@@ -284,7 +273,7 @@ pub fn keys(
         };
         for b in bones {
             report.gaze_bones.push(skeleton.bone_name(b).to_string());
-            bone_keys.extend(rotation_keys(skeleton, b, &gaze));
+            dense.bones.extend(rotation_keys(skeleton, b, &gaze));
         }
     }
     if key_head {
@@ -297,61 +286,45 @@ pub fn keys(
                 .collect();
             if part.iter().any(Option::is_some) {
                 report.head_bones.push(name.to_string());
-                bone_keys.extend(rotation_keys(skeleton, b, &part));
+                dense.bones.extend(rotation_keys(skeleton, b, &part));
             }
         }
     }
-    report.bone_keys = bone_keys.len();
-    FaceKeys { morphs: morph_keys, bones: bone_keys, report }
+    let mut bone_names: Vec<KeyName> = dense.bones.iter().map(|k| k.name).collect();
+    bone_names.dedup();
+    let mut thinned = thin::thin(dense);
+    // The reduction gives tracks in its own order: back to the roles' (each track's keys stay
+    // in frame order, the sort being stable).
+    let order = |name: &KeyName| morph_names.iter().position(|n| n == name);
+    thinned.morphs.sort_by_key(|k| order(&k.name));
+    thinned.bones.sort_by_key(|k| bone_names.iter().position(|n| *n == k.name));
+    for (driven, name) in report.morphs.iter_mut().zip(&morph_names) {
+        let kept = thinned.morphs.iter().filter(|k| k.name == *name);
+        for k in kept {
+            driven.keys += 1;
+            driven.max_weight = driven.max_weight.max(f64::from(k.weight));
+        }
+    }
+    report.morph_keys = thinned.morphs.len();
+    report.bone_keys = thinned.bones.len();
+    FaceKeys { morphs: thinned.morphs, bones: thinned.bones, report }
 }
 
+/// One key per frame with a value, each on the previous one's hemisphere so that the played
+/// turn between them is the short way.
 fn rotation_keys(skeleton: &Skeleton, bone: usize, values: &[Option<DQuat>]) -> Vec<BoneKey> {
-    let limit = ANGLE_TOLERANCE_DEGREES.to_radians();
-    let kept = thin(values, &|a: &DQuat, b: &DQuat, t| a.slerp(*b, t), &|a, b| {
-        a.angle_between(*b) <= limit
-    });
-    (kept.into_iter())
-        .map(|(frame, q)| {
-            let mut key = BoneKey::new(*skeleton.bone_key_name(bone), frame as u32);
+    let name = *skeleton.bone_key_name(bone);
+    let mut previous: Option<DQuat> = None;
+    (values.iter().enumerate())
+        .filter_map(|(frame, q)| {
+            let q = (*q)?;
+            let q = if previous.is_some_and(|p| p.dot(q) < 0.0) { -q } else { q };
+            previous = Some(q);
+            let mut key = BoneKey::new(name, frame as u32);
             key.rotation = q.as_quat();
-            key
+            Some(key)
         })
         .collect()
-}
-
-/// Greedy thinning of a per-frame track (`None` frames skipped): a key is dropped when the
-/// line (`lerp`) between its neighbours' kept keys stays within `close` of every frame it
-/// spans. The first and last present frames are always kept.
-fn thin<T: Copy>(
-    values: &[Option<T>],
-    lerp: &dyn Fn(&T, &T, f64) -> T,
-    close: &dyn Fn(&T, &T) -> bool,
-) -> Vec<(usize, T)> {
-    let present: Vec<(usize, T)> =
-        values.iter().enumerate().filter_map(|(i, v)| Some((i, (*v)?))).collect();
-    let Some(&first) = present.first() else { return Vec::new() };
-    let mut kept = vec![first];
-    let mut anchor = 0;
-    let mut j = 1;
-    while j < present.len() {
-        // Can the segment anchor → j+1 replace every key between?
-        let next = j + 1;
-        let fits = next < present.len() && {
-            let (fa, va) = present[anchor];
-            let (fb, vb) = present[next];
-            (anchor + 1..next).all(|k| {
-                let (fk, vk) = present[k];
-                let t = (fk - fa) as f64 / (fb - fa) as f64;
-                close(&lerp(&va, &vb, t), &vk)
-            })
-        };
-        if !fits {
-            kept.push(present[j]);
-            anchor = j;
-        }
-        j += 1;
-    }
-    kept
 }
 
 #[cfg(test)]

@@ -1,22 +1,20 @@
 use super::*;
+use glam::DVec3;
 
 #[test]
 fn thinning_keeps_ends_and_corners_within_tolerance() {
-    let values: Vec<Option<f64>> = (0..30)
-        .map(|i| {
-            Some(if i < 10 {
-                0.0
-            } else if i < 20 {
-                (i - 10) as f64 / 10.0
-            } else {
-                1.0
-            })
-        })
-        .collect();
-    let kept = thin(&values, &|a: &f64, b: &f64, t| a + (b - a) * t, &|a, b| (a - b).abs() <= 0.02);
-    let frames: Vec<usize> = kept.iter().map(|k| k.0).collect();
+    let name = KeyName::encode("あ").0;
+    let weight = |i: u32| match i {
+        0..10 => 0.0,
+        10..20 => (i - 10) as f32 / 10.0,
+        _ => 1.0,
+    };
+    let mut dense = Motion::new(Default::default());
+    dense.morphs = (0..30).map(|frame| MorphKey { name, frame, weight: weight(frame) }).collect();
+    let kept = thin::thin(dense);
+    let frames: Vec<u32> = kept.morphs.iter().map(|k| k.frame).collect();
     assert_eq!(frames, [0, 10, 20, 29]);
-    assert!(thin::<f64>(&[None, None], &|a, _, _| *a, &|_, _| true).is_empty());
+    assert!(thin::thin(Motion::new(Default::default())).morphs.is_empty());
 }
 
 #[test]
