@@ -1,17 +1,17 @@
-//! The dense linear algebra of the normal equations: fixed-size matrices of at most
-//! [`MAX_N`] unknowns, filled and solved in place so that nothing is allocated per step.
+//! The dense linear algebra of the normal equations: fixed-size matrices of `N` unknowns at
+//! most (a fit picks the smallest size that holds it, up to [`super::MAX_N`]), filled and
+//! solved in place so that nothing is allocated per step.
 
-use super::MAX_N;
 use glam::{DMat3, DVec3};
 
-/// A square matrix of the largest problem; a fit uses its leading n × n block.
-pub(super) type Matrix = [[f64; MAX_N]; MAX_N];
+/// A square matrix of `N` unknowns; a fit uses its leading n × n block.
+pub(super) type Matrix<const N: usize> = [[f64; N]; N];
 
 /// δ·(2g − Aδ) over the leading n unknowns.
-pub(super) fn predicted_decrease(
-    a: &Matrix,
-    g: &[f64; MAX_N],
-    step: &[f64; MAX_N],
+pub(super) fn predicted_decrease<const N: usize>(
+    a: &Matrix<N>,
+    g: &[f64; N],
+    step: &[f64; N],
     n: usize,
 ) -> f64 {
     (0..n)
@@ -28,7 +28,7 @@ pub(super) fn outer(a: DVec3, b: DVec3) -> DMat3 {
 }
 
 /// Adds the 3 × 3 block `m` to `a` at (`row`, `col`).
-pub(super) fn add_block(a: &mut Matrix, row: usize, col: usize, m: DMat3) {
+pub(super) fn add_block<const N: usize>(a: &mut Matrix<N>, row: usize, col: usize, m: DMat3) {
     for r in 0..3 {
         for c in 0..3 {
             a[row + r][col + c] += m.col(c)[r];
@@ -45,18 +45,18 @@ pub(super) fn skew(v: DVec3) -> DMat3 {
     )
 }
 
-/// Solves `m x = b` for a symmetric positive definite `m` (n ≤ 15) in place. A dense Cholesky
-/// of this size is a few hundred operations, well below what a linear-algebra crate's
-/// dispatch would cost per frame.
+/// Solves `m x = b` for a symmetric positive definite `m` (its leading n × n block) in place.
+/// A dense Cholesky of this size is a few hundred operations, well below what a
+/// linear-algebra crate's dispatch would cost per frame.
 #[allow(clippy::needless_range_loop)] // the indices are the textbook algorithm's
-pub(super) fn cholesky_solve(
-    m: &mut Matrix,
-    b: &[f64; MAX_N],
+pub(super) fn cholesky_solve<const N: usize>(
+    m: &mut Matrix<N>,
+    b: &[f64; N],
     n: usize,
-    x: &mut [f64; MAX_N],
+    x: &mut [f64; N],
 ) -> bool {
     // The diagonal's reciprocals: n divisions instead of one per element and substitution.
-    let mut inverse = [0.0; MAX_N];
+    let mut inverse = [0.0; N];
     for j in 0..n {
         let mut d = m[j][j];
         for k in 0..j {
