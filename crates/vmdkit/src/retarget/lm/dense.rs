@@ -45,6 +45,20 @@ pub(super) fn skew(v: DVec3) -> DMat3 {
     )
 }
 
+/// `uᵀ v` for the cross-product matrices `u` = [a]× and `v` = [b]× ([`skew`]), which is
+/// (a·b) I − b aᵀ. Each entry of the full product is a sum of three products of which one
+/// (on the diagonal) or two (off it) multiply a zero of the matrices, so summing the others
+/// gives the very same bits, with a third of the multiplications.
+pub(super) fn skew_product(u: DMat3, v: DMat3) -> DMat3 {
+    let a = DVec3::new(u.y_axis.z, u.z_axis.x, u.x_axis.y);
+    let b = DVec3::new(v.y_axis.z, v.z_axis.x, v.x_axis.y);
+    DMat3::from_cols(
+        DVec3::new(a.z * b.z + a.y * b.y, -(a.x * b.y), -(a.x * b.z)),
+        DVec3::new(-(a.y * b.x), a.z * b.z + a.x * b.x, -(a.y * b.z)),
+        DVec3::new(-(a.z * b.x), -(a.z * b.y), a.y * b.y + a.x * b.x),
+    )
+}
+
 /// Solves `m x = b` for a symmetric positive definite `m` (its leading n × n block) in place.
 /// A dense Cholesky of this size is a few hundred operations, well below what a
 /// linear-algebra crate's dispatch would cost per frame.
@@ -68,10 +82,30 @@ pub(super) fn cholesky_solve<const N: usize>(
         let d = d.sqrt();
         m[j][j] = d;
         inverse[j] = 1.0 / d;
-        for i in j + 1..n {
+        let row = m[j];
+        // Four rows at a time: each sum is the same sequence of operations as alone (the
+        // same bits), but four independent ones keep the floating-point units busy where one
+        // would wait on each subtraction's latency.
+        let mut i = j + 1;
+        while i + 4 <= n {
+            let [r0, r1, r2, r3] = [&m[i], &m[i + 1], &m[i + 2], &m[i + 3]];
+            let (mut s0, mut s1, mut s2, mut s3) = (r0[j], r1[j], r2[j], r3[j]);
+            for k in 0..j {
+                s0 -= r0[k] * row[k];
+                s1 -= r1[k] * row[k];
+                s2 -= r2[k] * row[k];
+                s3 -= r3[k] * row[k];
+            }
+            m[i][j] = s0 * inverse[j];
+            m[i + 1][j] = s1 * inverse[j];
+            m[i + 2][j] = s2 * inverse[j];
+            m[i + 3][j] = s3 * inverse[j];
+            i += 4;
+        }
+        for i in i..n {
             let mut s = m[i][j];
             for k in 0..j {
-                s -= m[i][k] * m[j][k];
+                s -= m[i][k] * row[k];
             }
             m[i][j] = s * inverse[j];
         }
