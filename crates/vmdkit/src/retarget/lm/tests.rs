@@ -41,6 +41,7 @@ fn analytic_jacobian_matches_finite_differences() {
 /// The closed forms of the normal equations are the full products' bits, not just their
 /// values: the fits' results do not move by a rounding.
 #[test]
+#[allow(clippy::needless_range_loop)] // the textbook Cholesky's indices, as in `dense.rs`
 fn closed_forms_match_the_full_products_bit_for_bit() {
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut next = || {
