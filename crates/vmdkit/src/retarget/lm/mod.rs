@@ -22,12 +22,14 @@ mod problem;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use problem::{residual, Goal, Prior, Shoulders, State, Term};
+#[cfg(test)]
+pub(crate) use problem::residual;
+pub(crate) use problem::{Goal, Prior, Shoulders, State, Term};
 
 use super::rig::{Anchor, KeyedRig};
-use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, Matrix};
+use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, skew_product, Matrix};
 use glam::{DMat3, DQuat, DVec3};
-use problem::{cost_of, terms_cost};
+use problem::{along_residual, cost_of, terms_cost};
 
 /// Bones per group at most: センター, 下半身, 上半身, 上半身2, a 上半身3 that follows it, 首
 /// and 頭 when the head is solved with the trunk, plus the translation.
@@ -69,6 +71,16 @@ pub(crate) fn solve(
     for (k, p) in prior.iter().enumerate() {
         pulls[k] = (p.toward, p.weight);
     }
+    // The normal equations' size: the smallest of a few that holds the group, so that a
+    // one-bone fit (a hand, a foot) neither zeroes nor walks a matrix of the largest group.
+    let n = 3 * (translate as usize + group.len());
+    let solve_once = match n {
+        0..=3 => solve_once::<3>,
+        4..=6 => solve_once::<6>,
+        7..=15 => solve_once::<15>,
+        16..=18 => solve_once::<18>,
+        _ => solve_once::<MAX_N>,
+    };
     let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop);
     // Only a fit that nearly reaches its points (clean input) has digits left for the second
     // pass to take; on noisy input the prior's pull is far below the residual.
@@ -83,7 +95,8 @@ pub(crate) fn solve(
     solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop)
 }
 
-fn solve_once(
+/// One pass of the fit, its normal equations held in `N` × `N` arrays (`N` ≥ the unknowns).
+fn solve_once<const N: usize>(
     rig: &KeyedRig,
     state: &mut State,
     group: &[usize],
@@ -95,6 +108,7 @@ fn solve_once(
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
+    assert!(n <= N, "{n} unknowns in a fit of {N}");
     // A step moves the group's bones and what hangs from them (the translation moves all),
     // but the terms read only the pivots of their anchors' bones and those bones' ancestors:
     // trial steps place those alone, and the rest once at the end.
@@ -124,13 +138,13 @@ fn solve_once(
     let mut cost = cost_of(rig, state, group, terms, prior, &mut errors);
     // Filled in place, leading n × n block only: a whole MAX_N² matrix per iteration would be
     // mostly zeroing and copying.
-    let mut a: Matrix = [[0.0; MAX_N]; MAX_N];
-    let mut g = [0.0; MAX_N];
-    let mut m: Matrix = [[0.0; MAX_N]; MAX_N];
+    let mut a: Matrix<N> = [[0.0; N]; N];
+    let mut g = [0.0; N];
+    let mut m: Matrix<N> = [[0.0; N]; N];
     for _ in 0..30 {
         let pulls = &errors[..group.len()];
         normal_equations(rig, state, group, translate, terms, prior, pulls, &mut a, &mut g);
-        let mut step = [0.0; MAX_N];
+        let mut step = [0.0; N];
         let before = cost;
         let mut accepted = false;
         for _ in 0..4 {
@@ -182,8 +196,8 @@ fn solve_once(
     terms_cost(rig, state, terms)
 }
 
-/// δ·(2g − Aδ) over the leading n unknowns.
-fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N]) {
+/// Turns the group's bones (and moves the translation) by the step found.
+fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64]) {
     let offset = if translate {
         state.translation -= DVec3::new(step[0], step[1], step[2]);
         3
@@ -200,7 +214,7 @@ fn apply(state: &mut State, group: &[usize], translate: bool, step: &[f64; MAX_N
 /// JᵀJ and Jᵀr into the leading block of `a` and `g`, accumulated row block by row block
 /// without storing J; `errors` are the group bones' prior errors at this pose ([`cost_of`]).
 #[allow(clippy::too_many_arguments)] // the solve's state, and the two outputs it reuses
-fn normal_equations(
+fn normal_equations<const N: usize>(
     rig: &KeyedRig,
     state: &State,
     group: &[usize],
@@ -208,8 +222,8 @@ fn normal_equations(
     terms: &[Term],
     prior: &[(DQuat, f64)],
     errors: &[DVec3],
-    a: &mut Matrix,
-    g: &mut [f64; MAX_N],
+    a: &mut Matrix<N>,
+    g: &mut [f64; N],
 ) {
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
@@ -231,13 +245,17 @@ fn normal_equations(
     });
     let mut blocks = [DMat3::ZERO; MAX_BONES + 1];
     let mut from_blocks = [DMat3::ZERO; MAX_BONES + 1];
+    // The shoulders' midpoint and its blocks, the same for every term measured from it: made
+    // once per step, not once per term.
+    let mut midpoint: Option<(Shoulders, DVec3, [DMat3; MAX_BONES + 1])> = None;
     for t in terms {
         let x = state.point(rig, t.anchor);
         point_blocks(rig, state, group, translate, t.anchor, x, &mut blocks);
-        let (d, r) = residual(state, rig, t);
         let w2 = t.weight * t.weight;
-        match t.goal {
-            Goal::Reach(_) => {
+        let d = match t.goal {
+            Goal::Reach(length) => {
+                let d = x - t.target;
+                let r = d.length() - length;
                 let dir = d.normalize_or_zero();
                 let rows: [DVec3; MAX_BONES + 1] =
                     std::array::from_fn(|i| blocks[i].transpose() * dir);
@@ -255,35 +273,42 @@ fn normal_equations(
                 let y = state.point(rig, from);
                 point_blocks(rig, state, group, translate, from, y, &mut from_blocks);
                 along_blocks(x - y, length, &mut blocks[..count], &from_blocks[..count]);
+                along_residual(x - y, t.target, length)
             }
             Goal::AlongFromShoulders { from, length } => {
-                // The midpoint's blocks: each side's 肩-head blocks through its derivative.
-                let mut mid = [DMat3::ZERO; MAX_BONES + 1];
-                for s in 0..2 {
-                    let (_, d) = from.shoulder(rig, state, s);
-                    let y = state.point(rig, from.pivots[s]);
-                    point_blocks(rig, state, group, translate, from.pivots[s], y, &mut from_blocks);
-                    for i in 0..count {
-                        mid[i] += d * from_blocks[i] * 0.5;
-                    }
+                if midpoint.as_ref().is_none_or(|m| m.0 != from) {
+                    midpoint = Some(shoulders_blocks(rig, state, group, translate, from));
                 }
-                let y = from.point(rig, state);
-                along_blocks(x - y, length, &mut blocks[..count], &mid[..count]);
+                let (_, y, mid) = midpoint.as_ref().expect("made above");
+                along_blocks(x - *y, length, &mut blocks[..count], &mid[..count]);
+                along_residual(x - *y, t.target, length)
             }
-            Goal::At => {}
-        }
+            Goal::At => x - t.target,
+        };
         // Blocks of bones that do not move the point are zero: skip them, and fill only the
         // upper triangle (mirrored below once at the end).
         let live: [bool; MAX_BONES + 1] =
             std::array::from_fn(|i| i < count && blocks[i] != DMat3::ZERO);
+        // A point's blocks are the identity (the translation's) and cross-product matrices,
+        // whose products have closed forms: the same products of the same numbers, without
+        // the multiplications by their zeros (see `skew_product`).
+        let at = matches!(t.goal, Goal::At);
         for i in (0..count).filter(|&i| live[i]) {
             let ji = blocks[i].transpose();
             let gi = ji * d * w2;
             for c in 0..3 {
                 g[cols[i] + c] += gi[c];
             }
+            let identity = at && translate && i == 0;
             for j in (i..count).filter(|&j| live[j]) {
-                add_block(a, cols[i], cols[j], ji * blocks[j] * w2);
+                let product = if identity {
+                    blocks[j]
+                } else if at {
+                    skew_product(blocks[i], blocks[j])
+                } else {
+                    ji * blocks[j]
+                };
+                add_block(a, cols[i], cols[j], product * w2);
             }
         }
     }
@@ -302,6 +327,29 @@ fn normal_equations(
             g[i] += w2 * e[c];
         }
     }
+}
+
+/// The shoulders' midpoint ([`Shoulders::point`]) and its blocks: each side's 肩-head blocks
+/// through its derivative.
+fn shoulders_blocks(
+    rig: &KeyedRig,
+    state: &State,
+    group: &[usize],
+    translate: bool,
+    from: Shoulders,
+) -> (Shoulders, DVec3, [DMat3; MAX_BONES + 1]) {
+    let count = translate as usize + group.len();
+    let mut mid = [DMat3::ZERO; MAX_BONES + 1];
+    let mut from_blocks = [DMat3::ZERO; MAX_BONES + 1];
+    for s in 0..2 {
+        let (_, d) = from.shoulder(rig, state, s);
+        let y = state.point(rig, from.pivots[s]);
+        point_blocks(rig, state, group, translate, from.pivots[s], y, &mut from_blocks);
+        for i in 0..count {
+            mid[i] += d * from_blocks[i] * 0.5;
+        }
+    }
+    (from, from.point(rig, state), mid)
 }
 
 /// A direction term's blocks from its two points' (`blocks` of the far one, `from` of the

@@ -72,7 +72,7 @@ pub(crate) enum Goal {
 /// 肩 head (`pivots`, rigid with the chest) toward the input's shoulder point (`aims`) at the
 /// 肩's length (`reach`), as the solver then points each 肩. Fitting the trunk through it, not
 /// through the 腕 heads at the clavicles' last turn, leaves nothing to iterate.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Shoulders {
     pub pivots: [Anchor; 2],
     pub aims: [DVec3; 2],
@@ -128,7 +128,17 @@ impl Prior {
 }
 
 /// A term's residual: a vector for `At` and `Along`, a scalar (in `.1`) for `Reach`.
+#[cfg(test)]
 pub(crate) fn residual(state: &State, rig: &KeyedRig, t: &Term) -> (DVec3, f64) {
+    let midpoint = match t.goal {
+        Goal::AlongFromShoulders { from, .. } => from.point(rig, state),
+        _ => DVec3::ZERO,
+    };
+    residual_with(state, rig, t, midpoint)
+}
+
+/// [`residual`], given the shoulders' midpoint when the term is measured from it.
+fn residual_with(state: &State, rig: &KeyedRig, t: &Term, midpoint: DVec3) -> (DVec3, f64) {
     let x = state.point(rig, t.anchor);
     match t.goal {
         Goal::At => (x - t.target, 0.0),
@@ -137,21 +147,33 @@ pub(crate) fn residual(state: &State, rig: &KeyedRig, t: &Term) -> (DVec3, f64) 
             (d, d.length() - length)
         }
         Goal::Along { from, length } => {
-            let v = x - state.point(rig, from);
-            ((v.normalize_or_zero() - t.target) * length, 0.0)
+            (along_residual(x - state.point(rig, from), t.target, length), 0.0)
         }
-        Goal::AlongFromShoulders { from, length } => {
-            let v = x - from.point(rig, state);
-            ((v.normalize_or_zero() - t.target) * length, 0.0)
+        Goal::AlongFromShoulders { length, .. } => {
+            (along_residual(x - midpoint, t.target, length), 0.0)
         }
     }
 }
 
+/// A direction term's residual for the segment `v` it measures.
+pub(super) fn along_residual(v: DVec3, target: DVec3, length: f64) -> DVec3 {
+    (v.normalize_or_zero() - target) * length
+}
+
 pub(super) fn terms_cost(rig: &KeyedRig, state: &State, terms: &[Term]) -> f64 {
+    // The shoulders' midpoint, made once for all the terms measured from it.
+    let mut midpoint: Option<(Shoulders, DVec3)> = None;
     terms
         .iter()
         .map(|t| {
-            let (d, r) = residual(state, rig, t);
+            let mid = match t.goal {
+                Goal::AlongFromShoulders { from, .. } => match midpoint {
+                    Some((s, p)) if s == from => p,
+                    _ => midpoint.insert((from, from.point(rig, state))).1,
+                },
+                _ => DVec3::ZERO,
+            };
+            let (d, r) = residual_with(state, rig, t, mid);
             let e = match t.goal {
                 Goal::At | Goal::Along { .. } | Goal::AlongFromShoulders { .. } => {
                     d.length_squared()
