@@ -16,6 +16,7 @@
 //! Every function here is O(frames × joints) and allocates its scratch buffers once per call.
 
 mod gaps;
+mod median;
 mod repair;
 mod resample;
 mod smooth;

@@ -1,5 +1,6 @@
 //! [`repair_swaps`] and [`reject_outliers`]: label swaps and spikes of pose estimators.
 
+use super::median::{median, StreamMedian};
 use crate::keypoints::Keypoints;
 use glam::Vec3;
 
@@ -99,79 +100,136 @@ const WINDOW: usize = 2;
 /// samples with fewer than two present neighbours in the window are kept. Spikes lasting two
 /// frames or more are not what this looks for (they raise the median too).
 pub fn reject_outliers(kp: &mut Keypoints, threshold: f32) -> usize {
-    let (frames, joints) = (kp.frame_count, kp.joint_count);
-    let mut steps: Vec<f32> = (0..joints)
-        .flat_map(|j| (1..frames).map(move |f| (f, j)))
-        .map(|(f, j)| kp.positions[f * joints + j].distance(kp.positions[(f - 1) * joints + j]))
-        .filter(|d| d.is_finite())
-        .collect();
-    let mean = steps.iter().sum::<f32>() / steps.len().max(1) as f32;
-    let clip_scale = match median(&mut steps) {
-        Some(m) if m > 0.0 => m,
-        _ => mean,
-    };
-    if !(clip_scale > 0.0 && threshold.is_finite()) {
+    if !threshold.is_finite() {
         return 0;
     }
-
-    let mut track = vec![Vec3::NAN; frames];
-    let mut rejected = 0;
-    for j in 0..joints {
-        for (f, p) in track.iter_mut().enumerate() {
-            *p = kp.positions[f * joints + j];
-        }
-        for f in 0..frames {
-            if !track[f].is_finite() {
-                continue;
-            }
-            let lo = f.saturating_sub(WINDOW);
-            let hi = (f + WINDOW).min(frames - 1);
-            let mut around = [(0, Vec3::ZERO); 2 * WINDOW];
-            let mut n = 0;
-            for g in (lo..=hi).filter(|&g| g != f && track[g].is_finite()) {
-                around[n] = (g, track[g]);
-                n += 1;
-            }
-            if n < 2 {
-                continue;
-            }
-            let around = &around[..n];
-            let mut centre = Vec3::ZERO;
-            for axis in 0..3 {
-                let mut values = [0.0; 2 * WINDOW];
-                for (v, (_, p)) in values.iter_mut().zip(around) {
-                    *v = p[axis];
+    let (frames, joints) = (kp.frame_count, kp.joint_count);
+    let positions = &kp.positions;
+    let row = |f: usize| &positions[f * joints..(f + 1) * joints];
+    // One sweep over the frames, five rows at a time, in memory order. The clip-wide scale is
+    // not known until the sweep ends, so it keeps the suspects: samples farther than
+    // `threshold` times their local motion, the few that the clip-wide scale may still excuse.
+    let mut steps = StreamMedian::new();
+    let mut suspects = Vec::new();
+    for f in 0..frames {
+        if f > 0 {
+            for (p, q) in row(f).iter().zip(row(f - 1)) {
+                let step = p.distance_squared(*q);
+                if step.is_finite() {
+                    steps.add(step);
                 }
-                centre[axis] = median(&mut values[..n]).unwrap_or(0.0);
             }
-            // Per frame, between neighbours only: a spike at `f` must not excuse itself.
-            let local = around
-                .windows(2)
-                .map(|w| w[1].1.distance(w[0].1) / (w[1].0 - w[0].0) as f32)
-                .fold(0.0, f32::max);
-            if track[f].distance(centre) > threshold * clip_scale.max(local) {
-                kp.positions[f * joints + j] = Vec3::NAN;
-                rejected += 1;
+        }
+        if threshold >= 0.0 && f >= WINDOW && f + WINDOW < frames {
+            let [r0, r1, r2, r3, r4] = [f - 2, f - 1, f, f + 1, f + 2].map(row);
+            for j in 0..joints {
+                let [a, b, x, c, d] = [r0[j], r1[j], r2[j], r3[j], r4[j]];
+                if !x.is_finite() {
+                    continue;
+                }
+                if !(a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite()) {
+                    suspects.extend(judge(positions, frames, joints, f, j, threshold));
+                    continue;
+                }
+                if let Some(suspect) = judge_interior([a, b, x, c, d], threshold) {
+                    suspects.push((f * joints + j, suspect.0, suspect.1));
+                }
             }
+        } else {
+            for j in 0..joints {
+                suspects.extend(judge(positions, frames, joints, f, j, threshold));
+            }
+        }
+    }
+
+    let again = (1..frames)
+        .flat_map(|f| row(f).iter().zip(row(f - 1)).map(|(p, q)| p.distance_squared(*q)))
+        .filter(|step| step.is_finite());
+    let clip_scale = match steps.median(again, f32::sqrt) {
+        Some(m) if m > 0.0 => m,
+        // Rare (most of the clip still): the mean, summed in the order it always was.
+        _ => {
+            let steps = (0..joints)
+                .flat_map(|j| (1..frames).map(move |f| (f, j)))
+                .map(|(f, j)| positions[f * joints + j].distance(positions[(f - 1) * joints + j]))
+                .filter(|d| d.is_finite());
+            steps.clone().sum::<f32>() / steps.count().max(1) as f32
+        }
+    };
+    if !(clip_scale > 0.0) {
+        return 0;
+    }
+    let mut rejected = 0;
+    for (i, distance, local) in suspects {
+        if distance > threshold * clip_scale.max(local) {
+            kp.positions[i] = Vec3::NAN;
+            rejected += 1;
         }
     }
     rejected
 }
 
-/// The median of `values` (the mean of the middle two for an even count), reordering them;
-/// `None` when empty. Non-finite values must have been left out.
-fn median(values: &mut [f32]) -> Option<f32> {
-    let n = values.len();
-    if n == 0 {
+/// A sample at `f` and its window, judged as [`reject_outliers`] describes: `(index,
+/// distance from the neighbours' median, local per-frame motion)` when it is a suspect
+/// (farther than `threshold` times the local motion, or any with a negative threshold).
+fn judge(
+    positions: &[Vec3],
+    frames: usize,
+    joints: usize,
+    f: usize,
+    j: usize,
+    threshold: f32,
+) -> Option<(usize, f32, f32)> {
+    let at = |g: usize| positions[g * joints + j];
+    if !at(f).is_finite() {
         return None;
     }
-    let (below, &mut upper, _) = values.select_nth_unstable_by(n / 2, f32::total_cmp);
-    Some(if n % 2 == 1 {
-        upper
-    } else {
-        let lower = below.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        (lower + upper) / 2.0
-    })
+    let lo = f.saturating_sub(WINDOW);
+    let hi = (f + WINDOW).min(frames - 1);
+    let mut around = [(0, Vec3::ZERO); 2 * WINDOW];
+    let mut n = 0;
+    for g in (lo..=hi).filter(|&g| g != f && at(g).is_finite()) {
+        around[n] = (g, at(g));
+        n += 1;
+    }
+    if n < 2 {
+        return None;
+    }
+    let around = &around[..n];
+    let mut centre = Vec3::ZERO;
+    for axis in 0..3 {
+        let mut values = [0.0; 2 * WINDOW];
+        for (v, (_, p)) in values.iter_mut().zip(around) {
+            *v = p[axis];
+        }
+        centre[axis] = median(&mut values[..n]).unwrap_or(0.0);
+    }
+    // Per frame, between neighbours only: a spike at `f` must not excuse itself.
+    let local = around
+        .windows(2)
+        .map(|w| w[1].1.distance(w[0].1) / (w[1].0 - w[0].0) as f32)
+        .fold(0.0, f32::max);
+    let distance = at(f).distance(centre);
+    (threshold < 0.0 || distance > threshold * local).then_some((f * joints + j, distance, local))
+}
+
+/// [`judge`] for a sample `x` with all four neighbours `a, b` (before) and `c, d` (after)
+/// present and a threshold not negative, the common case, with the same result: the medians
+/// of four by a sorting network, and almost every sample cleared on squared distances, with a
+/// margin far above their rounding, before any square root is taken.
+fn judge_interior([a, b, x, c, d]: [Vec3; 5], threshold: f32) -> Option<(f32, f32)> {
+    // The middle two of four are the larger of the pairs' minima and the smaller of their
+    // maxima, in some order; their sum does not depend on which is which.
+    let centre = (a.min(b).max(c.min(d)) + a.max(b).min(c.max(d))) / 2.0;
+    let far = x.distance_squared(centre);
+    let near = b.distance_squared(a).max(0.25 * c.distance_squared(b)).max(d.distance_squared(c));
+    let clear = threshold * threshold * (1.0 - 1e-4) * near;
+    if far == 0.0 || ((1e-30..=f32::MAX).contains(&clear) && far <= clear) {
+        return None;
+    }
+    let local = b.distance(a).max(c.distance(b) / 2.0).max(d.distance(c));
+    let distance = x.distance(centre);
+    (distance > threshold * local).then_some((distance, local))
 }
 
 #[cfg(test)]
