@@ -23,7 +23,7 @@ mod smooth;
 
 pub use gaps::{fill_gaps, GapReport};
 pub use repair::{reject_outliers, repair_swaps};
-pub use resample::resample;
+pub use resample::{resample, resample_owned};
 pub use smooth::{quaternion_continuity, smooth, smooth_rotations, Smoothing};
 
 /// Why a trajectory cannot be conditioned as asked.
