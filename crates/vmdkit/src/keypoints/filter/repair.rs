@@ -33,51 +33,96 @@ const SWAP_RATIO: f32 = 0.25;
 /// When a pair names a joint beyond `kp.joint_count`.
 pub fn repair_swaps(kp: &mut Keypoints, pairs: &[(usize, usize)]) -> usize {
     let (frames, joints) = (kp.frame_count, kp.joint_count);
+    // The pairs' tracks are gathered side by side, a group at a time in one sweep over the
+    // frames, rather than read a frame apart each. Pairs sharing a joint must see each other's
+    // repairs, so then each is gathered after the one before it is done.
+    let mut seen = vec![false; joints];
+    let shared = pairs.iter().flat_map(|&(l, r)| [l, r]).any(|j| {
+        j < joints && std::mem::replace(&mut seen[j], true)
+    });
+    let group = if shared { 1 } else { GROUP };
+    let mut tracks = Vec::new();
     let mut steps = Vec::with_capacity(frames);
     let mut swapped = 0;
-    for &(l, r) in pairs {
-        assert!(l < joints && r < joints, "joint pair ({l}, {r}) out of range");
-        let at =
-            |kp: &Keypoints, f: usize| (kp.positions[f * joints + l], kp.positions[f * joints + r]);
-
-        steps.clear();
-        steps.extend((1..frames).filter_map(|f| {
-            let ((l0, r0), (l1, r1)) = (at(kp, f - 1), at(kp, f));
-            let step = (l1.distance(l0) + r1.distance(r0)) / 2.0;
-            step.is_finite().then_some(step)
-        }));
-        let Some(typical) = median(&mut steps) else {
-            continue;
-        };
-
-        let mut f = 1;
-        while f + 1 < frames {
-            let run = (1..=MAX_SWAP).take_while(|k| f + k < frames).find(|&k| {
-                let ((lb, rb), (la, ra)) = (at(kp, f - 1), at(kp, f + k));
-                let (mut keep, mut swap) = (0.0, 0.0);
-                for i in 0..k {
-                    let w = (i + 1) as f32 / (k + 1) as f32;
-                    let (pl, pr) = (lb.lerp(la, w), rb.lerp(ra, w));
-                    let (lf, rf) = at(kp, f + i);
-                    keep += lf.distance(pl) + rf.distance(pr);
-                    swap += rf.distance(pl) + lf.distance(pr);
-                }
-                // NaN anywhere makes both comparisons false.
-                swap < SWAP_RATIO * keep && keep - swap > 2.0 * k as f32 * typical
-            });
-            match run {
-                Some(k) => {
-                    for g in f..f + k {
-                        kp.positions.swap(g * joints + l, g * joints + r);
-                        if let Some(c) = kp.confidence.as_mut() {
-                            c.swap(g * joints + l, g * joints + r);
-                        }
-                    }
-                    swapped += k;
-                    f += k;
-                }
-                None => f += 1,
+    for pairs in pairs.chunks(group) {
+        for &(l, r) in pairs {
+            assert!(l < joints && r < joints, "joint pair ({l}, {r}) out of range");
+        }
+        tracks.clear();
+        tracks.resize(pairs.len() * frames, [Vec3::ZERO; 2]);
+        for (f, row) in kp.positions.chunks_exact(joints.max(1)).enumerate() {
+            for (p, &(l, r)) in pairs.iter().enumerate() {
+                tracks[p * frames + f] = [row[l], row[r]];
             }
+        }
+        for (track, &(l, r)) in tracks.chunks_exact_mut(frames.max(1)).zip(pairs) {
+            for g in repair_pair(track, &mut steps) {
+                kp.positions.swap(g * joints + l, g * joints + r);
+                if let Some(c) = kp.confidence.as_mut() {
+                    c.swap(g * joints + l, g * joints + r);
+                }
+                swapped += 1;
+            }
+        }
+    }
+    swapped
+}
+
+/// Pairs [`repair_swaps`] gathers at a time.
+const GROUP: usize = 16;
+
+/// [`repair_swaps`] on one pair's track (left, right per frame), which it repairs; returns the
+/// frames it swapped.
+fn repair_pair(track: &mut [[Vec3; 2]], steps: &mut Vec<f32>) -> Vec<usize> {
+    let frames = track.len();
+    steps.clear();
+    steps.extend(track.windows(2).filter_map(|w| {
+        let ([l0, r0], [l1, r1]) = (w[0], w[1]);
+        let step = (l1.distance(l0) + r1.distance(r0)) / 2.0;
+        step.is_finite().then_some(step)
+    }));
+    let mut swapped = Vec::new();
+    let Some(typical) = median(steps) else {
+        return swapped;
+    };
+    let mut f = 1;
+    while f + 1 < frames {
+        let run = (1..=MAX_SWAP).take_while(|k| f + k < frames).find(|&k| {
+            let ([lb, rb], [la, ra]) = (track[f - 1], track[f + k]);
+            let mut predicted = [[Vec3::ZERO; 2]; MAX_SWAP];
+            let (mut kept, mut apart) = (0.0, 0.0);
+            for (i, p) in predicted.iter_mut().enumerate().take(k) {
+                let w = (i + 1) as f32 / (k + 1) as f32;
+                *p = [lb.lerp(la, w), rb.lerp(ra, w)];
+                let [lf, rf] = track[f + i];
+                kept += lf.distance_squared(p[0]) + rf.distance_squared(p[1]);
+                apart += p[0].distance_squared(p[1]);
+            }
+            // By the triangle inequality the swapped labels are at least 2·Σ|pl − pr| − keep
+            // from the predictions, so swapping needs keep > 1.6·Σ|pl − pr|; and keep is at
+            // most √(2k · Σ of its squares) while Σ|pl − pr| ≥ √(Σ of theirs). Runs that fail
+            // this (by far, allowing for rounding) are the usual ones, and need no roots.
+            if apart.is_finite() && 2.0 * k as f32 * kept <= 0.99 * 2.56 * apart {
+                return false;
+            }
+            let (mut keep, mut swap) = (0.0, 0.0);
+            for (i, [pl, pr]) in predicted.iter().enumerate().take(k) {
+                let [lf, rf] = track[f + i];
+                keep += lf.distance(*pl) + rf.distance(*pr);
+                swap += rf.distance(*pl) + lf.distance(*pr);
+            }
+            // NaN anywhere makes both comparisons false.
+            swap < SWAP_RATIO * keep && keep - swap > 2.0 * k as f32 * typical
+        });
+        match run {
+            Some(k) => {
+                for g in f..f + k {
+                    track[g].swap(0, 1);
+                    swapped.push(g);
+                }
+                f += k;
+            }
+            None => f += 1,
         }
     }
     swapped
