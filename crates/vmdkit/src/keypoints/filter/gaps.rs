@@ -44,11 +44,30 @@ pub fn fill_gaps(kp: &mut Keypoints, min_confidence: f32, max_gap: usize) -> Gap
     let mut report =
         GapReport { filled: vec![0; joints], held: vec![0; joints], empty_joints: Vec::new() };
     let mut present = vec![false; frames];
-    // Presence is read 64 joints at a time, a bit each, sweeping the frames in memory order;
-    // joints present throughout, the common case, need nothing more.
+    // Joints present throughout, the common case, need nothing: found in one sweep over the
+    // frames in memory order. The others' presence is read 64 joints at a time, a bit each.
+    let mut everywhere = vec![true; joints];
+    for (f, row) in kp.positions.chunks_exact(joints.max(1)).enumerate() {
+        match &kp.confidence {
+            Some(c) => {
+                let c = &c[f * joints..(f + 1) * joints];
+                for ((e, p), &c) in everywhere.iter_mut().zip(row).zip(c) {
+                    *e &= p.is_finite() & (c > min_confidence);
+                }
+            }
+            None => {
+                for (e, p) in everywhere.iter_mut().zip(row) {
+                    *e &= p.is_finite();
+                }
+            }
+        }
+    }
     let mut bits = vec![0u64; frames];
     for first_joint in (0..joints).step_by(64) {
         let block = first_joint..(first_joint + 64).min(joints);
+        if everywhere[block.clone()].iter().all(|&e| e) {
+            continue;
+        }
         for (f, word) in bits.iter_mut().enumerate() {
             let row = f * joints;
             let positions = &kp.positions[row + block.start..row + block.end];

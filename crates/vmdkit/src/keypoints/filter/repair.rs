@@ -156,33 +156,48 @@ pub fn reject_outliers(kp: &mut Keypoints, threshold: f32) -> usize {
     // `threshold` times their local motion, the few that the clip-wide scale may still excuse.
     let mut steps = StreamMedian::new();
     let mut suspects = Vec::new();
+    // The five rows of the window, as flat coordinates with their presence and squared steps
+    // from the row before: the medians of four then run over plain arrays of floats.
+    let mut window: [Row; 2 * WINDOW + 1] = std::array::from_fn(|_| Row::new(joints));
+    let mut centre = vec![0.0; 3 * joints];
+    let mut loaded = 0;
     for f in 0..frames {
-        if f > 0 {
-            for (p, q) in row(f).iter().zip(row(f - 1)) {
-                let step = p.distance_squared(*q);
-                if step.is_finite() {
-                    steps.add(step);
-                }
-            }
+        while loaded < frames && loaded <= f + WINDOW {
+            let previous = loaded.checked_sub(1).map(row);
+            window[loaded % window.len()].load(row(loaded), previous, &mut steps);
+            loaded += 1;
         }
-        if threshold >= 0.0 && f >= WINDOW && f + WINDOW < frames {
-            let [r0, r1, r2, r3, r4] = [f - 2, f - 1, f, f + 1, f + 2].map(row);
-            for j in 0..joints {
-                let [a, b, x, c, d] = [r0[j], r1[j], r2[j], r3[j], r4[j]];
-                if !x.is_finite() {
-                    continue;
-                }
-                if !(a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite()) {
-                    suspects.extend(judge(positions, frames, joints, f, j, threshold));
-                    continue;
-                }
-                if let Some(suspect) = judge_interior([a, b, x, c, d], threshold) {
-                    suspects.push((f * joints + j, suspect.0, suspect.1));
-                }
-            }
-        } else {
+        if !(threshold >= 0.0 && f >= WINDOW && f + WINDOW < frames) {
             for j in 0..joints {
                 suspects.extend(judge(positions, frames, joints, f, j, threshold));
+            }
+            continue;
+        }
+        let [a, b, x, c, d] = [f - 2, f - 1, f, f + 1, f + 2].map(|g| &window[g % window.len()]);
+        // Where a value is missing this is wrong, and unused.
+        for ((((m, &a), &b), &c), &d) in
+            centre.iter_mut().zip(&a.xyz).zip(&b.xyz).zip(&c.xyz).zip(&d.xyz)
+        {
+            let ((a, b), (c, d)) = (min_max(a, b), min_max(c, d));
+            m.clone_from(&((min_max(a, c).1 + min_max(b, d).0) / 2.0));
+        }
+        for j in 0..joints {
+            if !x.present[j] {
+                continue;
+            }
+            if !(a.present[j] && b.present[j] && c.present[j] && d.present[j]) {
+                suspects.extend(judge(positions, frames, joints, f, j, threshold));
+                continue;
+            }
+            let at = |r: &Row| Vec3::from_slice(&r.xyz[3 * j..3 * j + 3]);
+            let far = at(x).distance_squared(Vec3::from_slice(&centre[3 * j..3 * j + 3]));
+            let near = b.step[j].max(0.25 * at(c).distance_squared(at(b))).max(d.step[j]);
+            if cleared(far, near, threshold) {
+                continue;
+            }
+            let samples = [a, b, x, c, d].map(at);
+            if let Some(suspect) = judge_interior(samples, threshold) {
+                suspects.push((f * joints + j, suspect.0, suspect.1));
             }
         }
     }
@@ -260,21 +275,69 @@ fn judge(
 
 /// [`judge`] for a sample `x` with all four neighbours `a, b` (before) and `c, d` (after)
 /// present and a threshold not negative, the common case, with the same result: the medians
-/// of four by a sorting network, and almost every sample cleared on squared distances, with a
-/// margin far above their rounding, before any square root is taken.
+/// of four by a sorting network, and almost every sample [`cleared`] before any square root.
 fn judge_interior([a, b, x, c, d]: [Vec3; 5], threshold: f32) -> Option<(f32, f32)> {
     // The middle two of four are the larger of the pairs' minima and the smaller of their
     // maxima, in some order; their sum does not depend on which is which.
     let centre = (a.min(b).max(c.min(d)) + a.max(b).min(c.max(d))) / 2.0;
     let far = x.distance_squared(centre);
     let near = b.distance_squared(a).max(0.25 * c.distance_squared(b)).max(d.distance_squared(c));
-    let clear = threshold * threshold * (1.0 - 1e-4) * near;
-    if far == 0.0 || ((1e-30..=f32::MAX).contains(&clear) && far <= clear) {
+    if cleared(far, near, threshold) {
         return None;
     }
     let local = b.distance(a).max(c.distance(b) / 2.0).max(d.distance(c));
     let distance = x.distance(centre);
     (distance > threshold * local).then_some((distance, local))
+}
+
+/// Whether a sample whose squared distance from its neighbours' median is `far`, and whose
+/// neighbours' largest squared per-frame step is `near`, is surely no suspect: within
+/// `threshold` times the local motion with a margin (10⁻⁴) far above the rounding of squares
+/// and roots, and no subnormal or overflowing product to spoil that.
+fn cleared(far: f32, near: f32, threshold: f32) -> bool {
+    let clear = threshold * threshold * (1.0 - 1e-4) * near;
+    far == 0.0 || ((1e-30..=f32::MAX).contains(&clear) && far <= clear)
+}
+
+/// The smaller and the larger of two finite numbers.
+fn min_max(a: f32, b: f32) -> (f32, f32) {
+    if a < b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// One frame of [`reject_outliers`]'s window.
+struct Row {
+    /// The joints' coordinates, x, y, z after each other.
+    xyz: Vec<f32>,
+    /// Whether each joint is finite.
+    present: Vec<bool>,
+    /// Each joint's squared distance from the frame before (anything at the first frame).
+    step: Vec<f32>,
+}
+
+impl Row {
+    fn new(joints: usize) -> Row {
+        Row { xyz: vec![0.0; 3 * joints], present: vec![false; joints], step: vec![0.0; joints] }
+    }
+
+    /// Takes the frame `row`, after `previous`, counting its finite steps into `steps`.
+    fn load(&mut self, row: &[Vec3], previous: Option<&[Vec3]>, steps: &mut StreamMedian) {
+        for ((xyz, present), p) in self.xyz.chunks_exact_mut(3).zip(&mut self.present).zip(row) {
+            xyz.copy_from_slice(&p.to_array());
+            *present = p.is_finite();
+        }
+        if let Some(previous) = previous {
+            for ((step, p), q) in self.step.iter_mut().zip(row).zip(previous) {
+                *step = p.distance_squared(*q);
+                if step.is_finite() {
+                    steps.add(*step);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
