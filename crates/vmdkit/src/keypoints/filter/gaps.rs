@@ -93,7 +93,13 @@ pub fn fill_gaps(kp: &mut Keypoints, min_confidence: f32, max_gap: usize) -> Gap
 }
 
 /// [`fill_gaps`] for joint `j`, present in the frames `present` says.
-fn fill_joint(kp: &mut Keypoints, j: usize, present: &[bool], max_gap: usize, report: &mut GapReport) {
+fn fill_joint(
+    kp: &mut Keypoints,
+    j: usize,
+    present: &[bool],
+    max_gap: usize,
+    report: &mut GapReport,
+) {
     let (frames, joints) = (kp.frame_count, kp.joint_count);
     let (Some(first), Some(last)) =
         (present.iter().position(|&p| p), present.iter().rposition(|&p| p))

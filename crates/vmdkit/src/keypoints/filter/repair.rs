@@ -37,9 +37,10 @@ pub fn repair_swaps(kp: &mut Keypoints, pairs: &[(usize, usize)]) -> usize {
     // frames, rather than read a frame apart each. Pairs sharing a joint must see each other's
     // repairs, so then each is gathered after the one before it is done.
     let mut seen = vec![false; joints];
-    let shared = pairs.iter().flat_map(|&(l, r)| [l, r]).any(|j| {
-        j < joints && std::mem::replace(&mut seen[j], true)
-    });
+    let shared = pairs
+        .iter()
+        .flat_map(|&(l, r)| [l, r])
+        .any(|j| j < joints && std::mem::replace(&mut seen[j], true));
     let group = if shared { 1 } else { GROUP };
     let mut tracks = Vec::new();
     let mut steps = Vec::with_capacity(frames);
@@ -181,23 +182,30 @@ pub fn reject_outliers(kp: &mut Keypoints, threshold: f32) -> usize {
             let ((a, b), (c, d)) = (min_max(a, b), min_max(c, d));
             m.clone_from(&((min_max(a, c).1 + min_max(b, d).0) / 2.0));
         }
-        for j in 0..joints {
-            if !x.present[j] {
+        let presence = (a.present.iter().zip(&b.present))
+            .zip(x.present.iter().zip(&c.present).zip(&d.present))
+            .map(|((&a, &b), ((&x, &c), &d))| (x, a & b & c & d));
+        let moves = (x.xyz.chunks_exact(3).zip(centre.chunks_exact(3)))
+            .zip(b.xyz.chunks_exact(3).zip(c.xyz.chunks_exact(3)))
+            .zip(b.step.iter().zip(&d.step));
+        for (j, ((x_present, all), (((x, m), (b, c)), (&before, &after)))) in
+            presence.zip(moves).enumerate()
+        {
+            if !x_present {
                 continue;
             }
-            if !(a.present[j] && b.present[j] && c.present[j] && d.present[j]) {
+            if all {
+                let far = squared_distance(x, m);
+                let near = before.max(0.25 * squared_distance(c, b)).max(after);
+                if cleared(far, near, threshold) {
+                    continue;
+                }
+                let samples = [f - 2, f - 1, f, f + 1, f + 2].map(|g| positions[g * joints + j]);
+                if let Some(suspect) = judge_interior(samples, threshold) {
+                    suspects.push((f * joints + j, suspect.0, suspect.1));
+                }
+            } else {
                 suspects.extend(judge(positions, frames, joints, f, j, threshold));
-                continue;
-            }
-            let at = |r: &Row| Vec3::from_slice(&r.xyz[3 * j..3 * j + 3]);
-            let far = at(x).distance_squared(Vec3::from_slice(&centre[3 * j..3 * j + 3]));
-            let near = b.step[j].max(0.25 * at(c).distance_squared(at(b))).max(d.step[j]);
-            if cleared(far, near, threshold) {
-                continue;
-            }
-            let samples = [a, b, x, c, d].map(at);
-            if let Some(suspect) = judge_interior(samples, threshold) {
-                suspects.push((f * joints + j, suspect.0, suspect.1));
             }
         }
     }
@@ -297,6 +305,13 @@ fn judge_interior([a, b, x, c, d]: [Vec3; 5], threshold: f32) -> Option<(f32, f3
 fn cleared(far: f32, near: f32, threshold: f32) -> bool {
     let clear = threshold * threshold * (1.0 - 1e-4) * near;
     far == 0.0 || ((1e-30..=f32::MAX).contains(&clear) && far <= clear)
+}
+
+/// The squared distance of two points given as three coordinates, as
+/// [`Vec3::distance_squared`] computes it.
+fn squared_distance(p: &[f32], q: &[f32]) -> f32 {
+    let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
 }
 
 /// The smaller and the larger of two finite numbers.

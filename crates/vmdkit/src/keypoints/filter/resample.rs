@@ -40,11 +40,7 @@ pub fn resample(kp: &Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints,
 /// # Errors
 ///
 /// [`FilterError::BadRate`] when either rate is not a positive finite number.
-pub fn resample_owned(
-    kp: Keypoints,
-    from_fps: f64,
-    to_fps: f64,
-) -> Result<Keypoints, FilterError> {
+pub fn resample_owned(kp: Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints, FilterError> {
     check_rates(from_fps, to_fps)?;
     if same_rate(&kp, from_fps, to_fps) {
         return Ok(Keypoints { fps: Some(to_fps), ..kp });
