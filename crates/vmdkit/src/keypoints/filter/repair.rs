@@ -117,8 +117,8 @@ fn repair_pair(track: &mut [[Vec3; 2]], steps: &mut Vec<f32>) -> Vec<usize> {
         });
         match run {
             Some(k) => {
-                for g in f..f + k {
-                    track[g].swap(0, 1);
+                for (g, labels) in track.iter_mut().enumerate().skip(f).take(k) {
+                    labels.swap(0, 1);
                     swapped.push(g);
                 }
                 f += k;
@@ -224,7 +224,8 @@ pub fn reject_outliers(kp: &mut Keypoints, threshold: f32) -> usize {
             steps.clone().sum::<f32>() / steps.count().max(1) as f32
         }
     };
-    if !(clip_scale > 0.0) {
+    // NaN is no scale either.
+    if clip_scale.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         return 0;
     }
     let mut rejected = 0;
