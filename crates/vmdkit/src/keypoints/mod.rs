@@ -28,8 +28,8 @@ mod layouts;
 
 pub use face::{FaceBlock, FaceMesh};
 pub use filter::{
-    fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, smooth,
-    smooth_rotations, FilterError, GapReport, Smoothing,
+    fill_gaps, quaternion_continuity, reject_outliers, repair_swaps, resample, resample_owned,
+    smooth, smooth_rotations, FilterError, GapReport, Smoothing,
 };
 pub use io::{KeypointError, KeypointErrorKind, KeypointFileError, KeypointFormat, Location};
 pub use layout::{JointLayout, JointLayoutError, LayoutJoint, SyntheticPoint};

@@ -71,7 +71,8 @@ pub(crate) fn condition(
     if smoothing {
         keypoints::smooth(&mut kp, options.fps, options.smoothing);
     }
-    let kp = keypoints::resample(&kp, options.fps, FPS)
+    // At 30 fps already (the usual case) the clip is kept as it is, not copied again.
+    let kp = keypoints::resample_owned(kp, options.fps, FPS)
         .map_err(|e| RetargetError::Option(e.to_string()))?;
     notes.frames = kp.frame_count;
     Ok(Conditioned { keypoints: kp, notes })

@@ -44,64 +44,115 @@ pub fn fill_gaps(kp: &mut Keypoints, min_confidence: f32, max_gap: usize) -> Gap
     let mut report =
         GapReport { filled: vec![0; joints], held: vec![0; joints], empty_joints: Vec::new() };
     let mut present = vec![false; frames];
-    for j in 0..joints {
-        for (f, p) in present.iter_mut().enumerate() {
-            *p = kp.is_present(f, j, min_confidence);
+    // Joints present throughout, the common case, need nothing: found in one sweep over the
+    // frames in memory order. The others' presence is read 64 joints at a time, a bit each.
+    let mut everywhere = vec![true; joints];
+    for (f, row) in kp.positions.chunks_exact(joints.max(1)).enumerate() {
+        match &kp.confidence {
+            Some(c) => {
+                let c = &c[f * joints..(f + 1) * joints];
+                for ((e, p), &c) in everywhere.iter_mut().zip(row).zip(c) {
+                    *e &= p.is_finite() & (c > min_confidence);
+                }
+            }
+            None => {
+                for (e, p) in everywhere.iter_mut().zip(row) {
+                    *e &= p.is_finite();
+                }
+            }
         }
-        let (Some(first), Some(last)) =
-            (present.iter().position(|&p| p), present.iter().rposition(|&p| p))
-        else {
-            for f in 0..frames {
-                kp.positions[f * joints + j] = Vec3::NAN;
-            }
-            if frames > 0 {
-                report.empty_joints.push(j);
-            }
+    }
+    let mut bits = vec![0u64; frames];
+    for first_joint in (0..joints).step_by(64) {
+        let block = first_joint..(first_joint + 64).min(joints);
+        if everywhere[block.clone()].iter().all(|&e| e) {
             continue;
-        };
-        let at = |kp: &Keypoints, f: usize| kp.positions[f * joints + j].as_dvec3();
-
-        let (head, tail) = (at(kp, first).as_vec3(), at(kp, last).as_vec3());
-        for f in (0..first).chain(last + 1..frames) {
-            kp.positions[f * joints + j] = if f < first { head } else { tail };
         }
-        report.held[j] += first + (frames - 1 - last);
-
-        let mut a = first;
-        while a < last {
-            let b = a + 1 + present[a + 1..].iter().position(|&p| p).unwrap_or(0);
-            let gap = b - a - 1;
-            if gap == 0 {
-                a = b;
-                continue;
+        for (f, word) in bits.iter_mut().enumerate() {
+            let row = f * joints;
+            let positions = &kp.positions[row + block.start..row + block.end];
+            *word = match &kp.confidence {
+                Some(c) => (positions.iter().zip(&c[row + block.start..row + block.end]))
+                    .enumerate()
+                    .fold(0, |w, (k, (p, &c))| {
+                        w | (((p.is_finite() && c > min_confidence) as u64) << k)
+                    }),
+                None => (positions.iter().enumerate())
+                    .fold(0, |w, (k, p)| w | ((p.is_finite() as u64) << k)),
+            };
+        }
+        let everywhere = bits.iter().fold(!0u64, |all, w| all & w);
+        for (k, j) in block.enumerate().filter(|&(k, _)| everywhere >> k & 1 == 0) {
+            for (p, w) in present.iter_mut().zip(&bits) {
+                *p = w >> k & 1 == 1;
             }
-            let (pa, pb) = (at(kp, a), at(kp, b));
-            if gap <= max_gap {
-                // The outer neighbours, where present, bend the curve to the motion around
-                // the gap; without them the polynomial drops to a quadratic or a line.
-                let mut knots = [(0.0, DVec3::ZERO); 4];
-                let mut n = 0;
-                let before = a.checked_sub(1).filter(|&o| present[o]);
-                let after = Some(b + 1).filter(|&o| o < frames && present[o]);
-                for o in [before, Some(a), Some(b), after].into_iter().flatten() {
-                    knots[n] = (o as f64, at(kp, o));
-                    n += 1;
-                }
-                for f in a + 1..b {
-                    kp.positions[f * joints + j] = lagrange(&knots[..n], f as f64).as_vec3();
-                }
-                report.filled[j] += gap;
-            } else {
-                for f in a + 1..b {
-                    let p = if f - a <= b - f { pa } else { pb };
-                    kp.positions[f * joints + j] = p.as_vec3();
-                }
-                report.held[j] += gap;
-            }
-            a = b;
+            fill_joint(kp, j, &present, max_gap, &mut report);
         }
     }
     report
+}
+
+/// [`fill_gaps`] for joint `j`, present in the frames `present` says.
+fn fill_joint(
+    kp: &mut Keypoints,
+    j: usize,
+    present: &[bool],
+    max_gap: usize,
+    report: &mut GapReport,
+) {
+    let (frames, joints) = (kp.frame_count, kp.joint_count);
+    let (Some(first), Some(last)) =
+        (present.iter().position(|&p| p), present.iter().rposition(|&p| p))
+    else {
+        for f in 0..frames {
+            kp.positions[f * joints + j] = Vec3::NAN;
+        }
+        if frames > 0 {
+            report.empty_joints.push(j);
+        }
+        return;
+    };
+    let at = |kp: &Keypoints, f: usize| kp.positions[f * joints + j].as_dvec3();
+
+    let (head, tail) = (at(kp, first).as_vec3(), at(kp, last).as_vec3());
+    for f in (0..first).chain(last + 1..frames) {
+        kp.positions[f * joints + j] = if f < first { head } else { tail };
+    }
+    report.held[j] += first + (frames - 1 - last);
+
+    let mut a = first;
+    while a < last {
+        let b = a + 1 + present[a + 1..].iter().position(|&p| p).unwrap_or(0);
+        let gap = b - a - 1;
+        if gap == 0 {
+            a = b;
+            continue;
+        }
+        let (pa, pb) = (at(kp, a), at(kp, b));
+        if gap <= max_gap {
+            // The outer neighbours, where present, bend the curve to the motion around
+            // the gap; without them the polynomial drops to a quadratic or a line.
+            let mut knots = [(0.0, DVec3::ZERO); 4];
+            let mut n = 0;
+            let before = a.checked_sub(1).filter(|&o| present[o]);
+            let after = Some(b + 1).filter(|&o| o < frames && present[o]);
+            for o in [before, Some(a), Some(b), after].into_iter().flatten() {
+                knots[n] = (o as f64, at(kp, o));
+                n += 1;
+            }
+            for f in a + 1..b {
+                kp.positions[f * joints + j] = lagrange(&knots[..n], f as f64).as_vec3();
+            }
+            report.filled[j] += gap;
+        } else {
+            for f in a + 1..b {
+                let p = if f - a <= b - f { pa } else { pb };
+                kp.positions[f * joints + j] = p.as_vec3();
+            }
+            report.held[j] += gap;
+        }
+        a = b;
+    }
 }
 
 /// The polynomial through `knots` (time, value), at `t`.

@@ -16,13 +16,14 @@
 //! Every function here is O(frames × joints) and allocates its scratch buffers once per call.
 
 mod gaps;
+mod median;
 mod repair;
 mod resample;
 mod smooth;
 
 pub use gaps::{fill_gaps, GapReport};
 pub use repair::{reject_outliers, repair_swaps};
-pub use resample::resample;
+pub use resample::{resample, resample_owned};
 pub use smooth::{quaternion_continuity, smooth, smooth_rotations, Smoothing};
 
 /// Why a trajectory cannot be conditioned as asked.

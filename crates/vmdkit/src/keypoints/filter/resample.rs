@@ -27,22 +27,48 @@ const ON_FRAME: f64 = 1e-6;
 ///
 /// [`FilterError::BadRate`] when either rate is not a positive finite number.
 pub fn resample(kp: &Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints, FilterError> {
+    check_rates(from_fps, to_fps)?;
+    if same_rate(kp, from_fps, to_fps) {
+        return Ok(Keypoints { fps: Some(to_fps), ..kp.clone() });
+    }
+    Ok(resample_frames(kp, from_fps, to_fps))
+}
+
+/// [`resample`], taking the keypoints: at equal rates they are returned as they are (but for
+/// the `fps`), without a copy.
+///
+/// # Errors
+///
+/// [`FilterError::BadRate`] when either rate is not a positive finite number.
+pub fn resample_owned(kp: Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints, FilterError> {
+    check_rates(from_fps, to_fps)?;
+    if same_rate(&kp, from_fps, to_fps) {
+        return Ok(Keypoints { fps: Some(to_fps), ..kp });
+    }
+    Ok(resample_frames(&kp, from_fps, to_fps))
+}
+
+fn check_rates(from_fps: f64, to_fps: f64) -> Result<(), FilterError> {
     for rate in [from_fps, to_fps] {
         if !(rate.is_finite() && rate > 0.0) {
             return Err(FilterError::BadRate(rate));
         }
     }
-    let mut out = Keypoints { fps: Some(to_fps), ..kp.clone() };
-    if (from_fps - to_fps).abs() <= 1e-9 || kp.frame_count == 0 {
-        return Ok(out);
-    }
+    Ok(())
+}
 
+/// Whether [`resample`] has nothing to interpolate.
+fn same_rate(kp: &Keypoints, from_fps: f64, to_fps: f64) -> bool {
+    (from_fps - to_fps).abs() <= 1e-9 || kp.frame_count == 0
+}
+
+/// [`resample`] between two different valid rates of a clip with frames.
+fn resample_frames(kp: &Keypoints, from_fps: f64, to_fps: f64) -> Keypoints {
     let joints = kp.joint_count;
     let step = from_fps / to_fps; // input frames per output frame
     let last = (kp.frame_count - 1) as f64;
     let frames = (last / step + ON_FRAME).floor() as usize + 1;
-    out.frame_count = frames;
-    out.positions = Vec::with_capacity(frames * joints);
+    let mut positions = Vec::with_capacity(frames * joints);
     let mut confidence = kp.confidence.as_ref().map(|_| Vec::with_capacity(frames * joints));
 
     for i in 0..frames {
@@ -56,7 +82,7 @@ pub fn resample(kp: &Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints,
             (lo, lo + 1, s - lo as f64)
         };
         let (a, b) = (lo * joints, hi * joints);
-        out.positions.extend((0..joints).map(|j| {
+        positions.extend((0..joints).map(|j| {
             let (p, q) = (kp.positions[a + j], kp.positions[b + j]);
             if p.is_finite() && q.is_finite() {
                 lerp(p, q, t)
@@ -70,8 +96,16 @@ pub fn resample(kp: &Keypoints, from_fps: f64, to_fps: f64) -> Result<Keypoints,
             );
         }
     }
-    out.confidence = confidence;
-    Ok(out)
+    Keypoints {
+        frame_count: frames,
+        joint_count: joints,
+        positions,
+        confidence,
+        names: kp.names.clone(),
+        fps: Some(to_fps),
+        units: kp.units,
+        up: kp.up,
+    }
 }
 
 fn lerp(p: Vec3, q: Vec3, t: f64) -> Vec3 {
@@ -99,6 +133,18 @@ mod tests {
         let out = resample(&kp, 30.0, 30.0 + 1e-12).unwrap();
         assert_eq!(out.positions, kp.positions);
         assert_eq!(out.fps, Some(30.0 + 1e-12));
+        let owned = resample_owned(kp.clone(), 30.0, 30.0 + 1e-12).unwrap();
+        assert_eq!(owned, out);
+    }
+
+    #[test]
+    fn owned_resamples_as_borrowed() {
+        let mut kp = ramp(7);
+        kp.names = Some(vec!["a".into(), "b".into()]);
+        for (from, to) in [(60.0, 30.0), (30.0, 50.0), (24.0, 30.0)] {
+            assert_eq!(resample_owned(kp.clone(), from, to), resample(&kp, from, to));
+        }
+        assert!(resample_owned(kp, 0.0, 30.0).is_err());
     }
 
     #[test]

@@ -96,9 +96,30 @@ pub fn smooth(kp: &mut Keypoints, fps: f64, smoothing: Smoothing) {
         return;
     };
     let (frames, joints) = (kp.frame_count, kp.joint_count);
+    if frames == 0 || joints == 0 {
+        return;
+    }
+    // Joints present in every frame (after gap filling, all but the empty ones) are one run
+    // each: filtered many at a time, in memory order. The others go run by run.
+    let (mut whole, mut some) = (vec![true; joints], vec![false; joints]);
+    for row in kp.positions.chunks_exact(joints) {
+        for ((w, s), p) in whole.iter_mut().zip(&mut some).zip(row) {
+            let finite = p.is_finite();
+            *w &= finite;
+            *s |= finite;
+        }
+    }
+    let present: Vec<usize> = (0..joints).filter(|&j| whole[j]).collect();
+    if frames >= MIN_RUN {
+        let mut ext = Vec::new();
+        for block in present.chunks(BLOCK) {
+            filter.block(kp, block, &mut ext);
+        }
+    }
+
     let mut series = vec![0.0; frames];
     let mut scratch = Vec::with_capacity(frames + 2 * filter.pad);
-    for j in 0..joints {
+    for j in (0..joints).filter(|&j| some[j] && !whole[j]) {
         for axis in 0..3 {
             for (f, s) in series.iter_mut().enumerate() {
                 let p: Vec3 = kp.positions[f * joints + j];
@@ -113,6 +134,13 @@ pub fn smooth(kp: &mut Keypoints, fps: f64, smoothing: Smoothing) {
         }
     }
 }
+
+/// Joints that [`smooth`] filters together when they are present in every frame: their 24
+/// coordinates side by side give the processor independent filters to interleave (each one
+/// alone waits on its own previous output) and keep the working rows in cache.
+const BLOCK: usize = 8;
+/// The coordinates of a [`BLOCK`].
+const CHANNELS: usize = 3 * BLOCK;
 
 /// Flips each quaternion onto the hemisphere of the one before it, so that a track which
 /// turns smoothly also has smoothly varying components (q and −q are the same rotation, and
@@ -237,6 +265,78 @@ impl Filter {
         self.pass(ext.iter_mut().rev());
         for (v, e) in x.iter_mut().zip(&ext[pad..pad + n]) {
             *v = e + origin;
+        }
+    }
+
+    /// [`filtfilt`](Self::filtfilt) on the coordinates of up to [`BLOCK`] joints present in
+    /// every frame (at least [`MIN_RUN`] of them), with the same arithmetic on each, row by
+    /// row: `ext` holds the extended series time-major, a row of [`CHANNELS`] per sample.
+    fn block(&self, kp: &mut Keypoints, block: &[usize], ext: &mut Vec<f64>) {
+        let (n, joints) = (kp.frame_count, kp.joint_count);
+        let pad = self.pad.min(n - 1);
+        ext.clear();
+        ext.resize((n + 2 * pad) * CHANNELS, 0.0);
+        let mut origin = [0.0; CHANNELS];
+        for (k, &j) in block.iter().enumerate() {
+            for axis in 0..3 {
+                origin[3 * k + axis] = kp.positions[j][axis] as f64;
+            }
+        }
+        let (head, rest) = ext.split_at_mut(pad * CHANNELS);
+        let (middle, tail) = rest.split_at_mut(n * CHANNELS);
+        for (row, e) in kp.positions.chunks_exact(joints).zip(middle.chunks_exact_mut(CHANNELS)) {
+            for (k, &j) in block.iter().enumerate() {
+                for axis in 0..3 {
+                    e[3 * k + axis] = row[j][axis] as f64 - origin[3 * k + axis];
+                }
+            }
+        }
+        // The odd reflections about each end, as `filtfilt` makes them.
+        let at = |i: usize| &middle[i * CHANNELS..(i + 1) * CHANNELS];
+        for i in 1..=pad {
+            for (h, m) in head[(pad - i) * CHANNELS..].iter_mut().zip(at(i)) {
+                *h = -m;
+            }
+            let out = &mut tail[(i - 1) * CHANNELS..i * CHANNELS];
+            for ((t, m), last) in out.iter_mut().zip(at(n - 1 - i)).zip(at(n - 1)) {
+                *t = 2.0 * last - m;
+            }
+        }
+        self.pass_rows(ext.chunks_exact_mut(CHANNELS));
+        self.pass_rows(ext.chunks_exact_mut(CHANNELS).rev());
+        for (f, e) in ext[pad * CHANNELS..].chunks_exact(CHANNELS).take(n).enumerate() {
+            let row = &mut kp.positions[f * joints..(f + 1) * joints];
+            for (k, &j) in block.iter().enumerate() {
+                for axis in 0..3 {
+                    let v = e[3 * k + axis] + origin[3 * k + axis];
+                    if v.is_finite() {
+                        row[j][axis] = v as f32;
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`pass`](Self::pass) on every channel of `rows` at once.
+    fn pass_rows<'a>(&self, mut rows: impl Iterator<Item = &'a mut [f64]>) {
+        let ([b0, b1, b2], [a1, a2]) = (self.b, self.a);
+        let gain = (b0 + b1 + b2) / (1.0 + a1 + a2);
+        let Some(first) = rows.next() else {
+            return;
+        };
+        let (mut z1, mut z2) = ([0.0; CHANNELS], [0.0; CHANNELS]);
+        for c in 0..CHANNELS {
+            (z1[c], z2[c]) = ((gain - b0) * first[c], (b2 - a2 * gain) * first[c]);
+        }
+        for row in std::iter::once(first).chain(rows) {
+            let row: &mut [f64; CHANNELS] = row.try_into().expect("a row of CHANNELS");
+            for c in 0..CHANNELS {
+                let x = row[c];
+                let y = b0 * x + z1[c];
+                z1[c] = b1 * x - a1 * y + z2[c];
+                z2[c] = b2 * x - a2 * y;
+                row[c] = y;
+            }
         }
     }
 

@@ -147,10 +147,3 @@ fn fast_joints_are_not_spikes() {
     }
     assert_eq!(reject_outliers(&mut kp, 6.0), 0);
 }
-
-#[test]
-fn medians() {
-    assert_eq!(median(&mut []), None);
-    assert_eq!(median(&mut [3.0, 1.0, 2.0]), Some(2.0));
-    assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), Some(2.5));
-}
