@@ -108,11 +108,19 @@ where
     /// Samples every bound track at frame `t` (30 fps, any fraction) into the input, which
     /// [`PoserBase::input`] then shows. Unbound bones stay at rest, unswitched IK on.
     pub fn sample(&mut self, t: impl Into<f64>) -> &PoseInput {
-        let t = t.into();
+        self.sample_bones_where(t.into(), |_| true);
+        &self.input
+    }
+
+    /// Samples the tracks of the bones `wanted` keeps, and every morph and IK switch, into the
+    /// input.
+    fn sample_bones_where(&mut self, t: f64, wanted: impl Fn(usize) -> bool) {
         let (sampler, binding, input) = (&*self.sampler, &*self.binding, &mut self.input);
         let tracks = sampler.bone_tracks();
         for (&(track, bone), cursor) in binding.bones.iter().zip(&mut self.bone_cursors) {
-            input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
+            if wanted(bone as usize) {
+                input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
+            }
         }
         let tracks = sampler.morph_tracks();
         for (&(track, morph), cursor) in binding.morphs.iter().zip(&mut self.morph_cursors) {
@@ -122,7 +130,6 @@ where
         for (&(track, k), cursor) in binding.iks.iter().zip(&mut self.ik_cursors) {
             input.ik_enabled[k as usize] = tracks[track as usize].track().sample_with(cursor, t);
         }
-        &self.input
     }
 
     /// The choices it evaluates with.
@@ -139,21 +146,7 @@ where
     /// them, sampling only their tracks; other bones must not be read (see
     /// [`PoseEvaluator::evaluate_subset`]).
     pub(crate) fn pose_subset_at(&mut self, t: f64, pose: &mut Pose, subset: &BoneSubset) {
-        let (sampler, binding, input) = (&*self.sampler, &*self.binding, &mut self.input);
-        let tracks = sampler.bone_tracks();
-        for (&(track, bone), cursor) in binding.bones.iter().zip(&mut self.bone_cursors) {
-            if subset.contains(bone as usize) {
-                input.bones[bone as usize] = tracks[track as usize].sample_with(cursor, t);
-            }
-        }
-        let tracks = sampler.morph_tracks();
-        for (&(track, morph), cursor) in binding.morphs.iter().zip(&mut self.morph_cursors) {
-            input.morphs[morph as usize] = tracks[track as usize].sample_with(cursor, t);
-        }
-        let tracks = sampler.ik_tracks();
-        for (&(track, k), cursor) in binding.iks.iter().zip(&mut self.ik_cursors) {
-            input.ik_enabled[k as usize] = tracks[track as usize].track().sample_with(cursor, t);
-        }
+        self.sample_bones_where(t, |bone| subset.contains(bone));
         let evaluator = PoseEvaluator::with_options(&self.skeleton, self.options);
         evaluator.evaluate_subset(&self.input, pose, subset);
     }

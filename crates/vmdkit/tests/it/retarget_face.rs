@@ -2,37 +2,21 @@
 //! (`../shared/pose/handface`, read in place): morph weights against the faces' known states.
 //! `cargo test -p vmdkit --test it retarget_face -- --nocapture` prints every weight measured.
 
+use crate::common::faces::{
+    json as read_json, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
+};
 use glam::Vec3;
 use serde_json::Value;
-use std::path::PathBuf;
-use vmdkit::keypoints::{FaceBlock, FaceMesh, JointLayout, Keypoints, Smoothing, UpAxis};
+use vmdkit::keypoints::{FaceBlock, FaceMesh, JointLayout, Keypoints, Smoothing};
 use vmdkit::model::Model;
 use vmdkit::retarget::face::{self, CalibrationSource, FaceOptions, FaceTrack, MorphRole};
-use vmdkit::retarget::{retarget, InputAxes, RetargetOptions};
+use vmdkit::retarget::{retarget, RetargetOptions};
 use vmdkit::skeleton::Skeleton;
 
-const PORTRAIT: &str = "tensorflow__tfjs-models__face-landmarks-detection__test_data__portrait.jpg";
-const LAUGH: &str =
-    "google-ai-edge__mediapipe-samples__examples__pose_landmarker__ios__PoseLandmarkerTests__test_image.jpg";
-const WOMAN: &str =
-    "yanghaku__mediapipe-rs-dev__assets__testdata__img__google_sample_woman_hands.jpg";
-const CALL: &str = "google-ai-edge__mediapipe__mediapipe__model_maker__python__vision__gesture_recognizer__testdata__raw_data__call__17b3aa02-dc4d-448d-8601-e2b67193d436.jpg";
-const TWO_FACES: &str =
-    "google-ai-edge__mediapipe-samples__examples__face_detector__ios__FaceDetectorTests__testImg.jpeg";
-const VIDEO: &str = "google-ai-edge__mediapipe-samples__examples__gesture_recognizer__android__app__src__androidTest__assets__test_video.mp4";
 const MIKU: &str = "MMD-Blender__blender_mmd_tools/samples__pmx__初音ミク.pmx";
 const TRACE: &str = "miu200521358__mmd-auto-trace-3/data__pmx__trace_check_base_model.pmx";
 
-/// MediaPipe's image landmarks: x right over the width, y down over the height, z (depth, away
-/// from the camera) on the x scale. In pixels they keep the image's aspect, so ratios hold.
-const IMAGE_AXES: InputAxes = InputAxes { up: UpAxis::NegY, left_handed: false };
 const BLOCK: FaceBlock = FaceBlock { mesh: FaceMesh::MediaPipe478, first: 0 };
-
-fn json(name: &str) -> Option<Value> {
-    let path: PathBuf =
-        test_corpus::pose_file_or_skip("retarget_face", &format!("handface/{name}"))?;
-    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
-}
 
 /// One mesh's landmarks in pixels (NaN for a missing face).
 fn pixels(doc: &Value, landmarks: Option<&Value>) -> Vec<Vec3> {
@@ -56,6 +40,10 @@ fn keypoints(frames: Vec<Vec<Vec3>>, fps: f64) -> Keypoints {
 }
 
 /// The `index`-th face of a `.face.json` photo, or the Holistic face of a `.holistic.json`.
+fn json(name: &str) -> Option<Value> {
+    read_json("retarget_face", name)
+}
+
 fn photo(name: &str, holistic: bool, index: usize) -> Option<FaceTrack> {
     let doc = json(&format!("{name}.{}.json", if holistic { "holistic" } else { "face" }))?;
     let landmarks =

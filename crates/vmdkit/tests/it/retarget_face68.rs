@@ -6,23 +6,14 @@
 //! lack of irises, on faces whose states are known.
 //! `cargo test -p vmdkit --test it retarget_face68 -- --nocapture` prints every weight.
 
+use crate::common::faces::{
+    json as read_json, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
+};
 use glam::Vec3;
 use serde_json::Value;
-use vmdkit::keypoints::{FaceBlock, FaceMesh, Keypoints, Smoothing, UpAxis};
+use vmdkit::keypoints::{FaceBlock, FaceMesh, Keypoints, Smoothing};
 use vmdkit::retarget::face::{self, CalibrationSource, FaceTrack, MorphRole};
-use vmdkit::retarget::InputAxes;
 
-const PORTRAIT: &str = "tensorflow__tfjs-models__face-landmarks-detection__test_data__portrait.jpg";
-const LAUGH: &str =
-    "google-ai-edge__mediapipe-samples__examples__pose_landmarker__ios__PoseLandmarkerTests__test_image.jpg";
-const WOMAN: &str =
-    "yanghaku__mediapipe-rs-dev__assets__testdata__img__google_sample_woman_hands.jpg";
-const CALL: &str = "google-ai-edge__mediapipe__mediapipe__model_maker__python__vision__gesture_recognizer__testdata__raw_data__call__17b3aa02-dc4d-448d-8601-e2b67193d436.jpg";
-const TWO_FACES: &str =
-    "google-ai-edge__mediapipe-samples__examples__face_detector__ios__FaceDetectorTests__testImg.jpeg";
-const VIDEO: &str = "google-ai-edge__mediapipe-samples__examples__gesture_recognizer__android__app__src__androidTest__assets__test_video.mp4";
-
-const IMAGE_AXES: InputAxes = InputAxes { up: UpAxis::NegY, left_handed: false };
 const BLOCK: FaceBlock = FaceBlock { mesh: FaceMesh::Ibug68, first: 0 };
 
 /// Each iBUG point (0-based, the subject's right first) as the mean of these MediaPipe mesh
@@ -107,11 +98,6 @@ const IBUG_FROM_MESH: [&[usize]; 68] = [
     &[87],
 ];
 
-fn json(name: &str) -> Option<Value> {
-    let path = test_corpus::pose_file_or_skip("retarget_face68", &format!("handface/{name}"))?;
-    Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
-}
-
 /// One mesh in pixels (aspect kept, as MediaPipe's z is on the width's scale) brought to the 68
 /// points; all NaN for a frame without a face.
 fn ibug68(doc: &Value, landmarks: Option<&Value>) -> Vec<Vec3> {
@@ -134,6 +120,10 @@ fn keypoints(frames: Vec<Vec<Vec3>>, fps: f64) -> Keypoints {
 }
 
 /// The first face of a photo's `.face.json`, or its Holistic face.
+fn json(name: &str) -> Option<Value> {
+    read_json("retarget_face68", name)
+}
+
 fn photo(name: &str, holistic: bool) -> Option<FaceTrack> {
     let doc = json(&format!("{name}.{}.json", if holistic { "holistic" } else { "face" }))?;
     let landmarks = if holistic { &doc["face_landmarks"] } else { &doc["faces"][0]["landmarks"] };

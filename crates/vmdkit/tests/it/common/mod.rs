@@ -1,6 +1,7 @@
 //! Helpers shared by several modules of the library's tests.
 
 pub mod alone;
+pub mod faces;
 pub mod hand_judge;
 pub mod handface;
 pub mod physics_models;
