@@ -6,9 +6,9 @@ use super::fingers::{self, solve_hand, FingerReport, HandPoints, HandPose};
 use super::lm::State;
 use super::parts::Parts;
 use super::rig::KeyedRig;
-use super::scale::{median, Scale};
+use super::scale::{self, median, Scale};
 use super::solve::Observed;
-use super::{RetargetError, RetargetOptions, ScaleMode};
+use super::{RetargetError, RetargetOptions};
 use crate::roles::{Role, Side};
 use glam::DVec3;
 
@@ -84,8 +84,8 @@ pub(crate) fn scale(
     frames: &[Observed],
     options: &RetargetOptions,
 ) -> Result<Scale, RetargetError> {
-    if let ScaleMode::Fixed(factor) = options.scale {
-        return Ok(Scale { factor, segments: 0, spread: 0.0 });
+    if let Some(fixed) = scale::fixed(options) {
+        return Ok(fixed);
     }
     let mut ratios = Vec::new();
     let mut sizes = Vec::with_capacity(frames.len());
@@ -100,10 +100,7 @@ pub(crate) fn scale(
             ratios.push(model / input);
         }
     }
-    let segments = ratios.len();
-    let factor = median(&mut ratios).ok_or(RetargetError::Empty)?;
-    let spread = (ratios.last().unwrap() - ratios[0]) / factor;
-    Ok(Scale { factor, segments, spread })
+    scale::from_ratios(ratios)
 }
 
 /// For a hand-only input: each frame's hands moved onto the model's hands at rest (their wrist

@@ -42,8 +42,8 @@ pub(crate) fn estimate(
     frames: &[Observed],
     options: &RetargetOptions,
 ) -> Result<Scale, RetargetError> {
-    if let ScaleMode::Fixed(factor) = options.scale {
-        return Ok(Scale { factor, segments: 0, spread: 0.0 });
+    if let Some(fixed) = fixed(options) {
+        return Ok(fixed);
     }
     let mut ratios = Vec::new();
     let mut lengths = Vec::with_capacity(frames.len());
@@ -60,6 +60,20 @@ pub(crate) fn estimate(
             ratios.push(target / input);
         }
     }
+    from_ratios(ratios)
+}
+
+/// The scale the options fix, if they fix one.
+pub(crate) fn fixed(options: &RetargetOptions) -> Option<Scale> {
+    match options.scale {
+        ScaleMode::Fixed(factor) => Some(Scale { factor, segments: 0, spread: 0.0 }),
+        _ => None,
+    }
+}
+
+/// The scale from per-measure ratios (the model's length over the input's median): their
+/// median, with their spread relative to it.
+pub(crate) fn from_ratios(mut ratios: Vec<f64>) -> Result<Scale, RetargetError> {
     let segments = ratios.len();
     let factor = median(&mut ratios).ok_or(RetargetError::Empty)?;
     let spread = (ratios.last().unwrap() - ratios[0]) / factor;

@@ -3,7 +3,7 @@
 //! `cargo test -p vmdkit --test it retarget_face -- --nocapture` prints every weight measured.
 
 use crate::common::faces::{
-    json as read_json, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
+    json as read_json, keypoints, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
 };
 use glam::Vec3;
 use serde_json::Value;
@@ -32,18 +32,11 @@ fn pixels(doc: &Value, landmarks: Option<&Value>) -> Vec<Vec3> {
     }
 }
 
-fn keypoints(frames: Vec<Vec<Vec3>>, fps: f64) -> Keypoints {
-    let mut kp = Keypoints::missing(frames.len(), 478);
-    kp.positions = frames.into_iter().flatten().collect();
-    kp.fps = Some(fps);
-    kp
-}
-
-/// The `index`-th face of a `.face.json` photo, or the Holistic face of a `.holistic.json`.
 fn json(name: &str) -> Option<Value> {
     read_json("retarget_face", name)
 }
 
+/// The `index`-th face of a `.face.json` photo, or the Holistic face of a `.holistic.json`.
 fn photo(name: &str, holistic: bool, index: usize) -> Option<FaceTrack> {
     let doc = json(&format!("{name}.{}.json", if holistic { "holistic" } else { "face" }))?;
     let landmarks =

@@ -7,11 +7,11 @@
 //! `cargo test -p vmdkit --test it retarget_face68 -- --nocapture` prints every weight.
 
 use crate::common::faces::{
-    json as read_json, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
+    json as read_json, keypoints, CALL, IMAGE_AXES, LAUGH, PORTRAIT, TWO_FACES, VIDEO, WOMAN,
 };
 use glam::Vec3;
 use serde_json::Value;
-use vmdkit::keypoints::{FaceBlock, FaceMesh, Keypoints, Smoothing};
+use vmdkit::keypoints::{FaceBlock, FaceMesh, Smoothing};
 use vmdkit::retarget::face::{self, CalibrationSource, FaceTrack, MorphRole};
 
 const BLOCK: FaceBlock = FaceBlock { mesh: FaceMesh::Ibug68, first: 0 };
@@ -112,18 +112,11 @@ fn ibug68(doc: &Value, landmarks: Option<&Value>) -> Vec<Vec3> {
         .collect()
 }
 
-fn keypoints(frames: Vec<Vec<Vec3>>, fps: f64) -> Keypoints {
-    let mut kp = Keypoints::missing(frames.len(), 68);
-    kp.positions = frames.into_iter().flatten().collect();
-    kp.fps = Some(fps);
-    kp
-}
-
-/// The first face of a photo's `.face.json`, or its Holistic face.
 fn json(name: &str) -> Option<Value> {
     read_json("retarget_face68", name)
 }
 
+/// The first face of a photo's `.face.json`, or its Holistic face.
 fn photo(name: &str, holistic: bool) -> Option<FaceTrack> {
     let doc = json(&format!("{name}.{}.json", if holistic { "holistic" } else { "face" }))?;
     let landmarks = if holistic { &doc["face_landmarks"] } else { &doc["faces"][0]["landmarks"] };

@@ -106,28 +106,36 @@ fn angle(a: Quat, b: Quat) -> f64 {
     (a.as_dquat().inverse() * b.as_dquat()).normalize().angle_between(DQuat::IDENTITY).to_degrees()
 }
 
-#[test]
-fn the_face_turns_the_head_of_a_solved_body() {
-    let Some(_) = test_corpus::corpus_or_skip("retarget_head") else { return };
-    let Some(rest) = rest_face() else { return };
+/// What the tests with a body share: 初音ミク, the `holistic_iris` layout and its face block,
+/// keypoint options in `AXES`, and the rest face.
+struct Scene {
+    model: Model,
+    skeleton: Skeleton,
+    layout: JointLayout,
+    block: vmdkit::keypoints::FaceBlock,
+    kp_options: KeypointOptions,
+    rest: Vec<DVec3>,
+}
+
+fn scene() -> Option<Scene> {
+    test_corpus::corpus_or_skip("retarget_head")?;
+    let rest = rest_face()?;
     let model = Model::read_file(test_corpus::corpus_dir().join(MIKU)).unwrap();
     let skeleton = Skeleton::new(&model);
     let layout = JointLayout::builtin("holistic_iris").unwrap();
     let block = layout.face.unwrap();
     let kp_options = KeypointOptions { axes: AXES, ..KeypointOptions::default() };
+    Some(Scene { model, skeleton, layout, block, kp_options, rest })
+}
+
+#[test]
+fn the_face_turns_the_head_of_a_solved_body() {
+    let Some(Scene { model, skeleton, layout, block, kp_options, rest }) = scene() else { return };
     // The body's points keep the head still; only the face turns.
     let mut kp = keypoints_from_motion(&motion(false), &skeleton, &layout, &kp_options).unwrap();
     let truth = head_track(&skeleton, &motion(true));
     assert_eq!(kp.frame_count, truth.len());
-    let metres = vmdkit::skeleton::METRES_PER_UNIT;
-    for (f, (q, p)) in truth.iter().enumerate() {
-        let (q, at) = (q.as_dquat(), p.as_dvec3() * metres);
-        for (i, r) in rest.iter().enumerate() {
-            // 10 cm in front of 頭's head (−Z), turning with it.
-            let point = at + q * (*r + DVec3::new(0.0, 0.0, -0.1));
-            kp.positions[f * kp.joint_count + block.first + i] = AXES.from_mmd(point).as_vec3();
-        }
-    }
+    put_face(&mut kp, block.first, &rest, &truth, DQuat::IDENTITY);
     let face_options =
         FaceOptions { model_morphs: Some(face::model_morphs(&model)), ..FaceOptions::default() };
     let options = RetargetOptions { face: face_options, ..options() };
@@ -217,13 +225,7 @@ fn put_face(kp: &mut Keypoints, first: usize, rest: &[DVec3], truth: &[(Quat, Ve
 /// the body's 頭, the tilt lands on neither 首 nor 頭.
 #[test]
 fn a_face_tilted_on_its_head_turns_the_head_as_an_untilted_one() {
-    let Some(_) = test_corpus::corpus_or_skip("retarget_head") else { return };
-    let Some(rest) = rest_face() else { return };
-    let model = Model::read_file(test_corpus::corpus_dir().join(MIKU)).unwrap();
-    let skeleton = Skeleton::new(&model);
-    let layout = JointLayout::builtin("holistic_iris").unwrap();
-    let block = layout.face.unwrap();
-    let kp_options = KeypointOptions { axes: AXES, ..KeypointOptions::default() };
+    let Some(Scene { skeleton, layout, block, kp_options, rest, .. }) = scene() else { return };
     // The body's points turn the head with the face this time: the face's own tilt is the
     // only difference between them.
     let body = keypoints_from_motion(&motion(true), &skeleton, &layout, &kp_options).unwrap();

@@ -8,6 +8,25 @@ use crate::model::Bone;
 use crate::text::LongName;
 use glam::{Quat, Vec3};
 
+/// `source` carried between models of the same size, beside a solved body keyed at frames 0
+/// and `last`.
+fn carry_at_same_size(
+    source: &Motion,
+    source_model: &Model,
+    target_model: &Model,
+    last: u32,
+) -> Carried {
+    let mut solved = Motion::new(LongName::encode("b").0);
+    solved.bones.extend([key("上半身", 0), key("上半身", last)]);
+    carry_over(&CarryInputs {
+        source,
+        source_model,
+        target_model,
+        solved: &solved,
+        size_ratio: 1.0,
+    })
+}
+
 #[test]
 fn names_fold_widths_and_kana() {
     assert_eq!(fold("ｳｨﾝｸ２右"), fold("ウィンク2右"));
@@ -97,28 +116,14 @@ fn fingers_resting_otherwise_are_re_expressed_exactly() {
             source.bones.push(k);
         }
     }
-    let mut solved = Motion::new(LongName::encode("b").0);
-    solved.bones.extend([key("上半身", 0), key("上半身", 20)]);
-    let carried = carry_over(&CarryInputs {
-        source: &source,
-        source_model: &source_model,
-        target_model: &target_model,
-        solved: &solved,
-        size_ratio: 1.0,
-    });
+    let carried = carry_at_same_size(&source, &source_model, &target_model, 20);
     let [left] = carried.report.fingers.as_slice() else { panic!("{:?}", carried.report) };
     assert!(!left.axes_agree && left.rest_disagreement_degrees > 20.0, "{left:?}");
     assert_eq!(left.method, "re-expressed");
     assert!(left.reexpressed_max_degrees < 1e-3, "{left:?}");
     assert!(left.copied_mean_degrees > 10.0, "{left:?}");
     // Onto a model whose fingers rest as the source's, the keys are the source's own.
-    let same = carry_over(&CarryInputs {
-        source: &source,
-        source_model: &source_model,
-        target_model: &source_model,
-        solved: &solved,
-        size_ratio: 1.0,
-    });
+    let same = carry_at_same_size(&source, &source_model, &source_model, 20);
     assert!(same.report.fingers[0].axes_agree);
     assert!(same.report.fingers[0].copied_max_degrees < 1e-3);
 }
@@ -210,15 +215,7 @@ fn a_thumb_base_the_target_lacks_is_folded_into_its_child() {
         k.interpolation = eased;
         source.bones.push(k);
     }
-    let mut solved = Motion::new(LongName::encode("b").0);
-    solved.bones.extend([key("上半身", 0), key("上半身", 60)]);
-    let carried = carry_over(&CarryInputs {
-        source: &source,
-        source_model: &source_model,
-        target_model: &target_model,
-        solved: &solved,
-        size_ratio: 1.0,
-    });
+    let carried = carry_at_same_size(&source, &source_model, &target_model, 60);
     let fates: Vec<(&str, BoneFate, usize)> =
         carried.report.bone_tracks.iter().map(|t| (t.name.as_str(), t.fate, t.keys)).collect();
     assert_eq!(fates, [("左親指０", BoneFate::Folded, 3), ("左親指１", BoneFate::Copied, 3)]);

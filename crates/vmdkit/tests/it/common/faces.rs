@@ -3,8 +3,9 @@
 
 #![allow(dead_code)] // each test module uses a part
 
+use glam::Vec3;
 use serde_json::Value;
-use vmdkit::keypoints::UpAxis;
+use vmdkit::keypoints::{Keypoints, UpAxis};
 use vmdkit::retarget::InputAxes;
 
 /// The smiling portrait, with MediaPipe's expected blendshapes beside it.
@@ -32,4 +33,13 @@ pub const IMAGE_AXES: InputAxes = InputAxes { up: UpAxis::NegY, left_handed: fal
 pub fn json(test: &str, name: &str) -> Option<Value> {
     let path = test_corpus::pose_file_or_skip(test, &format!("handface/{name}"))?;
     Some(serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+/// Keypoints of one face a frame (all frames the same number of points), at `fps`.
+pub fn keypoints(frames: Vec<Vec<Vec3>>, fps: f64) -> Keypoints {
+    let joints = frames.first().map_or(0, Vec::len);
+    let mut kp = Keypoints::missing(frames.len(), joints);
+    kp.positions = frames.into_iter().flatten().collect();
+    kp.fps = Some(fps);
+    kp
 }
