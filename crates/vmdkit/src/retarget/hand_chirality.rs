@@ -15,6 +15,7 @@
 //! the finger solve then reads the shape the labels say.
 
 use super::handedness::HandednessCheck;
+use super::scale::median;
 use super::solve::Observed;
 use crate::roles::{Role, Side};
 use glam::DVec3;
@@ -39,13 +40,6 @@ fn score(f: &Observed, side: Side) -> Option<f64> {
         sum += (get(tip)? - get(mcp)?).dot(palm);
     }
     Some(sum / length)
-}
-
-/// The median of `v` (sorted in place), `None` when empty.
-fn median(v: &mut [f64]) -> Option<f64> {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    (n > 0).then(|| if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
 /// Judges each hand of `frames` and, when every hand judged is mirrored and `correct` is set,

@@ -138,15 +138,7 @@ pub fn calibrate(
     }
 }
 
+/// The median of `v`, 0 when empty.
 fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    crate::retarget::scale::median(&mut v).unwrap_or(0.0)
 }
