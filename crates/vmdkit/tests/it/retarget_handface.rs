@@ -31,15 +31,17 @@ fn models(test: &str) -> Option<Vec<(&'static str, Skeleton)>> {
     Some(vec![("trace", read(TRACE)), ("miku", read(MIKU))])
 }
 
-/// The keypoints retargeted onto `skeleton` with the default options (smoothing, thinned keys).
-fn play(kp: &Keypoints, skeleton: &Skeleton, fps: f64) -> Motion {
+/// The keypoints retargeted onto `skeleton` with the default options (smoothing, thinned keys),
+/// and the joints held at a backward-bend limit.
+fn play(kp: &Keypoints, skeleton: &Skeleton, fps: f64) -> (Motion, usize) {
     let options = RetargetOptions {
         fps,
         axes: handface::MEDIAPIPE_WORLD,
         units: Some(Units::Metres),
         ..RetargetOptions::default()
     };
-    retarget(kp, &handface::hands_layout(), skeleton, &options).unwrap().motion
+    let out = retarget(kp, &handface::hands_layout(), skeleton, &options).unwrap();
+    (out.motion, out.report.fingers.expect("hands solved").clamps)
 }
 
 /// Bone keys on anything but a finger: a hand-only retargeting must leave the body alone.
@@ -126,7 +128,9 @@ struct Played {
 }
 
 fn play_photo_hand(skeleton: &Skeleton, hand: &Hand) -> Played {
-    let motion = play(&handface::one_hand_keypoints(hand), skeleton, 30.0);
+    let (motion, clamps) = play(&handface::one_hand_keypoints(hand), skeleton, 30.0);
+    // A real hand bends no joint past the limits (the thumb's IP reaches 24° back at most).
+    assert_eq!(clamps, 0, "joints held at a backward-bend limit");
     let body = body_keys(&motion);
     assert!(body.is_empty(), "a hand-only retargeting keys {body:?}");
     let bones = judge::hand_bones(skeleton, hand.side);
@@ -207,7 +211,8 @@ fn the_video_hand_turns_no_finger_over() {
         video.iter().map(|h| h.as_ref().map(landmark_points)).collect();
     let mut failures = Vec::new();
     for (name, skeleton) in &models {
-        let motion = play(&kp, skeleton, fps);
+        let (motion, clamps) = play(&kp, skeleton, fps);
+        assert_eq!(clamps, 0, "{name}: joints held at a backward-bend limit");
         let body = body_keys(&motion);
         assert!(body.is_empty(), "{name}: a hand-only retargeting keys {body:?}");
         let bones = judge::hand_bones(skeleton, Side::Right);

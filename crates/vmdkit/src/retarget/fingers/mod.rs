@@ -26,7 +26,9 @@
 //!   joint by two thirds of the middle joint's bend, as real fingers couple them;
 //! * the thumb is not a hinge: its first rotating bone (親指０, else 親指１) is set like a
 //!   finger's base, the next ones turn by the shortest arc that points them along the input (two
-//!   axes each, no twist); a missing tip turns 親指２ by half of 親指１'s turn.
+//!   axes each, no twist); the IP's backward bend (away from the little finger's base, toward
+//!   which a thumb folds) is held at [`MAX_THUMB_HYPEREXTENSION_DEGREES`], a clamp counted like
+//!   a finger's; a missing tip turns 親指２ by half of 親指１'s turn.
 //!
 //! Every rotation is a local one (the bone's parent's frame), valid because MMD bones have no
 //! rest orientation and the bones between a finger's base and 手首 (if any) stay at rest.
@@ -50,6 +52,11 @@ use glam::Quat;
 
 /// Backward bend allowed at a finger's middle and end joints, degrees.
 pub const MAX_HYPEREXTENSION_DEGREES: f64 = 10.0;
+
+/// Backward bend allowed at the thumb's IP joint (親指２), degrees: away from the little
+/// finger's base, toward which a thumb folds. Real thumbs bend further back than fingers: the
+/// shared hand photos and video reach 24°.
+pub const MAX_THUMB_HYPEREXTENSION_DEGREES: f64 = 30.0;
 
 /// How far a middle or end joint's hinge may tilt from the finger's bend axis, degrees.
 const MAX_HINGE_TILT_DEGREES: f64 = 30.0;

@@ -3,7 +3,7 @@
 
 use super::bones::{FingerBones, FingerRig};
 use super::twist::Hinges;
-use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
+use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES, MAX_THUMB_HYPEREXTENSION_DEGREES};
 use crate::math::{frame_rotation, shortest_arc};
 use crate::roles::{Finger, Side};
 use glam::{DQuat, DVec3};
@@ -22,7 +22,7 @@ pub struct HandPose {
     /// its local rotation (in its parent's frame, as a VMD key holds it). Fingers whose first
     /// segment is missing stay at rest.
     pub bones: Vec<(usize, DQuat)>,
-    /// Joints held at the backward-bend limit.
+    /// Joints held at a backward-bend limit (the fingers' or the thumb's).
     pub clamps: usize,
 }
 
@@ -58,23 +58,26 @@ pub fn solve_hand(rig: &FingerRig, side: Side, points: &HandPoints) -> Option<Ha
     let sign = if side == Side::Left { 1.0 } else { -1.0 };
     let normal = ((rest_i - rest_w).cross(rest_p - rest_w) * sign).normalize_or(DVec3::NEG_Y);
     let to_hand = palm.inverse();
+    // The thumb flexes toward the little finger's base: the side its backward bend is limited on.
+    let palm_target = to_hand * (p - w);
     let mut out = HandPose { palm, bones: Vec::with_capacity(15), clamps: 0 };
     for (f, finger) in hand.fingers.iter().enumerate() {
         let observed: [Option<DVec3>; 4] =
             std::array::from_fn(|k| points[1 + 4 * f + k].map(|q| to_hand * (q - w)));
-        let thumb = f == Finger::Thumb as usize;
+        let thumb = (f == Finger::Thumb as usize).then_some(palm_target);
         solve_finger(finger, &observed, normal, thumb, &mut out);
     }
     Some(out)
 }
 
 /// One finger's bones, appended to `out.bones`. `observed` are its points in the hand's frame
-/// (the palm turned back to rest), `normal` the palm's normal at rest.
+/// (the palm turned back to rest), `normal` the palm's normal at rest; `thumb` is the point the
+/// thumb flexes toward (the little finger's MCP, hand's frame) when the finger is the thumb.
 fn solve_finger(
     finger: &FingerBones,
     observed: &[Option<DVec3>; 4],
     normal: DVec3,
-    thumb: bool,
+    thumb: Option<DVec3>,
     out: &mut HandPose,
 ) {
     let rest = finger.points;
@@ -97,14 +100,18 @@ fn solve_finger(
     // (the shared video's thumbs-up holds it there for 40 frames), and the wrong sign rolls the
     // whole thumb over by 180° between two frames. The thumb's bones are not hinges, so its
     // directions are still followed exactly by the swings below.
-    let axis = if thumb { swung } else { bend_axis(swung, plane(&dir, first), base_dir) };
+    let axis = match thumb {
+        Some(_) => swung,
+        None => bend_axis(swung, plane(&dir, first), base_dir),
+    };
     let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
+    let thumb = thumb.map(|target| ThumbFlexion { ip: observed[2], target });
     let chain = Chain { rest_dir, dir, first, rest_axis, thumb };
     // The base's twist is where the bend plane puts it; a finger's model segments are never
     // quite in one plane, so the twist that lets the hinges reach the input best may differ a
     // little (a straight finger's plane says nothing): searched near it, the plane's twist
     // winning ties (`twist`).
-    let base = if thumb {
+    let base = if chain.thumb.is_some() {
         base
     } else {
         let twist = Hinges::new(base, &rest_dir, &dir, rest_axis).best_twist();
@@ -121,13 +128,58 @@ fn solve_finger(
 }
 
 /// One finger's rest and observed segment directions (in the hand's frame), its first turning
-/// segment and its bend axis at rest.
+/// segment and its bend axis at rest; for the thumb, where it flexes toward.
 struct Chain {
     rest_dir: [DVec3; 3],
     dir: [Option<DVec3>; 3],
     first: usize,
     rest_axis: DVec3,
-    thumb: bool,
+    thumb: Option<ThumbFlexion>,
+}
+
+/// Which way a thumb's IP joint flexes: toward the little finger's base (the palm's far side),
+/// as the thumb folds across the palm. The thumb's roll is not known (see `solve_finger`), so
+/// its flexion axis cannot come from the base's frame as a finger's does; the input's own
+/// points give it. Only the IP is limited: it is a true hinge, while 親指１ on an MMD model
+/// often does the CMC's work too (a model without 親指０, or a motion keyed for one) and
+/// swings sideways well past any anatomical MCP limit (wavefile_v2 turns it 35° away from the
+/// little finger on the trace model).
+struct ThumbFlexion {
+    /// The thumb's observed IP joint in the hand's frame.
+    ip: Option<DVec3>,
+    /// The little finger's MCP in the hand's frame.
+    target: DVec3,
+}
+
+/// Below this sine of the angle between the thumb's end segment and the way to the little
+/// finger's base (about 11°), the thumb points at it and its flexion side is noise: no limit.
+const THUMB_SIDE_CONFIDENT: f64 = 0.2;
+
+/// The thumb's end segment (IP to tip), the one [`ThumbFlexion`] limits.
+const THUMB_END_SEGMENT: usize = 2;
+
+impl ThumbFlexion {
+    /// The local rotation that turns the thumb's segment `k` from `rest` toward `to` (both in
+    /// the parent's frame, `world` taking that frame to the hand's); for the end segment, its
+    /// backward bend held at [`MAX_THUMB_HYPEREXTENSION_DEGREES`]. Also whether it was held.
+    fn turn(&self, k: usize, world: DQuat, rest: DVec3, to: DVec3) -> (DQuat, bool) {
+        let free = (shortest_arc(rest, to), false);
+        let Some(ip) = self.ip.filter(|_| k == THUMB_END_SEGMENT) else { return free };
+        let toward = world.inverse() * (self.target - ip);
+        let axis = rest.cross(toward);
+        if axis.length_squared() <= (THUMB_SIDE_CONFIDENT * toward.length()).powi(2) {
+            return free;
+        }
+        let axis = axis.normalize();
+        let limit = -MAX_THUMB_HYPEREXTENSION_DEGREES.to_radians();
+        if signed_angle(rest, to, axis) >= limit {
+            return free;
+        }
+        // Held at the limit within the flexion plane, keeping the sideways part as it is.
+        let side = to.dot(axis).clamp(-1.0, 1.0);
+        let held = DQuat::from_axis_angle(axis, limit) * rest;
+        (shortest_arc(rest, held * (1.0 - side * side).sqrt() + axis * side), true)
+    }
 }
 
 impl Chain {
@@ -140,9 +192,13 @@ impl Chain {
         let (mut locals, mut clamps, mut error) = ([None; 3], 0, 0.0);
         for (k, slot) in locals.iter_mut().enumerate().skip(self.first + 1) {
             let rest = self.rest_dir[k];
-            local = if self.thumb {
+            local = if let Some(thumb) = &self.thumb {
                 match self.dir[k] {
-                    Some(d) => shortest_arc(rest, world.inverse() * d),
+                    Some(d) => {
+                        let (turn, held) = thumb.turn(k, world, rest, world.inverse() * d);
+                        clamps += usize::from(held);
+                        turn
+                    }
                     // The thumb's IP follows half of its MCP's turn.
                     None => DQuat::IDENTITY.slerp(local, 0.5),
                 }
@@ -253,7 +309,7 @@ mod tests {
                 }
                 let axis = (turn * DVec3::Z - base_dir * base_dir.dot(turn * DVec3::Z)).normalize();
                 let base = frame_rotation(rest_dir[0], rest_axis, base_dir, axis).normalize();
-                let chain = Chain { rest_dir, dir, first: 0, rest_axis, thumb: false };
+                let chain = Chain { rest_dir, dir, first: 0, rest_axis, thumb: None };
                 (chain, base, base_dir)
             })
             .collect()
@@ -272,6 +328,50 @@ mod tests {
                 .1
         };
         pick(pick(0.0, step, 15), step / 10.0, 10)
+    }
+
+    /// A straight thumb along +X whose IP is at 2X and whose little-finger target lies toward
+    /// +Z from it, its end segment turned `degrees` about -Y (toward the target when positive)
+    /// and `side` degrees about +Z: where the end segment points, and the clamps.
+    fn thumb_end(degrees: f64, side: f64) -> (DVec3, usize) {
+        let to = DQuat::from_rotation_z(side.to_radians())
+            * DQuat::from_axis_angle(DVec3::NEG_Y, degrees.to_radians())
+            * DVec3::X;
+        let joints = [DVec3::ZERO, DVec3::X, 2.0 * DVec3::X, 2.0 * DVec3::X + to];
+        let thumb = ThumbFlexion { ip: Some(joints[2]), target: DVec3::new(2.0, 0.0, 3.0) };
+        let dir = [Some(DVec3::X), Some(DVec3::X), Some(to)];
+        let chain = Chain {
+            rest_dir: [DVec3::X; 3],
+            dir,
+            first: 0,
+            rest_axis: DVec3::Z,
+            thumb: Some(thumb),
+        };
+        let (locals, clamps, _) = chain.distal(DQuat::IDENTITY);
+        let world = locals[1].unwrap() * locals[2].unwrap();
+        (world * DVec3::X, clamps)
+    }
+
+    #[test]
+    fn a_thumb_bent_far_back_is_held_at_its_limit() {
+        let limit = MAX_THUMB_HYPEREXTENSION_DEGREES;
+        let along = |d: f64| DQuat::from_axis_angle(DVec3::NEG_Y, d.to_radians()) * DVec3::X;
+        // 60° back: held at the limit, in the flexion plane.
+        let (end, clamps) = thumb_end(-60.0, 0.0);
+        assert_eq!(clamps, 1);
+        assert!(end.angle_between(along(-limit)) < 1e-9, "{end}");
+        // Within the limit, or bent the way a thumb folds: followed exactly.
+        for degrees in [-limit + 1.0, -10.0, 0.0, 45.0, 90.0] {
+            let (end, clamps) = thumb_end(degrees, 0.0);
+            assert_eq!(clamps, 0, "{degrees}");
+            assert!(end.angle_between(along(degrees)) < 1e-9, "{degrees}: {end}");
+        }
+        // A sideways part is kept as it is while the backward part is held.
+        let (end, clamps) = thumb_end(-60.0, 20.0);
+        assert_eq!(clamps, 1);
+        let input = DQuat::from_rotation_z(20f64.to_radians()) * along(-60.0);
+        assert!((end.y - input.y).abs() < 1e-9, "{end} vs {input}");
+        assert!((end.x.atan2(end.z) - along(-limit).x.atan2(along(-limit).z)).abs() < 1e-9);
     }
 
     #[test]
