@@ -2,9 +2,10 @@
 //! or spikes, short gaps filled, and smoothed without lag. Everything works on positions, so no
 //! rotation is ever filtered component by component.
 
-use super::{RetargetError, RetargetOptions};
+use super::{face, RetargetError, RetargetOptions};
 use crate::keypoints::{self, JointLayout, Keypoints};
 use crate::math::FPS;
+use glam::Vec3;
 
 /// The conditioned keypoints and what conditioning changed, for the report.
 pub(crate) struct Conditioned {
@@ -40,14 +41,24 @@ pub(crate) fn condition(
     options: &RetargetOptions,
 ) -> Result<Conditioned, RetargetError> {
     let mut notes = ConditioningNotes { input_frames: input.frame_count, ..Default::default() };
-    let mut kp = input.clone();
+    // A face mesh's other points are never read: conditioning them would be most of the work
+    // (444 of a Holistic frame's 543 points).
+    let read = read_joints(layout, input.joint_count);
+    let mut kp = match &read {
+        Some(read) => gather(input, read),
+        None => input.clone(),
+    };
+    let at = |joint: usize| match &read {
+        Some(read) => read.binary_search(&joint).ok(),
+        None => Some(joint),
+    };
     let pairs: Vec<(usize, usize)> = (layout.joints.iter().enumerate())
         .filter_map(|(i, j)| {
             let role = j.role?;
             if !role.name().starts_with("left_") {
                 return None;
             }
-            Some((i, layout.joint_of(role.mirrored())?))
+            Some((at(i)?, at(layout.joint_of(role.mirrored())?)?))
         })
         .collect();
     let smoothing = options.smoothing.cutoff_hz().is_some();
@@ -75,5 +86,117 @@ pub(crate) fn condition(
     let kp = keypoints::resample_owned(kp, options.fps, FPS)
         .map_err(|e| RetargetError::Option(e.to_string()))?;
     notes.frames = kp.frame_count;
-    Ok(Conditioned { keypoints: kp, notes })
+    let keypoints = match &read {
+        Some(read) => scatter(kp, read, input),
+        None => kp,
+    };
+    Ok(Conditioned { keypoints, notes })
+}
+
+/// The joints the retargeting reads, ascending, when that is not all of them: every joint but
+/// a face mesh's, of which only those with a role and the points the face's measures read.
+fn read_joints(layout: &JointLayout, joint_count: usize) -> Option<Vec<usize>> {
+    let block = layout.face?;
+    let mesh = block.joints();
+    let measured = face::read_points(block.mesh);
+    let read: Vec<usize> = (0..joint_count)
+        .filter(|j| {
+            !mesh.contains(j)
+                || layout.joints.get(*j).is_some_and(|joint| joint.role.is_some())
+                || measured.binary_search(&(j - mesh.start)).is_ok()
+        })
+        .collect();
+    (!read.is_empty() && read.len() < joint_count).then_some(read)
+}
+
+/// The joints `read` of `input`, in that order.
+fn gather(input: &Keypoints, read: &[usize]) -> Keypoints {
+    let width = input.joint_count;
+    Keypoints {
+        frame_count: input.frame_count,
+        joint_count: read.len(),
+        positions: pick(&input.positions, width, read),
+        confidence: input.confidence.as_deref().map(|c| pick(c, width, read)),
+        names: None,
+        fps: input.fps,
+        units: input.units,
+        up: input.up,
+    }
+}
+
+/// `kp`'s joints put back at their places `read` among `input`'s joints; the rest missing.
+fn scatter(kp: Keypoints, read: &[usize], input: &Keypoints) -> Keypoints {
+    let width = input.joint_count;
+    Keypoints {
+        frame_count: kp.frame_count,
+        joint_count: width,
+        positions: place(&kp.positions, read, width, Vec3::NAN),
+        confidence: kp.confidence.as_deref().map(|c| place(c, read, width, 0.0)),
+        names: input.names.clone(),
+        fps: kp.fps,
+        units: kp.units,
+        up: kp.up,
+    }
+}
+
+/// Columns `read` of rows `width` long.
+fn pick<T: Copy>(values: &[T], width: usize, read: &[usize]) -> Vec<T> {
+    (values.chunks_exact(width)).flat_map(|row| read.iter().map(|&j| row[j])).collect()
+}
+
+/// Rows of `read.len()` values spread into rows `width` long at columns `read`, `fill` between.
+fn place<T: Copy>(values: &[T], read: &[usize], width: usize, fill: T) -> Vec<T> {
+    let rows = values.len() / read.len().max(1);
+    let mut out = vec![fill; rows * width];
+    for (row, out) in values.chunks_exact(read.len()).zip(out.chunks_exact_mut(width)) {
+        for (&j, &v) in read.iter().zip(row) {
+            out[j] = v;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Holistic clip whose every point swings smoothly on its own phase: nothing to repair.
+    fn holistic_clip(layout: &JointLayout, frames: usize) -> Keypoints {
+        let joints = layout.joints.len();
+        let mut kp = Keypoints::missing(frames, joints);
+        for (i, p) in kp.positions.iter_mut().enumerate() {
+            let (f, j) = ((i / joints) as f32, (i % joints) as f32);
+            *p = Vec3::new(j * 0.01 + (f * 0.1 + j).sin(), (f * 0.07 + 2.0 * j).cos(), j * 0.002);
+        }
+        kp.confidence = Some(vec![0.9; frames * joints]);
+        kp
+    }
+
+    #[test]
+    fn a_face_mesh_is_conditioned_only_where_it_is_read() {
+        let layout = JointLayout::builtin("holistic").unwrap();
+        let block = layout.face.unwrap();
+        let kp = holistic_clip(&layout, 120);
+        let options = RetargetOptions::default();
+        let read = read_joints(&layout, kp.joint_count).expect("a subset");
+        // The body's 33 points, both hands' 42 and the 24 of the mesh's 468 that the face's
+        // measures read.
+        assert_eq!(block.mesh.len(), 468);
+        assert_eq!(read.len(), 33 + 42 + 24);
+        let some = condition(&kp, &layout, &options).unwrap().keypoints;
+        let everything =
+            condition(&kp, &JointLayout { face: None, ..layout.clone() }, &options).unwrap();
+        let everything = everything.keypoints;
+        assert_eq!((some.frame_count, some.joint_count), (everything.frame_count, kp.joint_count));
+        for j in 0..kp.joint_count {
+            for f in 0..kp.frame_count {
+                let (a, b) = (some.frame(f)[j], everything.frame(f)[j]);
+                if read.contains(&j) {
+                    assert_eq!(a, b, "joint {j} frame {f}");
+                } else {
+                    assert!(block.joints().contains(&j) && a.is_nan(), "joint {j}");
+                }
+            }
+        }
+    }
 }

@@ -73,6 +73,30 @@ const IBUG: MeshPoints = MeshPoints {
     irises: None,
 };
 
+impl MeshPoints {
+    /// Every point the measures and the head's frame read, in no order, some twice.
+    fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        let eyes = self
+            .eyes
+            .iter()
+            .flat_map(|e| [e.outer, e.inner, e.upper[0], e.upper[1], e.lower[0], e.lower[1]]);
+        (eyes.chain(self.corners).chain(self.inner_lips))
+            .chain(self.brows.iter().flatten().copied())
+            .chain([self.top, self.chin])
+            .chain(self.cheeks)
+            .chain(self.irises.into_iter().flatten())
+    }
+}
+
+/// The mesh points [`super::track`] reads, ascending: the only ones conditioning needs to
+/// smooth (24 of MediaPipe's 468).
+pub(crate) fn read_points(mesh: FaceMesh) -> Vec<usize> {
+    let mut read: Vec<usize> = points(mesh).indices().collect();
+    read.sort_unstable();
+    read.dedup();
+    read
+}
+
 /// The point table of `mesh`.
 pub(crate) fn points(mesh: FaceMesh) -> MeshPoints {
     match mesh {

@@ -22,6 +22,7 @@ mod thin;
 mod weights;
 
 pub use calibration::{Calibration, CalibrationSource, MIN_CLIP_FRAMES};
+pub(crate) use features::read_points;
 pub use features::Features;
 pub use gaze::{MAX_PITCH_DEGREES, MAX_YAW_DEGREES};
 /// The head's turn split between 首 and 頭, for the body's solve to take the face's turn.
