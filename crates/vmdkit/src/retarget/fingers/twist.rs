@@ -11,10 +11,12 @@
 //! turns the input's segments about the base's rest direction: each is `p + q·cos t − w·sin t`
 //! with `p`, `q`, `w` fixed per finger, and each hinge's bend comes as the cosine and sine of
 //! its angle from projections, its reach as a vector (no atan2, no sin/cos, no quaternion but
-//! at the end). Most fingers reach the input at the plane's twist (cost ≈ 0): one evaluation.
-//! Else the grid is scanned from the middle outward, stopping once no farther point can win
-//! (its penalty alone exceeds the best cost: exact), and the best grid point is refined by a
-//! golden-section search within a grid step, finer than the 0.3° sub-grid it replaces.
+//! at the end). A hinge whose axis tilts within the limit reaches its target exactly, so only
+//! the others' misses are measured (one asin each), and the tilt is told from squared lengths.
+//! Most fingers reach the input at the plane's twist (cost ≈ 0): one evaluation. Else the grid
+//! is scanned from the middle outward, stopping once no farther point can win (its penalty
+//! alone exceeds the best cost: exact), and the best grid point is refined by a golden-section
+//! search within a grid step, finer than the 0.3° sub-grid it replaces.
 
 use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
 use glam::{DQuat, DVec3};
@@ -34,14 +36,14 @@ pub(super) struct Hinges {
     /// The bend axis at rest, shared by both hinges (in each bone's parent's frame).
     axis: DVec3,
     /// The middle and end segments' rest directions.
-    rest: [DVec3; 2],
+    rest: [Rest; 2],
     /// The input's middle and end segments in the base's frame at no twist, split about
     /// `rest_base` as (along it, across it, `rest_base` × it); `None` where missing.
     input: [Option<[DVec3; 3]>; 2],
     /// cos and sin of the hyperextension limit (a negative bend).
     limit: (f64, f64),
-    /// cos of the largest hinge tilt.
-    max_tilt_cos: f64,
+    /// sin² of the largest hinge tilt.
+    max_tilt_sin2: f64,
 }
 
 impl Hinges {
@@ -64,10 +66,10 @@ impl Hinges {
         let limit = MAX_HYPEREXTENSION_DEGREES.to_radians();
         Hinges {
             axis,
-            rest: [rest[1], rest[2]],
+            rest: [Rest::new(rest[1], axis), Rest::new(rest[2], axis)],
             input: [input[1].map(split), input[2].map(split)],
             limit: (limit.cos(), -limit.sin()),
-            max_tilt_cos: MAX_HINGE_TILT_DEGREES.to_radians().cos(),
+            max_tilt_sin2: MAX_HINGE_TILT_DEGREES.to_radians().sin().powi(2),
         }
     }
 
@@ -142,44 +144,108 @@ impl Hinges {
         let end = turned(1);
         let end = match turned(0) {
             Some(u) => {
-                let joint = self.bend(self.rest[0], u);
+                let joint = self.bend(&self.rest[0], u);
                 error += joint.miss * joint.miss;
                 end.map(|e| joint.undo(e))
             }
             None => end,
         };
         if let Some(u) = end {
-            let joint = self.bend(self.rest[1], u);
+            let joint = self.bend(&self.rest[1], u);
             error += joint.miss * joint.miss;
         }
         error
     }
 
-    /// A hinge from rest direction `r` toward the unit `u` (both in its parent's frame), as
-    /// `solve::hinge` and the limit in `Chain::distal` bend it.
-    fn bend(&self, r: DVec3, u: DVec3) -> Bend {
-        let a = self.axis;
+    /// A hinge from rest direction `rest` toward the unit `u` (both in its parent's frame), as
+    /// `solve::hinge` and the limit in `Chain::distal` bend it, with the arithmetic cut to what
+    /// each case needs: the axis tilted square to `u − r` reaches `u` exactly (no miss to
+    /// measure), and the fixed axis's side of the rest direction is precomputed.
+    fn bend(&self, rest: &Rest, u: DVec3) -> Bend {
+        let (a, r) = (self.axis, rest.dir);
         let e = u - r;
-        let ee = e.length_squared();
-        let tilted =
-            if ee > 0.0 && ee.is_finite() { (a - e * (a.dot(e) / ee)).normalize_or(a) } else { a };
-        let h = if tilted.dot(a) < self.max_tilt_cos { a } else { tilted };
-        let (rh, uh) = (h * r.dot(h), h * u.dot(h));
-        let (f, g) = (r - rh, u - uh);
-        let (sin, cos) = (f.cross(g).dot(h), f.dot(g));
-        let size = (f.length_squared() * g.length_squared()).sqrt();
+        let (ee, ae) = (e.length_squared(), a.dot(e));
+        // The tilted axis a − e·(a·e)/|e|² has the length cos(tilt): within the largest tilt
+        // when (a·e)² ≤ sin²(largest)·|e|², no square root needed to tell.
+        if ee > 0.0 && ee.is_finite() && ae * ae <= self.max_tilt_sin2 * ee {
+            let h = (a - e * (ae / ee)).normalize();
+            // h·r = h·u, so both sides of the axis are as long: the bend's cosine and sine
+            // times that length squared.
+            let k = h.dot(r);
+            let size = 1.0 - k * k;
+            let (cos, sin) = (r.dot(u) - k * k, h.dot(r.cross(u)));
+            if size <= 0.0 {
+                return Bend { axis: h, cos: 1.0, sin: 0.0, miss: 0.0 };
+            }
+            return self.limited(h, h * k, r - h * k, u, cos, sin).unwrap_or(Bend {
+                axis: h,
+                cos: cos / size,
+                sin: sin / size,
+                miss: 0.0,
+            });
+        }
+        let au = a.dot(u);
+        let g = (u - a * au).length();
+        let size = rest.across_length * g;
+        if size <= 0.0 {
+            return Bend { axis: a, cos: 1.0, sin: 0.0, miss: chord_angle(r, u) };
+        }
+        let (cos, sin) = (r.dot(u) - rest.along * au, a.dot(r.cross(u)));
+        let at_rest = a * rest.along;
+        self.limited(a, at_rest, rest.across, u, cos, sin).unwrap_or_else(|| {
+            // f turned onto g keeps its length: it misses along the axis and across it.
+            let (along, across) = (rest.along - au, rest.across_length - g);
+            let chord = (along * along + across * across).sqrt();
+            Bend {
+                axis: a,
+                cos: cos / size,
+                sin: sin / size,
+                miss: 2.0 * (chord / 2.0).min(1.0).asin(),
+            }
+        })
+    }
+
+    /// The bend about the unit `h` held at the backward-bend limit, when the bend whose cosine
+    /// and sine are `cos` and `sin` times the same positive factor is past it; `at_rest` and
+    /// `across` are the rest direction's parts along `h` and across it.
+    fn limited(
+        &self,
+        h: DVec3,
+        at_rest: DVec3,
+        across: DVec3,
+        u: DVec3,
+        cos: f64,
+        sin: f64,
+    ) -> Option<Bend> {
         // Past the limit when sin θ < 0 and sin(θ − limit) < 0, θ in (−π, π].
         let (lc, ls) = self.limit;
-        let (cos, sin, reached) = if sin < 0.0 && sin * lc - cos * ls < 0.0 {
-            (lc, ls, rh + f * lc + h.cross(f) * ls)
-        } else if size > 0.0 {
-            // f turned onto g keeps its length.
-            (cos / size, sin / size, rh + g * (f.length() / g.length()))
-        } else {
-            (1.0, 0.0, r)
-        };
-        let chord = (reached - u).length();
-        Bend { axis: h, cos, sin, miss: 2.0 * (chord / 2.0).min(1.0).asin() }
+        (sin < 0.0 && sin * lc - cos * ls < 0.0).then(|| {
+            let reached = at_rest + across * lc + h.cross(across) * ls;
+            Bend { axis: h, cos: lc, sin: ls, miss: chord_angle(reached, u) }
+        })
+    }
+}
+
+/// The angle between the unit vectors `x` and `y`, from their chord.
+fn chord_angle(x: DVec3, y: DVec3) -> f64 {
+    2.0 * ((x - y).length() / 2.0).min(1.0).asin()
+}
+
+/// A hinge's rest direction, split about the finger's bend axis.
+struct Rest {
+    dir: DVec3,
+    /// Its component along the axis.
+    along: f64,
+    /// Its part across the axis, and that part's length.
+    across: DVec3,
+    across_length: f64,
+}
+
+impl Rest {
+    fn new(dir: DVec3, axis: DVec3) -> Rest {
+        let along = axis.dot(dir);
+        let across = dir - axis * along;
+        Rest { dir, along, across, across_length: across.length() }
     }
 }
 
