@@ -16,7 +16,8 @@
 //! Most fingers reach the input at the plane's twist (cost ≈ 0): one evaluation. Else the grid
 //! is scanned from the middle outward, stopping once no farther point can win (its penalty
 //! alone exceeds the best cost: exact), and the best grid point is refined by a golden-section
-//! search within a grid step, finer than the 0.3° sub-grid it replaces.
+//! search within a grid step, finer than the 0.3° sub-grid it replaces, which skips the points
+//! the penalty rules out in the same way.
 
 use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
 use glam::{DQuat, DVec3};
@@ -116,7 +117,8 @@ impl Hinges {
             } else {
                 best - SHRINK * (best - lo)
             };
-            let k = cost(x);
+            // A point that its preference alone rules out, as in the scan, is not weighed.
+            let k = if PREFERENCE * x * x < best_cost { cost(x) } else { f64::INFINITY };
             if k < best_cost {
                 if x > best {
                     lo = best;
