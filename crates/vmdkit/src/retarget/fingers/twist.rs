@@ -16,8 +16,9 @@
 //! Most fingers reach the input at the plane's twist (cost ≈ 0): one evaluation. Else the grid
 //! is scanned from the middle outward, stopping once no farther point can win (its penalty
 //! alone exceeds the best cost: exact), and the best grid point is refined by a golden-section
-//! search within a grid step, finer than the 0.3° sub-grid it replaces, which skips the points
-//! the penalty rules out in the same way.
+//! search within a grid step, finer than the 0.3° sub-grid it replaces. A point whose penalty
+//! alone, or with the middle hinge's miss, already reaches the best cost is not weighed further
+//! (exact too: the rest only adds), which spares most losing points the end hinge or all.
 
 use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES};
 use glam::{DQuat, DVec3};
@@ -84,10 +85,6 @@ impl Hinges {
         if at_zero <= PREFERENCE * fine * fine {
             return 0.0;
         }
-        let cost = |t: f64| {
-            let (s, c) = t.sin_cos();
-            self.miss(c, s) + PREFERENCE * t * t
-        };
         // The grid, ring by ring from the middle (the negative side first, as the plain scan
         // from −45° would keep it on a tie).
         let (step_sin, step_cos) = step.sin_cos();
@@ -101,7 +98,7 @@ impl Hinges {
                 break;
             }
             for (t, s) in [(-t, -s), (t, s)] {
-                let k = self.miss(c, s) + PREFERENCE * t * t;
+                let k = self.cost_below(t, || (c, s), best_cost);
                 if k < best_cost {
                     (best, best_cost) = (t, k);
                 }
@@ -117,8 +114,11 @@ impl Hinges {
             } else {
                 best - SHRINK * (best - lo)
             };
-            // A point that its preference alone rules out, as in the scan, is not weighed.
-            let k = if PREFERENCE * x * x < best_cost { cost(x) } else { f64::INFINITY };
+            let turn = || {
+                let (s, c) = x.sin_cos();
+                (c, s)
+            };
+            let k = self.cost_below(x, turn, best_cost);
             if k < best_cost {
                 if x > best {
                     lo = best;
@@ -135,11 +135,34 @@ impl Hinges {
         best
     }
 
+    /// The cost of the twist `t`, whose cosine and sine `turn` gives, if it is below `best`;
+    /// else infinity, as soon as its preference alone or with the middle hinge's miss shows
+    /// it cannot win (exact: the end hinge's miss only adds), so that most losing twists are
+    /// never turned or cost one hinge.
+    fn cost_below(&self, t: f64, turn: impl FnOnce() -> (f64, f64), best: f64) -> f64 {
+        let preference = PREFERENCE * t * t;
+        if preference >= best {
+            return f64::INFINITY;
+        }
+        let (c, s) = turn();
+        let k = self.miss_below(c, s, best - preference) + preference;
+        if k < best {
+            k
+        } else {
+            f64::INFINITY
+        }
+    }
+
     /// The sum of the squared angles (radians) by which the hinges miss the input, the base
     /// twisted by the angle whose cosine and sine are `c` and `s`. As `Chain::distal` bends
     /// them: each hinge tilted as little as an exact reach needs, at most the largest tilt,
     /// and held at the backward-bend limit.
     pub(super) fn miss(&self, c: f64, s: f64) -> f64 {
+        self.miss_below(c, s, f64::INFINITY)
+    }
+
+    /// [`Hinges::miss`], or infinity once the middle hinge's miss alone reaches `bound`.
+    fn miss_below(&self, c: f64, s: f64, bound: f64) -> f64 {
         let turned = |k: usize| self.input[k].map(|[p, q, w]| p + q * c - w * s);
         let mut error = 0.0;
         // The middle joint: its bend turns the end segment's target back with it.
@@ -148,6 +171,9 @@ impl Hinges {
             Some(u) => {
                 let joint = self.bend(&self.rest[0], u);
                 error += joint.miss * joint.miss;
+                if error >= bound {
+                    return f64::INFINITY;
+                }
                 end.map(|e| joint.undo(e))
             }
             None => end,
