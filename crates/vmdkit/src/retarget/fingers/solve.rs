@@ -118,7 +118,7 @@ fn solve_finger(
         (DQuat::from_axis_angle(base_dir, twist) * base).normalize()
     };
     out.bones.push((finger.segments[first].unwrap(), base));
-    let (locals, clamps, _) = chain.distal(base);
+    let (locals, clamps) = chain.distal(base);
     out.clamps += clamps;
     for (bone, local) in finger.segments.iter().zip(locals).skip(first + 1) {
         if let (Some(bone), Some(local)) = (bone, local) {
@@ -184,12 +184,11 @@ impl ThumbFlexion {
 
 impl Chain {
     /// The joints after the base, given the base's rotation: each one's local rotation (by
-    /// segment), the clamps, and the sum of squared angles (radians) between the segments
-    /// reached and the input's.
-    fn distal(&self, base: DQuat) -> ([Option<DQuat>; 3], usize, f64) {
+    /// segment) and the clamps.
+    fn distal(&self, base: DQuat) -> ([Option<DQuat>; 3], usize) {
         let limit = -MAX_HYPEREXTENSION_DEGREES.to_radians();
         let (mut world, mut local, mut bend) = (base, base, 0.0);
-        let (mut locals, mut clamps, mut error) = ([None; 3], 0, 0.0);
+        let (mut locals, mut clamps) = ([None; 3], 0);
         for (k, slot) in locals.iter_mut().enumerate().skip(self.first + 1) {
             let rest = self.rest_dir[k];
             local = if let Some(thumb) = &self.thumb {
@@ -217,13 +216,9 @@ impl Chain {
                 DQuat::from_axis_angle(hinge, bend)
             };
             world = (world * local).normalize();
-            if let Some(d) = self.dir[k] {
-                let reached = world * rest;
-                error += reached.cross(d).length().atan2(reached.dot(d)).powi(2);
-            }
             *slot = Some(local);
         }
-        (locals, clamps, error)
+        (locals, clamps)
     }
 }
 
@@ -315,10 +310,27 @@ mod tests {
             .collect()
     }
 
+    /// The sum of squared angles (radians) between the segments `distal` reaches from `base`
+    /// and the input's: the twist's cost measured on the bones themselves.
+    fn distal_miss(chain: &Chain, base: DQuat) -> f64 {
+        let (locals, _) = chain.distal(base);
+        let (mut world, mut error) = (base, 0.0);
+        let segments = locals.iter().zip(chain.rest_dir).zip(chain.dir);
+        for ((local, rest), dir) in segments.skip(chain.first + 1) {
+            world = (world * local.unwrap()).normalize();
+            if let Some(d) = dir {
+                let reached = world * rest;
+                error += reached.cross(d).length().atan2(reached.dot(d)).powi(2);
+            }
+        }
+        error
+    }
+
     /// The search as it was: every 3° over ±45°, then every 0.3° around the best, `distal`
     /// measuring each twist.
     fn grid_twist(chain: &Chain, base: DQuat, along: DVec3) -> f64 {
-        let cost = |t: f64| chain.distal(DQuat::from_axis_angle(along, t) * base).2 + 1e-6 * t * t;
+        let cost =
+            |t: f64| distal_miss(chain, DQuat::from_axis_angle(along, t) * base) + 1e-6 * t * t;
         let step = 3f64.to_radians();
         let pick = |centre: f64, step: f64, n: i32| {
             (-n..=n)
@@ -347,7 +359,7 @@ mod tests {
             rest_axis: DVec3::Z,
             thumb: Some(thumb),
         };
-        let (locals, clamps, _) = chain.distal(DQuat::IDENTITY);
+        let (locals, clamps) = chain.distal(DQuat::IDENTITY);
         let world = locals[1].unwrap() * locals[2].unwrap();
         (world * DVec3::X, clamps)
     }
@@ -379,7 +391,7 @@ mod tests {
         for (chain, base, along) in fingers(300) {
             let hinges = Hinges::new(base, &chain.rest_dir, &chain.dir, chain.rest_axis);
             for t in [-0.7, -0.2, 0.0, 0.05, 0.4, 0.8] {
-                let by_distal = chain.distal(DQuat::from_axis_angle(along, t) * base).2;
+                let by_distal = distal_miss(&chain, DQuat::from_axis_angle(along, t) * base);
                 let (s, c) = f64::sin_cos(t);
                 let by_hinges = hinges.miss(c, s);
                 assert!((by_distal - by_hinges).abs() < 1e-9, "{t}: {by_distal} vs {by_hinges}");
@@ -392,8 +404,9 @@ mod tests {
         let (mut better, mut worse, mut same) = (0, 0, 0);
         let (mut sum_new, mut sum_grid) = (0.0, 0.0);
         for (chain, base, along) in fingers(1000) {
-            let cost =
-                |t: f64| chain.distal(DQuat::from_axis_angle(along, t) * base).2 + 1e-6 * t * t;
+            let cost = |t: f64| {
+                distal_miss(&chain, DQuat::from_axis_angle(along, t) * base) + 1e-6 * t * t
+            };
             let new =
                 cost(Hinges::new(base, &chain.rest_dir, &chain.dir, chain.rest_axis).best_twist());
             let grid = cost(grid_twist(&chain, base, along));
