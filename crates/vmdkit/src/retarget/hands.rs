@@ -42,7 +42,6 @@ pub(crate) fn solve(
     }
     let mut report = FingerReport::default();
     let mut solved: fingers::Solved = Vec::with_capacity(observed.len());
-    let mut previous: [Option<HandPose>; 2] = [None, None];
     for (f, obs) in observed.iter().enumerate() {
         let mut frame: [Option<HandPose>; 2] = [None, None];
         for &s in &sides {
@@ -56,14 +55,12 @@ pub(crate) fn solve(
                     }
                     frame[s] = Some(pose);
                 }
+                // Copied from the frame before only when held, not kept aside every frame.
                 None => {
-                    if previous[s].is_some() {
-                        report.held_frames[s] += 1;
-                    }
-                    frame[s] = previous[s].clone();
+                    frame[s] = solved.last().and_then(|before| before[s].clone());
+                    report.held_frames[s] += usize::from(frame[s].is_some());
                 }
             }
-            previous[s] = frame[s].clone();
         }
         solved.push(frame);
     }
