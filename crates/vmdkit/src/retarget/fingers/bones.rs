@@ -1,6 +1,7 @@
 //! [`FingerRig`]: a model's finger bones by name, the rest position of each hand point, and
 //! how to read the points off a posed skeleton.
 
+use super::solve::{rest_fingers, RestFinger};
 use crate::roles::{Finger, Role, Side};
 use crate::skeleton::{Pose, Skeleton};
 use glam::DVec3;
@@ -35,6 +36,8 @@ pub(crate) struct HandBones {
     pub wrist_rest: DVec3,
     /// Thumb first.
     pub fingers: [FingerBones; 5],
+    /// The same fingers at rest as the solve sees them, worked out once.
+    pub rest: [RestFinger; 5],
 }
 
 /// The finger bones of a model, per side, where it has them all.
@@ -181,5 +184,7 @@ fn hand(skeleton: &Skeleton, side: Side) -> Option<HandBones> {
         };
         fingers.push(FingerBones { points, sources, segments });
     }
-    Some(HandBones { wrist, wrist_rest, fingers: fingers.try_into().ok()? })
+    let fingers: [FingerBones; 5] = fingers.try_into().ok()?;
+    let rest = rest_fingers(&fingers, wrist_rest, side);
+    Some(HandBones { wrist, wrist_rest, fingers, rest })
 }

@@ -53,47 +53,70 @@ pub fn solve_hand(rig: &FingerRig, side: Side, points: &HandPoints) -> Option<Ha
         None => ((i + p) / 2.0, (rest_i + rest_p) / 2.0),
     };
     let palm = frame_rotation(rest_m - rest_w, rest_i - rest_p, m - w, i - p).normalize();
-    // The palm's side: (index − wrist) × (little − wrist) points out of the palm of a left
-    // hand in MMD's axes, out of the back of a right one.
-    let sign = if side == Side::Left { 1.0 } else { -1.0 };
-    let normal = ((rest_i - rest_w).cross(rest_p - rest_w) * sign).normalize_or(DVec3::NEG_Y);
     let to_hand = palm.inverse();
     // The thumb flexes toward the little finger's base: the side its backward bend is limited on.
     let palm_target = to_hand * (p - w);
     let mut out = HandPose { palm, bones: Vec::with_capacity(15), clamps: 0 };
-    for (f, finger) in hand.fingers.iter().enumerate() {
+    for (f, (finger, rest)) in hand.fingers.iter().zip(&hand.rest).enumerate() {
         let observed: [Option<DVec3>; 4] =
             std::array::from_fn(|k| points[1 + 4 * f + k].map(|q| to_hand * (q - w)));
         let thumb = (f == Finger::Thumb as usize).then_some(palm_target);
-        solve_finger(finger, &observed, normal, thumb, &mut out);
+        solve_finger(finger, rest, &observed, thumb, &mut out);
     }
     Some(out)
 }
 
+/// A finger at rest as [`solve_hand`] sees it: its segments' directions, its first turning
+/// segment and its bend axis. The same every frame, so the rig keeps it
+/// ([`rest_fingers`]).
+#[derive(Clone, Debug)]
+pub(crate) struct RestFinger {
+    dir: [DVec3; 3],
+    first: usize,
+    axis: DVec3,
+}
+
+/// A hand's fingers at rest (thumb first), its wrist at `wrist`.
+pub(super) fn rest_fingers(
+    fingers: &[FingerBones; 5],
+    wrist: DVec3,
+    side: Side,
+) -> [RestFinger; 5] {
+    let base = |f: Finger| fingers[f as usize].points[0] - wrist;
+    // The palm's side: (index − wrist) × (little − wrist) points out of the palm of a left
+    // hand in MMD's axes, out of the back of a right one.
+    let sign = if side == Side::Left { 1.0 } else { -1.0 };
+    let normal = (base(Finger::Index).cross(base(Finger::Pinky)) * sign).normalize_or(DVec3::NEG_Y);
+    fingers.each_ref().map(|finger| {
+        let rest = finger.points;
+        let dir: [DVec3; 3] = std::array::from_fn(|k| (rest[k + 1] - rest[k]).normalize_or_zero());
+        let first = finger.segments.iter().position(Option::is_some).unwrap_or(0);
+        // The bend axis: flexion turns a segment toward the palm, about (direction × palm
+        // normal); a finger already bent at rest shows its own plane.
+        let guess = dir[first].cross(normal).normalize_or(DVec3::X);
+        let axis = bend_axis(guess, plane(&dir.map(Some), first), dir[first]);
+        RestFinger { dir, first, axis }
+    })
+}
+
 /// One finger's bones, appended to `out.bones`. `observed` are its points in the hand's frame
-/// (the palm turned back to rest), `normal` the palm's normal at rest; `thumb` is the point the
-/// thumb flexes toward (the little finger's MCP, hand's frame) when the finger is the thumb.
+/// (the palm turned back to rest); `thumb` is the point the thumb flexes toward (the little
+/// finger's MCP, hand's frame) when the finger is the thumb.
 fn solve_finger(
     finger: &FingerBones,
+    rest: &RestFinger,
     observed: &[Option<DVec3>; 4],
-    normal: DVec3,
     thumb: Option<DVec3>,
     out: &mut HandPose,
 ) {
-    let rest = finger.points;
-    let rest_dir: [DVec3; 3] = std::array::from_fn(|k| (rest[k + 1] - rest[k]).normalize_or_zero());
+    let RestFinger { dir: rest_dir, first, axis: rest_axis } = *rest;
     let dir: [Option<DVec3>; 3] = std::array::from_fn(|k| {
         observed[k].zip(observed[k + 1]).and_then(|(a, b)| (b - a).try_normalize())
     });
-    let first = finger.segments.iter().position(Option::is_some).unwrap_or(0);
     let Some(base_dir) = dir[first] else {
         out.bones.extend(finger.segments.iter().flatten().map(|&b| (b, DQuat::IDENTITY)));
         return;
     };
-    // The bend axis at rest: flexion turns a segment toward the palm, about (direction ×
-    // palm normal); a finger already bent at rest shows its own plane.
-    let guess = rest_dir[first].cross(normal).normalize_or(DVec3::X);
-    let rest_axis = bend_axis(guess, plane(&rest_dir.map(Some), first), rest_dir[first]);
     let swung = shortest_arc(rest_dir[first], base_dir) * rest_axis;
     // The thumb's roll is left to the swing: four points show it only through the thumb's bend
     // plane, whose sign is a coin toss when that plane stands across the palm's bend direction
