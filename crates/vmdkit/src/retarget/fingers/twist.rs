@@ -188,7 +188,9 @@ impl Hinges {
     /// A hinge from rest direction `rest` toward the unit `u` (both in its parent's frame), as
     /// `solve::hinge` and the limit in `Chain::distal` bend it, with the arithmetic cut to what
     /// each case needs: the axis tilted square to `u − r` reaches `u` exactly (no miss to
-    /// measure), and the fixed axis's side of the rest direction is precomputed.
+    /// measure), and the fixed axis's side of the rest direction is precomputed. Inlined so that
+    /// the end hinge, of whose bend only the miss is read, skips the rest.
+    #[inline(always)]
     fn bend(&self, rest: &Rest, u: DVec3) -> Bend {
         let (a, r) = (self.axis, rest.dir);
         let e = u - r;
