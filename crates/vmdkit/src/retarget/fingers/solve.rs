@@ -52,7 +52,7 @@ pub fn solve_hand(rig: &FingerRig, side: Side, points: &HandPoints) -> Option<Ha
         Some(m) => (m, rest_m),
         None => ((i + p) / 2.0, (rest_i + rest_p) / 2.0),
     };
-    let palm = frame_rotation(rest_m - rest_w, rest_i - rest_p, m - w, i - p).normalize();
+    let palm = frame_rotation(rest_m - rest_w, rest_i - rest_p, m - w, i - p);
     let to_hand = palm.inverse();
     // The thumb flexes toward the little finger's base: the side its backward bend is limited on.
     let palm_target = to_hand * (p - w);
@@ -127,7 +127,7 @@ fn solve_finger(
         Some(_) => swung,
         None => bend_axis(swung, plane(&dir, first), base_dir),
     };
-    let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis).normalize();
+    let base = frame_rotation(rest_dir[first], rest_axis, base_dir, axis);
     let thumb = thumb.map(|target| ThumbFlexion { ip: observed[2], target });
     let chain = Chain { rest_dir, dir, first, rest_axis, thumb };
     // The base's twist is where the bend plane puts it; a finger's model segments are never
@@ -137,8 +137,11 @@ fn solve_finger(
     let base = if chain.thumb.is_some() {
         base
     } else {
-        let twist = Hinges::new(base, &rest_dir, &dir, rest_axis).best_twist();
-        (DQuat::from_axis_angle(base_dir, twist) * base).normalize()
+        // Most fingers keep the plane's twist: no turn to apply.
+        match Hinges::new(base, &rest_dir, &dir, rest_axis).best_twist() {
+            0.0 => base,
+            twist => (DQuat::from_axis_angle(base_dir, twist) * base).normalize(),
+        }
     };
     out.bones.push((finger.segments[first].unwrap(), base));
     let (locals, clamps) = chain.distal(base);
