@@ -1,7 +1,7 @@
 //! [`FingerRig`]: a model's finger bones by name, the rest position of each hand point, and
 //! how to read the points off a posed skeleton.
 
-use super::solve::{rest_fingers, RestFinger};
+use super::bend::{bend_axis, plane};
 use crate::roles::{Finger, Role, Side};
 use crate::skeleton::{Pose, Skeleton};
 use glam::DVec3;
@@ -187,4 +187,33 @@ fn hand(skeleton: &Skeleton, side: Side) -> Option<HandBones> {
     let fingers: [FingerBones; 5] = fingers.try_into().ok()?;
     let rest = rest_fingers(&fingers, wrist_rest, side);
     Some(HandBones { wrist, wrist_rest, fingers, rest })
+}
+
+/// A finger at rest as [`super::solve_hand`] sees it: its segments' directions, its first turning
+/// segment and its bend axis. The same every frame, so the rig keeps it
+/// ([`rest_fingers`]).
+#[derive(Clone, Debug)]
+pub(crate) struct RestFinger {
+    pub dir: [DVec3; 3],
+    pub first: usize,
+    pub axis: DVec3,
+}
+
+/// A hand's fingers at rest (thumb first), its wrist at `wrist`.
+fn rest_fingers(fingers: &[FingerBones; 5], wrist: DVec3, side: Side) -> [RestFinger; 5] {
+    let base = |f: Finger| fingers[f as usize].points[0] - wrist;
+    // The palm's side: (index − wrist) × (little − wrist) points out of the palm of a left
+    // hand in MMD's axes, out of the back of a right one.
+    let sign = if side == Side::Left { 1.0 } else { -1.0 };
+    let normal = (base(Finger::Index).cross(base(Finger::Pinky)) * sign).normalize_or(DVec3::NEG_Y);
+    fingers.each_ref().map(|finger| {
+        let rest = finger.points;
+        let dir: [DVec3; 3] = std::array::from_fn(|k| (rest[k + 1] - rest[k]).normalize_or_zero());
+        let first = finger.segments.iter().position(Option::is_some).unwrap_or(0);
+        // The bend axis: flexion turns a segment toward the palm, about (direction × palm
+        // normal); a finger already bent at rest shows its own plane.
+        let guess = dir[first].cross(normal).normalize_or(DVec3::X);
+        let axis = bend_axis(guess, plane(&dir.map(Some), first), dir[first]);
+        RestFinger { dir, first, axis }
+    })
 }

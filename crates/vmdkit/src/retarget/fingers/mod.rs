@@ -33,6 +33,7 @@
 //! Every rotation is a local one (the bone's parent's frame), valid because MMD bones have no
 //! rest orientation and the bones between a finger's base and 手首 (if any) stay at rest.
 
+mod bend;
 mod bones;
 mod report;
 mod solve;

@@ -1,7 +1,8 @@
 //! One hand's points → its palm rotation and every finger bone's local rotation (the module
 //! documentation of `fingers` says how each joint is treated).
 
-use super::bones::{FingerBones, FingerRig};
+use super::bend::{bend_axis, plane};
+use super::bones::{FingerBones, FingerRig, RestFinger};
 use super::twist::Hinges;
 use super::{MAX_HINGE_TILT_DEGREES, MAX_HYPEREXTENSION_DEGREES, MAX_THUMB_HYPEREXTENSION_DEGREES};
 use crate::math::{frame_rotation, shortest_arc};
@@ -25,10 +26,6 @@ pub struct HandPose {
     /// Joints held at a backward-bend limit (the fingers' or the thumb's).
     pub clamps: usize,
 }
-
-/// Below this size of the fingers' bend (the sine of the angle), the bend plane gives way to
-/// the palm's: 15°.
-const PLANE_CONFIDENT: f64 = 0.2588;
 
 /// Index of the wrist and of the index, middle and little fingers' MCPs in a hand's points.
 const WRIST: usize = 0;
@@ -64,39 +61,6 @@ pub fn solve_hand(rig: &FingerRig, side: Side, points: &HandPoints) -> Option<Ha
         solve_finger(finger, rest, &observed, thumb, &mut out);
     }
     Some(out)
-}
-
-/// A finger at rest as [`solve_hand`] sees it: its segments' directions, its first turning
-/// segment and its bend axis. The same every frame, so the rig keeps it
-/// ([`rest_fingers`]).
-#[derive(Clone, Debug)]
-pub(crate) struct RestFinger {
-    dir: [DVec3; 3],
-    first: usize,
-    axis: DVec3,
-}
-
-/// A hand's fingers at rest (thumb first), its wrist at `wrist`.
-pub(super) fn rest_fingers(
-    fingers: &[FingerBones; 5],
-    wrist: DVec3,
-    side: Side,
-) -> [RestFinger; 5] {
-    let base = |f: Finger| fingers[f as usize].points[0] - wrist;
-    // The palm's side: (index − wrist) × (little − wrist) points out of the palm of a left
-    // hand in MMD's axes, out of the back of a right one.
-    let sign = if side == Side::Left { 1.0 } else { -1.0 };
-    let normal = (base(Finger::Index).cross(base(Finger::Pinky)) * sign).normalize_or(DVec3::NEG_Y);
-    fingers.each_ref().map(|finger| {
-        let rest = finger.points;
-        let dir: [DVec3; 3] = std::array::from_fn(|k| (rest[k + 1] - rest[k]).normalize_or_zero());
-        let first = finger.segments.iter().position(Option::is_some).unwrap_or(0);
-        // The bend axis: flexion turns a segment toward the palm, about (direction × palm
-        // normal); a finger already bent at rest shows its own plane.
-        let guess = dir[first].cross(normal).normalize_or(DVec3::X);
-        let axis = bend_axis(guess, plane(&dir.map(Some), first), dir[first]);
-        RestFinger { dir, first, axis }
-    })
 }
 
 /// One finger's bones, appended to `out.bones`. `observed` are its points in the hand's frame
@@ -263,32 +227,11 @@ fn hinge(axis: DVec3, rest: DVec3, to: DVec3) -> (DVec3, f64) {
     (h, signed_angle(rest, to, h))
 }
 
-/// The sum of the bends' normals from segment `first` on (`d₀ × d₁` is the bend axis times the
-/// sine of the bend).
-fn plane(dir: &[Option<DVec3>; 3], first: usize) -> DVec3 {
-    (first..2).filter_map(|k| Some(dir[k]?.cross(dir[k + 1]?))).fold(DVec3::ZERO, |a, b| a + b)
-}
-
-/// The bend axis of a finger pointing along `along`: its bend plane's normal `plane` (on the
-/// side of `guess`) where the finger clearly bends, blending into `guess` as it straightens;
-/// perpendicular to `along`.
-fn bend_axis(guess: DVec3, plane: DVec3, along: DVec3) -> DVec3 {
-    let plane = if plane.dot(guess) < 0.0 { -plane } else { plane };
-    let w = smoothstep(plane.length() / PLANE_CONFIDENT);
-    let v = guess * (1.0 - w) + plane.normalize_or_zero() * w;
-    (v - along * v.dot(along)).normalize_or(guess)
-}
-
 /// The angle about the unit `axis` from `from` to `to` (both seen along the axis).
 fn signed_angle(from: DVec3, to: DVec3, axis: DVec3) -> f64 {
     let f = from - axis * from.dot(axis);
     let t = to - axis * to.dot(axis);
     f.cross(t).dot(axis).atan2(f.dot(t))
-}
-
-fn smoothstep(x: f64) -> f64 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
 }
 
 #[cfg(test)]
