@@ -218,7 +218,7 @@ impl Hinges {
         let g = (u - a * au).length();
         let size = rest.across_length * g;
         if size <= 0.0 {
-            return Bend { axis: a, cos: 1.0, sin: 0.0, miss: chord_angle(r, u) };
+            return Bend { axis: a, cos: 1.0, sin: 0.0, miss: chord_angle((r - u).length()) };
         }
         let (cos, sin) = (r.dot(u) - rest.along * au, a.dot(r.cross(u)));
         let at_rest = a * rest.along;
@@ -226,12 +226,7 @@ impl Hinges {
             // f turned onto g keeps its length: it misses along the axis and across it.
             let (along, across) = (rest.along - au, rest.across_length - g);
             let chord = (along * along + across * across).sqrt();
-            Bend {
-                axis: a,
-                cos: cos / size,
-                sin: sin / size,
-                miss: 2.0 * (chord / 2.0).min(1.0).asin(),
-            }
+            Bend { axis: a, cos: cos / size, sin: sin / size, miss: chord_angle(chord) }
         })
     }
 
@@ -251,14 +246,14 @@ impl Hinges {
         let (lc, ls) = self.limit;
         (sin < 0.0 && sin * lc - cos * ls < 0.0).then(|| {
             let reached = at_rest + across * lc + h.cross(across) * ls;
-            Bend { axis: h, cos: lc, sin: ls, miss: chord_angle(reached, u) }
+            Bend { axis: h, cos: lc, sin: ls, miss: chord_angle((reached - u).length()) }
         })
     }
 }
 
-/// The angle between the unit vectors `x` and `y`, from their chord.
-fn chord_angle(x: DVec3, y: DVec3) -> f64 {
-    2.0 * ((x - y).length() / 2.0).min(1.0).asin()
+/// The angle between two unit vectors `chord` apart.
+fn chord_angle(chord: f64) -> f64 {
+    2.0 * (chord / 2.0).min(1.0).asin()
 }
 
 /// A hinge's rest direction, split about the finger's bend axis.
