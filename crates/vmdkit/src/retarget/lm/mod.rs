@@ -45,15 +45,43 @@ const MAX_N: usize = MAX_BONES * 3 + 3;
 /// pose it starts from).
 pub(crate) const STOP_DECREASE: f64 = 1e-4;
 
+/// How a fit damps its steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Damping {
+    /// Each unknown by its own diagonal entry of the normal equations (Marquardt's scaling):
+    /// a step is held back most along what the terms measure most, which suits fits whose
+    /// unknowns each have terms of their own.
+    Marquardt,
+    /// Every unknown by the mean of the diagonal, the same trust in each direction. A fit whose
+    /// free directions turn two bones against each other (上半身 against 首 in the points' own
+    /// trunk fit, where the head's points hold both ends) sees large diagonal entries for both
+    /// bones but a small curvature along their difference: Marquardt's scaling damps steps
+    /// along it to a fraction of what the model allows, and the fit crawls.
+    Isotropic,
+}
+
+/// When a fit stops and how it damps its steps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Convergence {
+    /// Stop once a step lowers the cost by less than this share of it ([`STOP_DECREASE`], or
+    /// less for a fit that corrects another one's result, whose whole decrease is small).
+    pub stop: f64,
+    /// How its steps are damped.
+    pub damping: Damping,
+}
+
+impl Convergence {
+    /// The solver's usual fit: [`STOP_DECREASE`], [`Damping::Marquardt`].
+    pub const USUAL: Convergence = Convergence { stop: STOP_DECREASE, damping: Damping::Marquardt };
+}
+
 /// The squared residual under which the second, nearly prior-free pass runs: 0.03 units
 /// root-mean-square over a handful of points.
 const POLISH_BELOW: f64 = 1e-3;
 
 /// Solves `group`'s world rotations (and the translation when `translate`) for `terms`, from
-/// the state's current values, with one prior per group bone, stopping once a step lowers the
-/// cost by less than the share `stop` of it ([`STOP_DECREASE`], or less for a fit that
-/// corrects another one's result, whose whole decrease is small). Returns the final weighted
-/// squared residual of the terms.
+/// the state's current values, with one prior per group bone, until `convergence` says it
+/// stops. Returns the final weighted squared residual of the terms.
 pub(crate) fn solve(
     rig: &KeyedRig,
     state: &mut State,
@@ -61,7 +89,7 @@ pub(crate) fn solve(
     translate: bool,
     terms: &[Term],
     prior: &[Prior],
-    stop: f64,
+    convergence: Convergence,
 ) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
     // The prior settles the free degrees of freedom; a second pass with a thousandth of it
@@ -81,7 +109,7 @@ pub(crate) fn solve(
         16..=18 => solve_once::<18>,
         _ => solve_once::<MAX_N>,
     };
-    let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop);
+    let cost = solve_once(rig, state, group, translate, terms, &pulls[..group.len()], convergence);
     // Only a fit that nearly reaches its points (clean input) has digits left for the second
     // pass to take; on noisy input the prior's pull is far below the residual.
     if cost > POLISH_BELOW {
@@ -92,7 +120,7 @@ pub(crate) fn solve(
             pulls[k] = (state.world[b], prior[k].weight * 1e-3);
         }
     }
-    solve_once(rig, state, group, translate, terms, &pulls[..group.len()], stop)
+    solve_once(rig, state, group, translate, terms, &pulls[..group.len()], convergence)
 }
 
 /// One pass of the fit, its normal equations held in `N` × `N` arrays (`N` ≥ the unknowns).
@@ -103,9 +131,10 @@ fn solve_once<const N: usize>(
     translate: bool,
     terms: &[Term],
     prior: &[(DQuat, f64)],
-    stop: f64,
+    convergence: Convergence,
 ) -> f64 {
     debug_assert!(group.len() <= MAX_BONES && prior.len() == group.len());
+    let stop = convergence.stop;
     let offset = if translate { 3 } else { 0 };
     let n = offset + 3 * group.len();
     assert!(n <= N, "{n} unknowns in a fit of {N}");
@@ -147,11 +176,16 @@ fn solve_once<const N: usize>(
         let mut step = [0.0; N];
         let before = cost;
         let mut accepted = false;
+        let mean = (0..n).map(|i| a[i][i]).sum::<f64>() / n as f64;
         for _ in 0..4 {
             // Only the leading n × n block is used: copying it alone saves moving the rest.
             for i in 0..n {
                 m[i][..n].copy_from_slice(&a[i][..n]);
-                m[i][i] += mu * a[i][i].max(1e-9) + 1e-12;
+                let scale = match convergence.damping {
+                    Damping::Marquardt => a[i][i],
+                    Damping::Isotropic => mean,
+                };
+                m[i][i] += mu * scale.max(1e-9) + 1e-12;
             }
             if !cholesky_solve(&mut m, &g, n, &mut step) {
                 mu *= 10.0;

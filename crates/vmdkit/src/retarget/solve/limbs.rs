@@ -191,7 +191,7 @@ impl Solver<'_> {
             false,
             &terms,
             &[Prior::previous(prior[bone], self.prior_weight)],
-            lm::STOP_DECREASE,
+            lm::Convergence::USUAL,
         );
     }
 }

@@ -109,7 +109,7 @@ impl<'r> Solver<'r> {
         match centre {
             Some(centre) => self.torso_through_centre(obs, centre),
             None => {
-                self.torso(obs, &prior, with_head, None, lm::STOP_DECREASE);
+                self.torso(obs, &prior, with_head, None, lm::Convergence::USUAL);
                 if with_head {
                     // The points' own fit goes on from here when the shoulders come back.
                     self.points.clone_from(&self.state);
