@@ -5,12 +5,23 @@
 use super::{face, RetargetError, RetargetOptions};
 use crate::keypoints::{self, JointLayout, Keypoints};
 use crate::math::FPS;
-use glam::Vec3;
 
 /// The conditioned keypoints and what conditioning changed, for the report.
 pub(crate) struct Conditioned {
+    /// The joints the retargeting reads, in the input's order: all of them, or, for a layout
+    /// with a face mesh, all but the mesh's points nothing reads ([`Conditioned::column`]).
     pub keypoints: Keypoints,
+    /// Each input joint's column in `keypoints`, `None` for a joint left out.
+    columns: Vec<Option<usize>>,
     pub notes: ConditioningNotes,
+}
+
+impl Conditioned {
+    /// Input joint `joint`'s column in [`Conditioned::keypoints`], `None` where it was left
+    /// out (never read) or is beyond the input's joints.
+    pub fn column(&self, joint: usize) -> Option<usize> {
+        self.columns.get(joint).copied().flatten()
+    }
 }
 
 /// What conditioning changed.
@@ -86,11 +97,15 @@ pub(crate) fn condition(
     let kp = keypoints::resample_owned(kp, options.fps, FPS)
         .map_err(|e| RetargetError::Option(e.to_string()))?;
     notes.frames = kp.frame_count;
-    let keypoints = match &read {
-        Some(read) => scatter(kp, read, input),
-        None => kp,
-    };
-    Ok(Conditioned { keypoints, notes })
+    // The joints stay where conditioning left them, in their compact columns: spreading them
+    // back over the input's width would cost an allocation as large as the input (156 MB for
+    // ten minutes of Holistic) and a pass over it, for points nothing reads.
+    let mut columns = vec![None; input.joint_count];
+    match &read {
+        Some(read) => (read.iter().enumerate()).for_each(|(c, &j)| columns[j] = Some(c)),
+        None => (columns.iter_mut().enumerate()).for_each(|(j, c)| *c = Some(j)),
+    }
+    Ok(Conditioned { keypoints: kp, columns, notes })
 }
 
 /// The joints the retargeting reads, ascending, when that is not all of them: every joint but
@@ -124,41 +139,15 @@ fn gather(input: &Keypoints, read: &[usize]) -> Keypoints {
     }
 }
 
-/// `kp`'s joints put back at their places `read` among `input`'s joints; the rest missing.
-fn scatter(kp: Keypoints, read: &[usize], input: &Keypoints) -> Keypoints {
-    let width = input.joint_count;
-    Keypoints {
-        frame_count: kp.frame_count,
-        joint_count: width,
-        positions: place(&kp.positions, read, width, Vec3::NAN),
-        confidence: kp.confidence.as_deref().map(|c| place(c, read, width, 0.0)),
-        names: input.names.clone(),
-        fps: kp.fps,
-        units: kp.units,
-        up: kp.up,
-    }
-}
-
 /// Columns `read` of rows `width` long.
 fn pick<T: Copy>(values: &[T], width: usize, read: &[usize]) -> Vec<T> {
     (values.chunks_exact(width)).flat_map(|row| read.iter().map(|&j| row[j])).collect()
 }
 
-/// Rows of `read.len()` values spread into rows `width` long at columns `read`, `fill` between.
-fn place<T: Copy>(values: &[T], read: &[usize], width: usize, fill: T) -> Vec<T> {
-    let rows = values.len() / read.len().max(1);
-    let mut out = vec![fill; rows * width];
-    for (row, out) in values.chunks_exact(read.len()).zip(out.chunks_exact_mut(width)) {
-        for (&j, &v) in read.iter().zip(row) {
-            out[j] = v;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     /// A Holistic clip whose every point swings smoothly on its own phase: nothing to repair.
     fn holistic_clip(layout: &JointLayout, frames: usize) -> Keypoints {
@@ -183,19 +172,21 @@ mod tests {
         // measures read.
         assert_eq!(block.mesh.len(), 468);
         assert_eq!(read.len(), 33 + 42 + 24);
-        let some = condition(&kp, &layout, &options).unwrap().keypoints;
+        let some = condition(&kp, &layout, &options).unwrap();
         let everything =
             condition(&kp, &JointLayout { face: None, ..layout.clone() }, &options).unwrap();
-        let everything = everything.keypoints;
-        assert_eq!((some.frame_count, some.joint_count), (everything.frame_count, kp.joint_count));
+        assert_eq!(everything.column(kp.joint_count - 1), Some(kp.joint_count - 1));
+        let (kept, everything) = (&some.keypoints, everything.keypoints);
+        assert_eq!((kept.frame_count, kept.joint_count), (everything.frame_count, read.len()));
+        assert_eq!(some.column(kp.joint_count), None);
         for j in 0..kp.joint_count {
+            let Some(c) = some.column(j) else {
+                assert!(block.joints().contains(&j) && !read.contains(&j), "joint {j}");
+                continue;
+            };
+            assert_eq!(read[c], j);
             for f in 0..kp.frame_count {
-                let (a, b) = (some.frame(f)[j], everything.frame(f)[j]);
-                if read.contains(&j) {
-                    assert_eq!(a, b, "joint {j} frame {f}");
-                } else {
-                    assert!(block.joints().contains(&j) && a.is_nan(), "joint {j}");
-                }
+                assert_eq!(kept.frame(f)[c], everything.frame(f)[j], "joint {j} frame {f}");
             }
         }
     }

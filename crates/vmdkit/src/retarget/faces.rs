@@ -4,6 +4,7 @@
 //! body's solved states ([`turn_head`]), since it is far steadier than the pose's ear and nose
 //! points; those keys then go through the body's dense → thin path like every other bone's.
 
+use super::conditioning::Conditioned;
 use super::face::{self, FaceReport, FaceTrack};
 use super::handedness::HandednessCheck;
 use super::lm::State;
@@ -11,19 +12,27 @@ use super::rig::KeyedRig;
 use super::scale::median;
 use super::RetargetOptions;
 use crate::format::Motion;
-use crate::keypoints::{JointLayout, Keypoints};
+use crate::keypoints::JointLayout;
 use crate::skeleton::Skeleton;
 use glam::{DMat3, DQuat, DVec3};
 
 /// The face of the conditioned (30 fps) keypoints, frame by frame; `None` when the layout has
 /// no face.
 pub(crate) fn track(
-    conditioned: &Keypoints,
+    conditioned: &Conditioned,
     layout: &JointLayout,
     options: &RetargetOptions,
 ) -> Option<FaceTrack> {
     let block = layout.face?;
-    Some(face::track(conditioned, block, options.axes, options.face.calibrate_frames))
+    let (kp, joints) = (&conditioned.keypoints, block.joints());
+    // The mesh's points where conditioning keeps them: the few the face reads.
+    let columns: Vec<Option<usize>> = joints.map(|j| conditioned.column(j)).collect();
+    let point = |f: usize, i: usize| {
+        let p = kp.frame(f)[(*columns.get(i)?)?];
+        p.is_finite().then(|| options.axes.to_mmd(p.as_dvec3()))
+    };
+    let calibrate = options.face.calibrate_frames;
+    Some(face::track_points(kp.frame_count, point, block, calibrate))
 }
 
 /// Turns 首 and 頭 of every solved frame that has a face to the face's rigid frame: the face's

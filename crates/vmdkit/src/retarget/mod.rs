@@ -164,7 +164,7 @@ pub fn retarget_with_progress(
         .map_err(|m| RetargetError::MissingBones(m.0.iter().map(|s| s.to_string()).collect()))?;
     dense_size(keypoints, &rig, parts, options.fps).within(options.max_output_bytes)?;
     let conditioned = conditioning::condition(keypoints, layout, options)?;
-    let mut frames = roles_per_frame(&conditioned.keypoints, layout, options);
+    let mut frames = roles_per_frame(&conditioned, layout, options);
     let handedness = match parts.body {
         true => handedness::check_and_correct(&mut frames, options.detect_handedness),
         false => hand_chirality::check_and_correct(&mut frames, options.detect_handedness),
@@ -223,8 +223,7 @@ pub fn retarget_with_progress(
     };
     // The face's rigid frame turns 首/頭 wherever it was seen: before the keys are made, so
     // that they are the body's keys for those bones, thinned with them.
-    let face_track =
-        if parts.face { faces::track(&conditioned.keypoints, layout, options) } else { None };
+    let face_track = if parts.face { faces::track(&conditioned, layout, options) } else { None };
     let face_head = match (&face_track, parts.body) {
         (Some(track), true) => faces::turn_head(&rig, track, handedness, &mut states),
         _ => Vec::new(),
@@ -296,12 +295,15 @@ fn dense_size(keypoints: &Keypoints, rig: &rig::KeyedRig, parts: Parts, fps: f64
 /// Per frame, every role's position in MMD axes (input units) and weight; the synthetic pelvis
 /// (the hips' mean) where the layout has none.
 fn roles_per_frame(
-    kp: &Keypoints,
+    conditioned: &conditioning::Conditioned,
     layout: &JointLayout,
     options: &RetargetOptions,
 ) -> Vec<solve::Observed> {
-    let joints: Vec<(usize, Role)> =
-        (layout.joints.iter().enumerate()).filter_map(|(i, j)| Some((i, j.role?))).collect();
+    let kp = &conditioned.keypoints;
+    // Each role's joint by its column among the conditioned ones.
+    let joints: Vec<(usize, Role)> = (layout.joints.iter().enumerate())
+        .filter_map(|(i, j)| Some((conditioned.column(i)?, j.role?)))
+        .collect();
     (0..kp.frame_count)
         .map(|f| {
             let mut o: solve::Observed = [(DVec3::ZERO, 0.0); Role::ALL.len()];

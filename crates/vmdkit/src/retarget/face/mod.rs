@@ -36,7 +36,7 @@ use crate::format::{BoneKey, MorphKey, Motion};
 use crate::keypoints::{FaceBlock, Keypoints};
 use crate::skeleton::Skeleton;
 use crate::text::KeyName;
-use glam::DQuat;
+use glam::{DQuat, DVec3};
 use serde::Serialize;
 
 /// Morph weights are thinned to keys no further than this from the per-frame weights.
@@ -101,16 +101,26 @@ pub fn track(
     axes: InputAxes,
     calibrate_frames: Option<usize>,
 ) -> FaceTrack {
-    let table = features::points(block.mesh);
-    // Point `i` of the mesh at frame `f` in MMD's axes, when present: only the few points the
-    // measures use are read and turned, never the whole mesh.
     let joints = block.joints();
     let point = |f: usize, i: usize| {
         let p = kp.frame(f).get(joints.start + i).filter(|_| i < joints.len())?;
         p.is_finite().then(|| axes.to_mmd(p.as_dvec3()))
     };
+    track_points(kp.frame_count, point, block, calibrate_frames)
+}
+
+/// [`track`] over `frames` frames whose mesh point `i` at frame `f` is `point(f, i)` (MMD's
+/// axes, `None` when missing), wherever the caller keeps them: only the few points the
+/// measures use are ever asked for, never the whole mesh.
+pub(crate) fn track_points(
+    frames: usize,
+    point: impl Fn(usize, usize) -> Option<DVec3>,
+    block: FaceBlock,
+    calibrate_frames: Option<usize>,
+) -> FaceTrack {
+    let table = features::points(block.mesh);
     let features: Vec<Option<Features>> =
-        (0..kp.frame_count).map(|f| features::measure(|i| point(f, i), &table)).collect();
+        (0..frames).map(|f| features::measure(|i| point(f, i), &table)).collect();
     let (neutral, source) = calibration::calibrate(
         &features,
         calibrate_frames,
