@@ -17,6 +17,7 @@
 //! linear algebra of the normal equations, at most 27 unknowns, in `dense.rs`.
 
 mod dense;
+mod moments;
 mod problem;
 
 #[cfg(test)]
@@ -29,6 +30,7 @@ pub(crate) use problem::{Goal, Prior, Shoulders, State, Term};
 use super::rig::{Anchor, KeyedRig};
 use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, skew_product, Matrix};
 use glam::{DMat3, DQuat, DVec3};
+use moments::Moments;
 use problem::{along_residual, cost_of, terms_cost};
 
 /// Bones per group at most: センター, 下半身, 上半身, 上半身2, a 上半身3 that follows it, 首
@@ -282,10 +284,30 @@ fn normal_equations<const N: usize>(
     // The shoulders' midpoint and its blocks, the same for every term measured from it: made
     // once per step, not once per term.
     let mut midpoint: Option<(Shoulders, DVec3, [DMat3; MAX_BONES + 1])> = None;
+    // The point terms' sums per anchor bone (`moments.rs`), their blocks made once per bone.
+    let mut moments = [Moments::new(0); MAX_BONES];
+    let mut bones = 0;
     for t in terms {
+        let w2 = t.weight * t.weight;
+        if matches!(t.goal, Goal::At) {
+            let bone = t.anchor.bone;
+            let slot = match moments[..bones].iter().position(|m| m.bone == bone) {
+                Some(slot) => Some(slot),
+                None if bones < MAX_BONES => {
+                    moments[bones] = Moments::new(bone);
+                    bones += 1;
+                    Some(bones - 1)
+                }
+                None => None,
+            };
+            if let Some(slot) = slot {
+                let x = state.point(rig, t.anchor);
+                moments[slot].add(w2, x - state.pivot[bone], x - t.target);
+                continue;
+            }
+        }
         let x = state.point(rig, t.anchor);
         point_blocks(rig, state, group, translate, t.anchor, x, &mut blocks);
-        let w2 = t.weight * t.weight;
         let d = match t.goal {
             Goal::Reach(length) => {
                 let d = x - t.target;
@@ -345,6 +367,14 @@ fn normal_equations<const N: usize>(
                 add_block(a, cols[i], cols[j], product * w2);
             }
         }
+    }
+    for m in &moments[..bones] {
+        // The blocks every point on the bone shares: its own block, taken at its pivot, is
+        // zero here and made from the sums instead.
+        let pivot = Anchor { bone: m.bone, rest: rig.bones[m.bone].rest };
+        point_blocks(rig, state, group, translate, pivot, state.pivot[m.bone], &mut blocks);
+        let anchor = group.iter().position(|&b| b == m.bone).map(|k| translate as usize + k);
+        m.add_to(&blocks[..count], anchor, translate, &cols, a, g);
     }
     // Every term filled the upper triangle of blocks (diagonal blocks whole); mirror it.
     #[allow(clippy::needless_range_loop)] // a[i][j] from a[j][i]: both indices are needed
