@@ -14,7 +14,8 @@
 //! frame to frame.
 //!
 //! The problem (the pose, its terms and priors, and their cost) is in `problem.rs`; the dense
-//! linear algebra of the normal equations, at most 27 unknowns, in `dense.rs`.
+//! linear algebra of the normal equations, at most 27 unknowns, in `dense.rs`; the point terms
+//! summed per anchor bone, so that their blocks are made once per bone, in `moments.rs`.
 
 mod dense;
 mod moments;
