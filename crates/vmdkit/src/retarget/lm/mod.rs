@@ -29,7 +29,7 @@ pub(crate) use problem::residual;
 pub(crate) use problem::{Goal, Prior, Shoulders, State, Term};
 
 use super::rig::{Anchor, KeyedRig};
-use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, skew_product, Matrix};
+use dense::{add_block, cholesky_solve, outer, predicted_decrease, skew, Matrix};
 use glam::{DMat3, DQuat, DVec3};
 use moments::Moments;
 use problem::{along_residual, cost_of, terms_cost};
@@ -340,32 +340,22 @@ fn normal_equations<const N: usize>(
                 along_blocks(x - *y, length, &mut blocks[..count], &mid[..count]);
                 along_residual(x - *y, t.target, length)
             }
+            // Only when more bones carry points than the sums have room for (never in this
+            // solver's fits).
             Goal::At => x - t.target,
         };
         // Blocks of bones that do not move the point are zero: skip them, and fill only the
         // upper triangle (mirrored below once at the end).
         let live: [bool; MAX_BONES + 1] =
             std::array::from_fn(|i| i < count && blocks[i] != DMat3::ZERO);
-        // A point's blocks are the identity (the translation's) and cross-product matrices,
-        // whose products have closed forms: the same products of the same numbers, without
-        // the multiplications by their zeros (see `skew_product`).
-        let at = matches!(t.goal, Goal::At);
         for i in (0..count).filter(|&i| live[i]) {
             let ji = blocks[i].transpose();
             let gi = ji * d * w2;
             for c in 0..3 {
                 g[cols[i] + c] += gi[c];
             }
-            let identity = at && translate && i == 0;
             for j in (i..count).filter(|&j| live[j]) {
-                let product = if identity {
-                    blocks[j]
-                } else if at {
-                    skew_product(blocks[i], blocks[j])
-                } else {
-                    ji * blocks[j]
-                };
-                add_block(a, cols[i], cols[j], product * w2);
+                add_block(a, cols[i], cols[j], ji * blocks[j] * w2);
             }
         }
     }
