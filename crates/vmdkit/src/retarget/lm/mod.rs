@@ -179,16 +179,16 @@ fn solve_once<const N: usize>(
         let mut step = [0.0; N];
         let before = cost;
         let mut accepted = false;
-        let mean = (0..n).map(|i| a[i][i]).sum::<f64>() / n as f64;
+        // Each unknown's damping scale, the same for every retry of this step.
+        let damp: [f64; N] = match convergence.damping {
+            Damping::Marquardt => std::array::from_fn(|i| a[i][i].max(1e-9)),
+            Damping::Isotropic => [((0..n).map(|i| a[i][i]).sum::<f64>() / n as f64).max(1e-9); N],
+        };
         for _ in 0..4 {
             // Only the leading n × n block is used: copying it alone saves moving the rest.
             for i in 0..n {
                 m[i][..n].copy_from_slice(&a[i][..n]);
-                let scale = match convergence.damping {
-                    Damping::Marquardt => a[i][i],
-                    Damping::Isotropic => mean,
-                };
-                m[i][i] += mu * scale.max(1e-9) + 1e-12;
+                m[i][i] += mu * damp[i] + 1e-12;
             }
             if !cholesky_solve(&mut m, &g, n, &mut step) {
                 mu *= 10.0;
