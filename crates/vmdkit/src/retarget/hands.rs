@@ -1,21 +1,23 @@
-//! The hands in the pipeline: every frame's fingers solved after its body (`fingers/`), 手首
-//! turned to the palm when the body is solved too, frames without a hand held, and for a
+//! The hands in the pipeline: every frame's fingers solved (`fingers/`), before the body, whose
+//! 手首 takes the palm's turn where the body is solved too, frames without a hand held, and for a
 //! hand-only input the scale and the input's hands placed on the model's.
 
 use super::fingers::{self, solve_hand, FingerReport, HandPoints, HandPose};
-use super::lm::State;
 use super::parts::Parts;
 use super::rig::KeyedRig;
 use super::scale::{self, median, Scale};
 use super::solve::Observed;
 use super::{RetargetError, RetargetOptions};
 use crate::roles::{Role, Side};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 /// The solved hands and the report's counts so far.
 pub(crate) struct Hands {
     pub solved: fingers::Solved,
     pub report: FingerReport,
+    /// Per frame, when the body is solved too: each side's palm where its hand was solved
+    /// (not held), 手首's world rotation; keys.rs splits its twist off to 手捩.
+    pub palms: Vec<[Option<DQuat>; 2]>,
 }
 
 /// The points of `side`'s hand in one frame.
@@ -26,15 +28,11 @@ fn hand_points(obs: &Observed, side: Side) -> HandPoints {
     })
 }
 
-/// Every frame's hands, after the bodies in `states` (empty when the body is not solved): a
-/// hand whose points are too few holds the frame before's fingers. `None` when no hand of the
-/// layout is on the model.
-pub(crate) fn solve(
-    rig: &KeyedRig,
-    observed: &[Observed],
-    parts: Parts,
-    states: &mut [State],
-) -> Option<Hands> {
+/// Every frame's hands: a hand whose points are too few holds the frame before's fingers.
+/// `None` when no hand of the layout is on the model. The fingers need nothing of the body, so
+/// this runs before it: where a hand was solved its palm is 手首's world rotation
+/// ([`Hands::palms`]), which the body's solve then takes instead of fitting the hand itself.
+pub(crate) fn solve(rig: &KeyedRig, observed: &[Observed], parts: Parts) -> Option<Hands> {
     let sides: Vec<usize> =
         (0..2).filter(|&s| parts.hands[s] && rig.fingers.has_hand(Side::BOTH[s])).collect();
     if sides.is_empty() {
@@ -42,17 +40,16 @@ pub(crate) fn solve(
     }
     let mut report = FingerReport::default();
     let mut solved: fingers::Solved = Vec::with_capacity(observed.len());
-    for (f, obs) in observed.iter().enumerate() {
+    let mut palms = Vec::with_capacity(if parts.body { observed.len() } else { 0 });
+    for obs in observed {
+        let mut palm = [None, None];
         let mut frame: [Option<HandPose>; 2] = [None, None];
         for &s in &sides {
             match solve_hand(&rig.fingers, Side::BOTH[s], &hand_points(obs, Side::BOTH[s])) {
                 Some(pose) => {
                     report.solved_frames[s] += 1;
                     report.clamps += pose.clamps;
-                    if parts.body {
-                        // The palm's rotation is 手首's: keys.rs splits its twist off to 手捩.
-                        states[f].world[rig.arms[s].end] = pose.palm;
-                    }
+                    palm[s] = Some(pose.palm);
                     frame[s] = Some(pose);
                 }
                 // Copied from the frame before only when held, not kept aside every frame.
@@ -63,8 +60,11 @@ pub(crate) fn solve(
             }
         }
         solved.push(frame);
+        if parts.body {
+            palms.push(palm);
+        }
     }
-    Some(Hands { solved, report })
+    Some(Hands { solved, report, palms })
 }
 
 /// The palm's size: wrist to the middle finger's MCP plus index MCP to little finger MCP.

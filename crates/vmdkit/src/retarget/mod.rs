@@ -191,9 +191,15 @@ pub fn retarget_with_progress(
     let mut states = Vec::with_capacity(if parts.body { observed.len() } else { 0 });
     if parts.body {
         feet::place_origin(&mut observed, options);
+    }
+    // The fingers first: they need nothing of the body, and where a hand is solved its palm
+    // turns 手首, which the body's solve then need not fit.
+    let hands = hands::solve(&rig, &observed, parts);
+    if parts.body {
         let mut solver = solve::Solver::new(&rig);
         solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
         for (i, obs) in observed.iter().enumerate() {
+            solver.palms = hands.as_ref().and_then(|h| h.palms.get(i).copied()).unwrap_or_default();
             solver.frame(obs);
             states.push(solver.state.clone());
             if (i + 1) % PROGRESS_FRAMES == 0 || i + 1 == observed.len() {
@@ -201,8 +207,6 @@ pub fn retarget_with_progress(
             }
         }
     }
-    // The fingers after the body, frame by frame.
-    let hands = hands::solve(&rig, &observed, parts, &mut states);
     let floor = if parts.body {
         let before: Vec<DVec3> = states.iter().map(|s| s.translation).collect();
         let floor = feet::ground(&rig, &mut states, options);

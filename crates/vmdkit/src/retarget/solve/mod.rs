@@ -13,7 +13,7 @@
 //!    limb instead. Nearly straight limbs keep the previous frame's roll, as the bend plane is
 //!    then noise.
 //! 4. Hands and feet (`limbs.rs`, fitted by `lm/` again, one bone each) from finger, toe and
-//!    heel points.
+//!    heel points; a hand whose palm the fingers' solve gives ([`Solver::palms`]) takes it.
 //!
 //! Every rotation is a world rotation; local ones come from them at the end
 //! (`retarget/mod.rs`).
@@ -51,6 +51,9 @@ pub(crate) struct Solver<'r> {
     toward: Vec<DQuat>,
     /// Whether the motion will play with leg IK, which cannot hold an overextended knee.
     pub leg_ik: bool,
+    /// This frame's palms (left, right), where the fingers' solve found them: 手首's world
+    /// rotation, taken instead of fitting the hand to its points.
+    pub palms: [Option<DQuat>; 2],
 }
 
 /// How often the first frame is solved at most, each time from the last result (see
@@ -68,6 +71,7 @@ impl<'r> Solver<'r> {
             points: State::rest(rig),
             toward: Vec::with_capacity(rig.bones.len()),
             leg_ik: false,
+            palms: [None, None],
         }
     }
 
