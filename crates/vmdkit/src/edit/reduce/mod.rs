@@ -262,7 +262,8 @@ fn reduce_tracks<K: Keyframe + Send + Sync, T: Sync>(
         let keys: Vec<&K> = order.iter().map(|&k| &section[k]).collect();
         reduce_track(track, &keys)
     });
-    let mut out = Vec::new();
+    // Sized once: grown key by key, a long motion's keys would be copied over and over.
+    let mut out = Vec::with_capacity(results.iter().map(|(keys, _)| keys.len()).sum());
     for (keys, fell_back) in results {
         if fell_back {
             kept_original.push(keys[0].name().map(|n| n.to_string()).unwrap_or_default());
