@@ -32,10 +32,11 @@
 //! 7. `inverse.rs`: [`keypoints_from_motion`], the test oracle: a motion played on a model, read
 //!    off as any layout's joints.
 //!
-//! Hands and face come after the body: `parts.rs` tells which parts the layout drives (a
-//! body, hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
-//! (`fingers/`) once its body is solved and turns 手首 to the palm; their keys join the body's
-//! before thinning (step 6), and the report gains a section per part. A face (`faces.rs`) turns
+//! Hands and face join the body: `parts.rs` tells which parts the layout drives (a body,
+//! hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
+//! (`fingers/`) before the body, which needs nothing of them but the palm, the world rotation
+//! 手首 then takes; their keys join the body's before thinning (step 6), and the report gains
+//! a section per part. A face (`faces.rs`) turns
 //! 首/頭 in the solved states wherever it was seen, then keys its morphs and eyes.
 
 mod anchors;

@@ -98,7 +98,7 @@ pub(crate) struct KeyedRig {
     /// Per arm, 手捩 (skeleton index) and its fixed axis, when the model has one between ひじ
     /// and 手首: the forearm's twist goes there, as animators put it, not into the wrist.
     pub forearm_twist: [Option<(usize, DVec3)>; 2],
-    /// The finger bones, solved after the body (`fingers/`): the hand points are read off a
+    /// The finger bones, solved apart from the body (`fingers/`): the hand points are read off a
     /// pose through it, as the body's are through `sources`.
     pub fingers: FingerRig,
 }

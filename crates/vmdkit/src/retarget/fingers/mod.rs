@@ -1,6 +1,6 @@
 //! Fingers: a model's finger bones found by name ([`FingerRig`]), one hand's 21 points turned
 //! into finger rotations ([`solve_hand`]), and the finger keys and measures the retargeting adds
-//! after the body.
+//! to the body's.
 //!
 //! **Which model point is which hand point.** MediaPipe's hand has, per finger, four points:
 //! the index…little fingers' MCP, PIP, DIP and tip, the thumb's CMC, MCP, IP and tip. On an MMD
