@@ -36,8 +36,8 @@
 //! hands, a face, or hands or a face alone); `hands.rs` solves each frame's fingers
 //! (`fingers/`) before the body, which needs nothing of them but the palm, the world rotation
 //! 手首 then takes; their keys join the body's before thinning (step 6), and the report gains
-//! a section per part. A face (`faces.rs`) turns
-//! 首/頭 in the solved states wherever it was seen, then keys its morphs and eyes.
+//! a section per part. A face (`faces.rs`) turns 首/頭 in the solved states wherever it was
+//! seen, then keys its morphs and eyes.
 
 mod anchors;
 mod axes;
