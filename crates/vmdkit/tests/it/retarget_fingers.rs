@@ -2,7 +2,8 @@
 //! ~180 on), played on 初音ミク.pmx (no 親指０) and on the trace model (semi-standard, with
 //! 親指０ and 手捩), read off as hand keypoints, retargeted, and played back: every finger joint
 //! within 0.02 units of the input's and every finger segment within 0.5° (both in the palm's
-//! frame, as `FingerReport` measures them). Run with `--nocapture` for the figures.
+//! frame, as `FingerReport` measures them). And a body with one hand never seen: that 手首 is
+//! the body's own fit, the other the palm. Run with `--nocapture` for the figures.
 
 use crate::common::skeleton::{MIKU, TRACE, WAVEFILE};
 use vmdkit::keypoints::{JointLayout, LayoutJoint, Smoothing, Units, UpAxis};
@@ -122,4 +123,76 @@ fn wavefile_fingers_round_trip() {
             assert!(f.direction_max_degrees <= MAX_DEGREES, "{name} {}: {f:?}", layout.name);
         }
     }
+}
+
+/// 手首's model-space rotation on `side` at every frame of `motion`.
+fn wrist_track(skeleton: &Skeleton, motion: &Motion, side: Side, frames: usize) -> Vec<glam::Quat> {
+    use vmdkit::eval::MotionSampler;
+    use vmdkit::skeleton::{Binding, Pose, Poser};
+    let name = if side == Side::Left { "左手首" } else { "右手首" };
+    let wrist = skeleton.bone_index(name).unwrap();
+    let sampler = MotionSampler::new(motion);
+    let binding = Binding::new(skeleton, &sampler);
+    let mut poser = Poser::new(skeleton, &sampler, &binding);
+    let mut pose = Pose::new(skeleton);
+    (0..frames)
+        .map(|f| {
+            poser.pose_at(f as f64, &mut pose);
+            pose.rotation(wrist)
+        })
+        .collect()
+}
+
+/// Body and hands where the left hand is never seen (its 21 points missing in every frame),
+/// the body's own hand points (BlazePose's pinky, index and thumb) still seen: the right
+/// 手首 takes the palm its fingers give, and the left one, with no palm, is fitted to the
+/// body's hand points as a body alone has it. Played back, each stays on the dance's own.
+#[test]
+fn a_hand_never_seen_leaves_its_wrist_to_the_body() {
+    let Some((motion, skeletons)) = load() else { return };
+    let (_, skeleton) = &skeletons[0];
+    let frames = (TO - FROM + 1) as usize;
+    let layout = body_and_hands_layout();
+    let kp_options = KeypointOptions {
+        fps: 30.0,
+        axes: InputAxes { up: UpAxis::Y, left_handed: false },
+        units: Units::Metres,
+        ..KeypointOptions::default()
+    };
+    let mut kp = keypoints_from_motion(&motion, skeleton, &layout, &kp_options).unwrap();
+    let left: Vec<usize> = (layout.joints.iter().enumerate())
+        .filter(|(_, j)| j.role.and_then(Role::hand_part).is_some_and(|(s, _)| s == Side::Left))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(left.len(), 21);
+    for f in 0..frames {
+        for &j in &left {
+            kp.positions[f * kp.joint_count + j] = glam::Vec3::NAN;
+        }
+    }
+    let options = RetargetOptions {
+        fps: 30.0,
+        smoothing: Smoothing::None,
+        floor: FloorMode::Keep,
+        keys: KeyMode::Dense,
+        ik: false,
+        units: Some(Units::Metres),
+        ..RetargetOptions::default()
+    };
+    let out = retarget(&kp, &layout, skeleton, &options).unwrap();
+    let fingers = out.report.fingers.expect("the right hand solved");
+    assert_eq!(fingers.solved_frames, [0, frames]);
+    let worst = |side: Side| {
+        let want = wrist_track(skeleton, &motion, side, frames);
+        let got = wrist_track(skeleton, &out.motion, side, frames);
+        (want.iter().zip(&got))
+            .map(|(a, b)| f64::from(a.angle_between(*b)).to_degrees())
+            .fold(0.0, f64::max)
+    };
+    let (left, right) = (worst(Side::Left), worst(Side::Right));
+    println!(
+        "手首 off the dance's: left (the body's fit) {left:.5}°, right (the palm) {right:.5}°"
+    );
+    assert!(right < 0.5, "{right:.3}°");
+    assert!(left < 2.0, "{left:.3}°");
 }
