@@ -57,15 +57,19 @@ fn load() -> Option<(Motion, Vec<(&'static str, Skeleton)>)> {
     Some((cut, skeletons.into()))
 }
 
-fn round_trip(motion: &Motion, skeleton: &Skeleton, layout: &JointLayout) -> FingerReport {
-    let kp_options = KeypointOptions {
+/// The keypoint options of the round trips: 30 fps, metres, Y up.
+fn keypoint_options() -> KeypointOptions {
+    KeypointOptions {
         fps: 30.0,
         axes: InputAxes { up: UpAxis::Y, left_handed: false },
         units: Units::Metres,
         ..KeypointOptions::default()
-    };
-    let kp = keypoints_from_motion(motion, skeleton, layout, &kp_options).unwrap();
-    let options = RetargetOptions {
+    }
+}
+
+/// The retargeting options of the round trips: exact input, dense keys, no IK.
+fn retarget_options() -> RetargetOptions {
+    RetargetOptions {
         fps: 30.0,
         smoothing: Smoothing::None,
         floor: FloorMode::Keep,
@@ -73,8 +77,12 @@ fn round_trip(motion: &Motion, skeleton: &Skeleton, layout: &JointLayout) -> Fin
         ik: false,
         units: Some(Units::Metres),
         ..RetargetOptions::default()
-    };
-    let out = retarget(&kp, layout, skeleton, &options).unwrap();
+    }
+}
+
+fn round_trip(motion: &Motion, skeleton: &Skeleton, layout: &JointLayout) -> FingerReport {
+    let kp = keypoints_from_motion(motion, skeleton, layout, &keypoint_options()).unwrap();
+    let out = retarget(&kp, layout, skeleton, &retarget_options()).unwrap();
     let report = out.report;
     let fingers = report.fingers.clone().expect("hands solved");
     let body = report.body;
@@ -153,13 +161,7 @@ fn a_hand_never_seen_leaves_its_wrist_to_the_body() {
     let (_, skeleton) = &skeletons[0];
     let frames = (TO - FROM + 1) as usize;
     let layout = body_and_hands_layout();
-    let kp_options = KeypointOptions {
-        fps: 30.0,
-        axes: InputAxes { up: UpAxis::Y, left_handed: false },
-        units: Units::Metres,
-        ..KeypointOptions::default()
-    };
-    let mut kp = keypoints_from_motion(&motion, skeleton, &layout, &kp_options).unwrap();
+    let mut kp = keypoints_from_motion(&motion, skeleton, &layout, &keypoint_options()).unwrap();
     let left: Vec<usize> = (layout.joints.iter().enumerate())
         .filter(|(_, j)| j.role.and_then(Role::hand_part).is_some_and(|(s, _)| s == Side::Left))
         .map(|(i, _)| i)
@@ -170,16 +172,7 @@ fn a_hand_never_seen_leaves_its_wrist_to_the_body() {
             kp.positions[f * kp.joint_count + j] = glam::Vec3::NAN;
         }
     }
-    let options = RetargetOptions {
-        fps: 30.0,
-        smoothing: Smoothing::None,
-        floor: FloorMode::Keep,
-        keys: KeyMode::Dense,
-        ik: false,
-        units: Some(Units::Metres),
-        ..RetargetOptions::default()
-    };
-    let out = retarget(&kp, &layout, skeleton, &options).unwrap();
+    let out = retarget(&kp, &layout, skeleton, &retarget_options()).unwrap();
     let fingers = out.report.fingers.expect("the right hand solved");
     assert_eq!(fingers.solved_frames, [0, frames]);
     let worst = |side: Side| {
