@@ -200,8 +200,8 @@ pub fn retarget_with_progress(
         let mut solver = solve::Solver::new(&rig);
         solver.leg_ik = options.ik && rig.leg_ik.iter().any(Option::is_some);
         for (i, obs) in observed.iter().enumerate() {
-            solver.palms = hands.as_ref().and_then(|h| h.palms.get(i).copied()).unwrap_or_default();
-            solver.frame(obs);
+            let palms = hands.as_ref().and_then(|h| h.palms.get(i).copied());
+            solver.frame(obs, palms.unwrap_or_default());
             states.push(solver.state.clone());
             if (i + 1) % PROGRESS_FRAMES == 0 || i + 1 == observed.len() {
                 progress(i + 1, total);

@@ -38,7 +38,7 @@ const PLANE_CONFIDENT: f64 = 0.2588;
 
 impl Solver<'_> {
     /// Each limb, then its hand or foot: a hand whose palm is given takes it.
-    pub(super) fn limbs(&mut self, obs: &Observed, prior: &[DQuat]) {
+    pub(super) fn limbs(&mut self, obs: &Observed, prior: &[DQuat], palms: [Option<DQuat>; 2]) {
         let rig = self.rig;
         for s in 0..2 {
             let arm = rig.arms[s];
@@ -48,7 +48,7 @@ impl Solver<'_> {
             for (limb, (joints, ends), bend) in limbs {
                 let [a, b, c] = joints.map(|r| obs[r as usize]);
                 self.limb(limb, a, b, c, bend, prior);
-                match self.palms[s].filter(|_| limb.end == arm.end) {
+                match palms[s].filter(|_| limb.end == arm.end) {
                     Some(palm) => self.state.world[limb.end] = palm,
                     None => self.end(limb.end, &ends, c, obs, prior),
                 }

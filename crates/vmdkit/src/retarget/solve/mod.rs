@@ -13,7 +13,8 @@
 //!    limb instead. Nearly straight limbs keep the previous frame's roll, as the bend plane is
 //!    then noise.
 //! 4. Hands and feet (`limbs.rs`, fitted by `lm/` again, one bone each) from finger, toe and
-//!    heel points; a hand whose palm the fingers' solve gives ([`Solver::palms`]) takes it.
+//!    heel points; a hand whose palm the fingers' solve gives ([`Solver::frame`]'s `palms`)
+//!    takes it.
 //!
 //! Every rotation is a world rotation; local ones come from them at the end
 //! (`retarget/mod.rs`).
@@ -51,9 +52,6 @@ pub(crate) struct Solver<'r> {
     toward: Vec<DQuat>,
     /// Whether the motion will play with leg IK, which cannot hold an overextended knee.
     pub leg_ik: bool,
-    /// This frame's palms (left, right), where the fingers' solve found them: 手首's world
-    /// rotation, taken instead of fitting the hand to its points.
-    pub palms: [Option<DQuat>; 2],
 }
 
 /// How often the first frame is solved at most, each time from the last result (see
@@ -71,14 +69,15 @@ impl<'r> Solver<'r> {
             points: State::rest(rig),
             toward: Vec::with_capacity(rig.bones.len()),
             leg_ik: false,
-            palms: [None, None],
         }
     }
 
     /// Solves one frame into [`Solver::state`].
-    pub fn frame(&mut self, obs: &Observed) {
+    /// `palms` (left, right): where the fingers' solve found a hand, its palm, 手首's world
+    /// rotation, taken instead of fitting the hand to its points.
+    pub fn frame(&mut self, obs: &Observed, palms: [Option<DQuat>; 2]) {
         let first = !self.solved;
-        self.solve_frame(obs);
+        self.solve_frame(obs, palms);
         // The first frame's priors pull toward the rest pose, which nothing observed chose: it
         // is solved again from its own result, as identical frames after it would be, until it
         // no longer moves, so that a person standing still is still from the first frame on.
@@ -87,7 +86,7 @@ impl<'r> Solver<'r> {
         }
         for _ in 1..FIRST_FRAME_SOLVES {
             let (translation, world) = (self.state.translation, self.state.world.clone());
-            self.solve_frame(obs);
+            self.solve_frame(obs, palms);
             let moved = (self.state.world.iter().zip(&world))
                 .map(|(a, b)| a.angle_between(*b))
                 .fold((self.state.translation - translation).length(), f64::max);
@@ -97,7 +96,7 @@ impl<'r> Solver<'r> {
         }
     }
 
-    fn solve_frame(&mut self, obs: &Observed) {
+    fn solve_frame(&mut self, obs: &Observed, palms: [Option<DQuat>; 2]) {
         let rig = self.rig;
         // The previous frame's rotations are read while this one is solved; the buffer then
         // takes this frame's, so nothing is allocated per frame.
@@ -124,7 +123,7 @@ impl<'r> Solver<'r> {
         if !with_head {
             self.head(obs, &prior);
         }
-        self.limbs(obs, &prior);
+        self.limbs(obs, &prior, palms);
         self.state.place(rig);
         prior.copy_from_slice(&self.state.world);
         self.previous = prior;
