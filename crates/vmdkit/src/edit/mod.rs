@@ -51,11 +51,11 @@ pub use append::{append, AppendReport};
 pub use merge::{merge, MergeReport};
 pub use mirror::{mirror, mirror_rotation, MirrorReport};
 pub use place::{place, PlaceReport, PlaceRoot, RigidTransform};
-pub(crate) use reduce::reduce_unmeasured;
 pub use reduce::{
     measure, measure_with, reduce, reduce_with_progress, KeyCounts, MeasuredErrors, Progress,
     ReduceMethod, ReduceOptions, ReduceReport, Tolerance, LONG_SEGMENT,
 };
+pub(crate) use reduce::{reduce_bone_samples, reduce_unmeasured, BoneSamples};
 pub use rename::{
     filter, glob_match, rename, FilterMode, FilterReport, RenameMap, RenameReport, Renamed,
 };

@@ -85,6 +85,31 @@ impl BoneTrack {
         }
     }
 
+    /// A track with a key at every frame from `first`, of the default curves, from values
+    /// already as a built track holds them (`rotation` unit length): what a solver's output
+    /// becomes without being written as keys and read back, which would give the same track.
+    pub(crate) fn dense(
+        name: KeyName,
+        first: u32,
+        translation: &[Vec3],
+        rotation: &[Quat],
+        physics: &[PhysicsToggle],
+    ) -> Self {
+        let block = BoneKey::new(name, first).interpolation;
+        let curves =
+            [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation].map(|c| block.curve(c));
+        let keys = (translation.iter().zip(rotation).zip(physics))
+            .map(|((&translation, &rotation), &physics)| Key {
+                rotation,
+                translation,
+                physics,
+                curves,
+            })
+            .collect::<Box<[Key]>>();
+        let frames = (first..).take(keys.len()).collect();
+        BoneTrack { name, timeline: Timeline::new(frames), keys }
+    }
+
     /// The name field of the track's first key in file order.
     pub fn name(&self) -> &KeyName {
         &self.name

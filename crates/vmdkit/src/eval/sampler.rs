@@ -166,6 +166,19 @@ impl MotionSampler {
         }
     }
 
+    /// This sampler (of a motion without bone keys) with `tracks` as its bone tracks, which
+    /// have no keys in any motion: [`MotionSampler::source_keys`] lists none for them, so it
+    /// is for playing, not for editing a motion.
+    pub(crate) fn with_bone_tracks(mut self, tracks: Vec<BoneTrack>) -> Self {
+        debug_assert!(self.bones.is_empty(), "the bone tracks would be replaced");
+        let last = tracks.iter().filter_map(|t| t.frames().last().copied()).max();
+        self.last_frame = self.last_frame.max(last);
+        self.bone_index = name_index(tracks.iter().map(|t| t.name().bytes()));
+        self.sources[Section::Bone as usize] = vec![Vec::new(); tracks.len()];
+        self.bones = tracks;
+        self
+    }
+
     /// One step track per IK name, from every (property key, IK entry) pair.
     fn ik_tracks_of(motion: &Motion, duplicates: &mut Vec<Duplicate>) -> Vec<IkTrack> {
         // Flatten to (key index, entry) so that duplicates report property key indices.

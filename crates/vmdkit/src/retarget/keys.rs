@@ -2,22 +2,28 @@
 //! IK mode 足ＩＫ/つま先ＩＫ at the solved ankles and toes, and a property key that states the
 //! IK switches; then thinning.
 //!
+//! Thinned, the dense keys are never written as 111-byte records: each track's values go to
+//! the thinning and to the sampler the report plays just as those records would have given
+//! them, which the retargeting's tests check against `edit::reduce` of the dense motion.
+//!
 //! In IK mode the legs keep their FK keys as well: MMD's IK starts from the keyed pose (§10.1),
 //! which already reaches the goal, so the solve changes nothing there, while an engine without
 //! IK still sees the right legs.
 
+use super::fingers;
 use super::lm::State;
 use super::options::KeyMode;
 use super::rig::KeyedRig;
 use super::RetargetOptions;
-use crate::edit::{reduce_unmeasured, ReduceOptions};
-use crate::eval::MotionSampler;
+use crate::edit::{reduce_bone_samples, BoneSamples, ReduceOptions};
+use crate::eval::{BoneTrack, MotionSampler};
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
+use crate::math::normalized_rotation;
 use crate::skeleton::Skeleton;
 use crate::text::LongName;
 use glam::{DQuat, DVec3, Quat};
 
-/// Bone keys [`dense_motion`] writes per frame: センター, グルーブ, the rig's bones and the four
+/// Bone keys [`dense_keys`] makes per frame: センター, グルーブ, the rig's bones and the four
 /// IK bones.
 pub(crate) fn keys_per_frame(rig: &KeyedRig) -> usize {
     2 + rig.bones.len() + 4
@@ -28,21 +34,27 @@ pub(crate) fn empty_motion(options: &RetargetOptions) -> Motion {
     Motion::new(LongName::encode(&options.model_name).0)
 }
 
-/// One key per frame for every bone the retargeting drives.
-pub(crate) fn dense_motion(
+/// One key per frame for every bone the retargeting drives, each handed to `put` with its
+/// track's number (tracks numbered in the order they first appear, the same every frame).
+/// Returns how many tracks that is.
+fn dense_keys(
     rig: &KeyedRig,
     skeleton: &Skeleton,
     states: &[State],
     options: &RetargetOptions,
-) -> Motion {
-    let mut motion = empty_motion(options);
-    let tracks = keys_per_frame(rig);
-    motion.bones.reserve(states.len() * tracks);
+    put: &mut impl FnMut(usize, BoneKey),
+) -> usize {
     let mut previous: Vec<Option<Quat>> = vec![None; rig.bones.len()];
     let mut previous_twist: [Option<Quat>; 2] = [None, None];
     let ik_targets = ik_targets(rig, skeleton);
+    let mut tracks = 0;
     for (f, s) in states.iter().enumerate() {
         let frame = f as u32;
+        let mut track = 0;
+        let mut push = |key: BoneKey| {
+            put(track, key);
+            track += 1;
+        };
         // センター carries the horizontal translation and any turn; グルーブ, under it, the
         // height, given in センター's turned frame so that the sum is the solved translation.
         let t = s.translation;
@@ -53,9 +65,9 @@ pub(crate) fn dense_motion(
         };
         let mut centre = translation_key(skeleton, rig.centre, frame, centre_t.as_vec3());
         centre.rotation = continuous(&mut previous[rig.root], turn.normalize().as_quat());
-        motion.bones.push(centre);
+        push(centre);
         if let Some(groove) = rig.groove {
-            motion.bones.push(translation_key(skeleton, groove, frame, groove_t.as_vec3()));
+            push(translation_key(skeleton, groove, frame, groove_t.as_vec3()));
         }
         for (b, bone) in rig.bones.iter().enumerate() {
             if b == rig.root {
@@ -81,7 +93,7 @@ pub(crate) fn dense_motion(
                     let q = continuous(&mut previous_twist[s], twist.as_quat());
                     let mut key = BoneKey::new(*skeleton.bone_key_name(twist_bone), frame);
                     key.rotation = q;
-                    motion.bones.push(key);
+                    push(key);
                     twist.inverse() * keyed
                 }
                 None => keyed,
@@ -89,25 +101,31 @@ pub(crate) fn dense_motion(
             let q = continuous(&mut previous[b], keyed.normalize().as_quat());
             let mut key = BoneKey::new(*skeleton.bone_key_name(bone.skel), frame);
             key.rotation = q;
-            motion.bones.push(key);
+            push(key);
         }
         if options.ik {
             for side in 0..2 {
                 let Some((ik, target, attached)) = ik_targets.leg[side] else { continue };
                 let goal = s.pivot[attached] + s.world[attached] * (target - rig.rest(attached));
                 let offset = (goal - skeleton.rest_position(ik).as_dvec3()).as_vec3();
-                motion.bones.push(translation_key(skeleton, ik, frame, offset));
+                push(translation_key(skeleton, ik, frame, offset));
                 let Some((toe_ik, toe, toe_attached)) = ik_targets.toe[side] else { continue };
                 let toe_goal =
                     s.pivot[toe_attached] + s.world[toe_attached] * (toe - rig.rest(toe_attached));
                 // つま先ＩＫ hangs under 足ＩＫ, which only moves: its offset is in model axes.
                 let rest = skeleton.rest_position(toe_ik).as_dvec3();
                 let toe_offset = (toe_goal - rest).as_vec3() - offset;
-                motion.bones.push(translation_key(skeleton, toe_ik, frame, toe_offset));
+                push(translation_key(skeleton, toe_ik, frame, toe_offset));
             }
         }
+        tracks = track;
     }
-    motion.properties.push(PropertyKey {
+    tracks
+}
+
+/// The property key that states every IK switch: on in IK mode, else off.
+fn ik_switches(skeleton: &Skeleton, options: &RetargetOptions) -> PropertyKey {
+    PropertyKey {
         frame: 0,
         visible_byte: 1,
         ik: (0..skeleton.ik_count())
@@ -116,8 +134,7 @@ pub(crate) fn dense_motion(
                 enabled_byte: options.ik as u8,
             })
             .collect(),
-    });
-    motion
+    }
 }
 
 /// The twist part of `q` about the unit `axis` (swing–twist decomposition): the rotation about
@@ -172,15 +189,81 @@ fn ik_targets(rig: &KeyedRig, skeleton: &Skeleton) -> IkTargets {
     }
 }
 
-/// The keys the options ask for; `sampler` is `dense`'s.
-pub(crate) fn thin(dense: &Motion, sampler: &MotionSampler, options: &RetargetOptions) -> Motion {
+/// The keys the options ask for, and the sampler of the dense keys (one per frame for every
+/// bone driven), which the report plays.
+pub(crate) struct Keyed {
+    pub motion: Motion,
+    pub dense: MotionSampler,
+    /// How many keys the dense motion has.
+    pub dense_keys: usize,
+}
+
+/// The keys of the solved `states` (none where the body is not solved) and `hands`, dense or
+/// thinned as the options ask. Thinned, the dense keys are never made: each track's values go
+/// straight to the thinning and to the sampler, as the keys would have given them, so a long
+/// clip never holds a 111-byte record per bone and frame.
+pub(crate) fn keyed(
+    rig: &KeyedRig,
+    skeleton: &Skeleton,
+    states: &[State],
+    hands: Option<&fingers::Solved>,
+    options: &RetargetOptions,
+) -> Keyed {
+    let mut motion = empty_motion(options);
+    if !states.is_empty() {
+        motion.properties.push(ik_switches(skeleton, options));
+    }
+    let emit = |put: &mut dyn FnMut(usize, BoneKey)| {
+        let body = dense_keys(rig, skeleton, states, options, &mut |t, k| put(t, k));
+        if let Some(solved) = hands {
+            fingers::add_keys(skeleton, solved, body, &mut |t, k| put(t, k));
+        }
+    };
     match options.keys {
-        KeyMode::Dense => dense.clone(),
+        KeyMode::Dense => {
+            let frames = states.len().max(hands.map_or(0, Vec::len));
+            let per_frame = usize::from(!states.is_empty()) * keys_per_frame(rig)
+                + hands.map_or(0, |_| fingers::keys_per_frame(&rig.fingers, [true, true]));
+            motion.bones.reserve(frames * per_frame);
+            emit(&mut |_, key| motion.bones.push(key));
+            let dense = MotionSampler::new(&motion);
+            Keyed { dense_keys: motion.bones.len(), motion, dense }
+        }
         KeyMode::Thinned(tolerance) => {
+            let mut tracks: Vec<BoneSamples> = Vec::new();
+            emit(&mut |t, key| {
+                if t == tracks.len() {
+                    tracks.push(BoneSamples {
+                        name: key.name,
+                        first: key.frame,
+                        translation: Vec::new(),
+                        rotation: Vec::new(),
+                        physics: Vec::new(),
+                    });
+                }
+                let r = &mut tracks[t];
+                debug_assert_eq!(r.first as usize + r.translation.len(), key.frame as usize);
+                r.translation.push(key.translation);
+                // As a sampler of the keys holds them: what the thinning and the report see.
+                r.rotation.push(normalized_rotation(key.rotation));
+                r.physics.push(key.interpolation.physics());
+            });
+            let dense = MotionSampler::new(&motion).with_bone_tracks(
+                (tracks.iter())
+                    .map(|r| {
+                        BoneTrack::dense(r.name, r.first, &r.translation, &r.rotation, &r.physics)
+                    })
+                    .collect(),
+            );
             let method = options.reduce_method;
-            let reduce_options = ReduceOptions { tolerance, method, threads: 1 };
-            // The report measures the result by playing it back, joint by joint.
-            reduce_unmeasured(dense, sampler, &reduce_options, &mut Vec::new())
+            let reduce = ReduceOptions { tolerance, method, threads: 1 };
+            let thinned: Vec<Vec<BoneKey>> =
+                tracks.iter().map(|r| reduce_bone_samples(r, &reduce)).collect();
+            // Sized once: grown key by key, a long motion's keys would be copied over and over.
+            motion.bones.reserve(thinned.iter().map(Vec::len).sum());
+            motion.bones.extend(thinned.into_iter().flatten());
+            let dense_keys = tracks.iter().map(|r| r.translation.len()).sum();
+            Keyed { motion, dense, dense_keys }
         }
     }
 }

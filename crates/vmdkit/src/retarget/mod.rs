@@ -233,25 +233,16 @@ pub fn retarget_with_progress(
         (Some(track), true) => faces::turn_head(&rig, track, handedness, &mut states),
         _ => Vec::new(),
     };
-    let mut dense = if parts.body {
-        keys::dense_motion(&rig, skeleton, &states, options)
-    } else {
-        keys::empty_motion(options)
-    };
-    if let Some(h) = &hands {
-        fingers::add_keys(&mut dense, skeleton, &h.solved);
-    }
-    // Played by the thinning's checks and by the report's measure of it: built once.
-    let dense_sampler = crate::eval::MotionSampler::new(&dense);
-    let mut motion = keys::thin(&dense, &dense_sampler, options);
+    let keys::Keyed { mut motion, dense, dense_keys } =
+        keys::keyed(&rig, skeleton, &states, hands.as_ref().map(|h| &h.solved), options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
         rig: &rig,
         skeleton,
         layout,
         observed: &observed,
-        dense: &dense,
-        dense_sampler: &dense_sampler,
+        dense_keys,
+        dense_sampler: &dense,
         motion: &motion,
         scale,
         floor,

@@ -113,8 +113,9 @@ pub(crate) struct Inputs<'a> {
     pub layout: &'a JointLayout,
     /// Observations as solved, with the floor and origin moves applied.
     pub observed: &'a [Observed],
-    pub dense: &'a Motion,
-    /// The sampler of `dense`, shared with the thinning.
+    /// How many keys the dense motion has.
+    pub dense_keys: usize,
+    /// The sampler of the dense keys.
     pub dense_sampler: &'a MotionSampler,
     pub motion: &'a Motion,
     pub scale: Scale,
@@ -136,7 +137,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         skeleton,
         layout,
         observed,
-        dense,
+        dense_keys,
         dense_sampler,
         motion,
         scale,
@@ -222,7 +223,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         fingers,
         bones,
         keys: motion.bones.len(),
-        dense_keys: dense.bones.len(),
+        dense_keys,
         scale: scale.factor,
         units_per_metre: options.units.map(|u| scale.factor / u.metres()),
         scale_segments: scale.segments,

@@ -185,3 +185,43 @@ fn hostile_keypoints_give_finite_keys_or_an_error() {
         }
     }
 }
+
+/// Thinned, the dense keys are never written as records: their values go straight to the
+/// thinning and to the sampler the report plays. Both must be what the records would give:
+/// the thinned keys are exactly `edit::reduce` of the dense motion, and the dense tracks play
+/// exactly as the records' tracks do, at key frames and between them.
+#[test]
+fn thinned_keys_are_the_dense_keys_reduced() {
+    let skeleton = Skeleton::new(&standard_model());
+    let layout = JointLayout::builtin("holistic").unwrap();
+    let motion = crate::example::exercise_motion(150);
+    let kp =
+        keypoints_from_motion(&motion, &skeleton, &layout, &KeypointOptions::default()).unwrap();
+    let thinned = RetargetOptions::default();
+    let KeyMode::Thinned(tolerance) = thinned.keys else { panic!("thinned by default") };
+    let dense = RetargetOptions { keys: KeyMode::Dense, ..thinned.clone() };
+    let out = retarget(&kp, &layout, &skeleton, &thinned).unwrap();
+    let all = retarget(&kp, &layout, &skeleton, &dense).unwrap();
+    assert_eq!(out.report.dense_keys, all.motion.bones.len());
+    assert!(out.motion.bones.len() * 2 < all.motion.bones.len(), "{}", out.motion.bones.len());
+    let options =
+        crate::edit::ReduceOptions { tolerance, method: thinned.reduce_method, threads: 1 };
+    let (reduced, _) = crate::edit::reduce(&all.motion, &options);
+    assert_eq!(out.motion.bones, reduced.bones);
+
+    let records = crate::eval::MotionSampler::new(&all.motion);
+    for track in records.bone_tracks() {
+        let last = *track.frames().last().unwrap();
+        let r = crate::edit::reduce::bone_reference_at(
+            track,
+            *track.name(),
+            0,
+            (0..=last).map(f64::from),
+        );
+        let values =
+            crate::eval::BoneTrack::dense(r.name, 0, &r.translation, &r.rotation, &r.physics);
+        for t in (0..=4 * last).map(|q| f64::from(q) / 4.0) {
+            assert_eq!(values.sample(t), track.sample(t), "{} at {t}", track.name());
+        }
+    }
+}

@@ -21,7 +21,7 @@ use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
-use crate::eval::MotionSampler;
+use crate::eval::{Cursor, MotionSampler};
 use crate::format::{BoneInterpolation, BoneKey, Motion, PhysicsToggle};
 use crate::math::{lerp, normalized_rotation, quat_angle, slerp};
 use crate::text::KeyName;
@@ -327,6 +327,30 @@ impl BoneFit<'_> {
             None
         }
     }
+}
+
+/// A bone track sampled at `times`, as a reference whose frame i is `first + i`.
+pub(crate) fn bone_reference_at(
+    track: &crate::eval::BoneTrack,
+    name: KeyName,
+    first: u32,
+    times: impl Iterator<Item = f64>,
+) -> BoneSamples {
+    let mut r = BoneSamples {
+        name,
+        first,
+        translation: Vec::new(),
+        rotation: Vec::new(),
+        physics: Vec::new(),
+    };
+    let mut cursor = Cursor::default();
+    for t in times {
+        let s = track.sample_with(&mut cursor, t);
+        r.translation.push(s.translation);
+        r.rotation.push(s.rotation);
+        r.physics.push(s.physics);
+    }
+    r
 }
 
 #[cfg(test)]

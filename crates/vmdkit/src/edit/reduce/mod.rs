@@ -49,7 +49,7 @@ pub use measure::{measure, measure_with, MeasuredErrors};
 pub(crate) use runs::scaled_runs;
 pub use runs::LONG_SEGMENT;
 
-pub(crate) use bone::{BoneFit, BoneSamples};
+pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples};
 pub(crate) use camera::{CameraFit, CameraSamples};
 pub(crate) use morph::{MorphFit, MorphSamples};
 
@@ -282,13 +282,37 @@ fn reduce_bone_track(
 ) -> (Vec<BoneKey>, bool) {
     runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
         let r = bone_reference_at(track, keys[0].name, first, (first..=last).map(f64::from));
-        let mut fit = BoneFit::new(&r, tol);
-        if method == ReduceMethod::Fast {
-            fit.use_fast_fit();
-        }
-        let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
-        choose(plan.map(|p| fit.keys(&p)), keys)
+        choose(planned_bone_keys(&r, tol, method), keys)
     })
+}
+
+/// The keys of a verified plan for the bone reference `r`, or `None`.
+fn planned_bone_keys(
+    r: &BoneSamples,
+    tol: Tolerance,
+    method: ReduceMethod,
+) -> Option<Vec<BoneKey>> {
+    let mut fit = BoneFit::new(r, tol);
+    if method == ReduceMethod::Fast {
+        fit.use_fast_fit();
+    }
+    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    plan.map(|p| fit.keys(&p))
+}
+
+/// A bone track given by its values at every frame from `r.first` on (a solver's output,
+/// never written as keys), reduced as [`reduce`] reduces a track of those keys: the reduced
+/// keys when they verify and are fewer, else a key at every frame.
+pub(crate) fn reduce_bone_samples(r: &BoneSamples, options: &ReduceOptions) -> Vec<BoneKey> {
+    let n = r.translation.len();
+    match planned_bone_keys(r, options.tolerance.internal(), options.method) {
+        Some(keys) if keys.len() < n => keys,
+        _ => {
+            let fit = BoneFit::new(r, options.tolerance);
+            let every: Vec<_> = (0..n).map(|i| (i, fit.linear())).collect();
+            fit.keys(&every)
+        }
+    }
 }
 
 /// One morph track's keys reduced, or kept.
@@ -365,30 +389,6 @@ fn choose<K: Clone>(reduced: Option<Vec<K>>, original: &[&K]) -> (Vec<K>, bool) 
         Some(_) => (copy(), false),
         None => (copy(), true),
     }
-}
-
-/// A bone track sampled at `times`, as a reference whose frame i is `first + i`.
-pub(crate) fn bone_reference_at(
-    track: &crate::eval::BoneTrack,
-    name: crate::text::KeyName,
-    first: u32,
-    times: impl Iterator<Item = f64>,
-) -> BoneSamples {
-    let mut r = BoneSamples {
-        name,
-        first,
-        translation: Vec::new(),
-        rotation: Vec::new(),
-        physics: Vec::new(),
-    };
-    let mut cursor = Cursor::default();
-    for t in times {
-        let s = track.sample_with(&mut cursor, t);
-        r.translation.push(s.translation);
-        r.rotation.push(s.rotation);
-        r.physics.push(s.physics);
-    }
-    r
 }
 
 /// The camera's values at every frame from `first` to `last`.

@@ -46,7 +46,7 @@ pub use solve::{solve_hand, HandPoints, HandPose};
 pub(crate) use bones::PointSource;
 pub(crate) use report::measure;
 
-use crate::format::{BoneKey, Motion};
+use crate::format::BoneKey;
 use crate::roles::Side;
 use crate::skeleton::Skeleton;
 use glam::Quat;
@@ -70,9 +70,16 @@ pub(crate) fn keys_per_frame(rig: &FingerRig, hands: [bool; 2]) -> usize {
     Side::BOTH.iter().zip(hands).filter(|(_, h)| *h).map(|(&s, _)| rig.bone_count(s)).sum()
 }
 
-/// Appends a key per frame for every finger bone of every hand solved at some frame (at rest
-/// before its first solved frame), each on the hemisphere of the one before.
-pub(crate) fn add_keys(motion: &mut Motion, skeleton: &Skeleton, solved: &Solved) {
+/// A key per frame for every finger bone of every hand solved at some frame (at rest before
+/// its first solved frame), each on the hemisphere of the one before, handed to `put` with its
+/// track's number, numbered on from `first_track` in the order the tracks first appear.
+pub(crate) fn add_keys(
+    skeleton: &Skeleton,
+    solved: &Solved,
+    first_track: usize,
+    put: &mut impl FnMut(usize, BoneKey),
+) {
+    let mut track = first_track;
     for (s, _) in Side::BOTH.iter().enumerate() {
         let Some(first) = solved.iter().position(|f| f[s].is_some()) else { continue };
         let bones: Vec<usize> =
@@ -88,8 +95,9 @@ pub(crate) fn add_keys(motion: &mut Motion, skeleton: &Skeleton, solved: &Solved
                 previous[k] = Some(q);
                 let mut key = BoneKey::new(*skeleton.bone_key_name(bone), f as u32);
                 key.rotation = q;
-                motion.bones.push(key);
+                put(track + k, key);
             }
         }
+        track += bones.len();
     }
 }
