@@ -15,7 +15,7 @@ use super::lm::State;
 use super::options::KeyMode;
 use super::rig::KeyedRig;
 use super::RetargetOptions;
-use crate::edit::{reduce_bone_samples, BoneSamples, ReduceOptions};
+use crate::edit::{reduce_bone_samples, BoneSamples, Played, ReduceOptions};
 use crate::eval::{BoneTrack, MotionSampler};
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
 use crate::math::normalized_rotation;
@@ -194,6 +194,9 @@ fn ik_targets(rig: &KeyedRig, skeleton: &Skeleton) -> IkTargets {
 pub(crate) struct Keyed {
     pub motion: Motion,
     pub dense: MotionSampler,
+    /// Thinned, how `motion` plays at its integer frames, where the report plays it: the
+    /// values its tracks were verified with (`None` when dense: `dense` is the motion's).
+    pub thinned: Option<MotionSampler>,
     /// How many keys the dense motion has.
     pub dense_keys: usize,
 }
@@ -227,7 +230,7 @@ pub(crate) fn keyed(
             motion.bones.reserve(frames * per_frame);
             emit(&mut |_, key| motion.bones.push(key));
             let dense = MotionSampler::new(&motion);
-            Keyed { dense_keys: motion.bones.len(), motion, dense }
+            Keyed { dense_keys: motion.bones.len(), motion, dense, thinned: None }
         }
         KeyMode::Thinned(tolerance) => {
             let mut tracks: Vec<BoneSamples> = Vec::new();
@@ -248,22 +251,28 @@ pub(crate) fn keyed(
                 r.rotation.push(normalized_rotation(key.rotation));
                 r.physics.push(key.interpolation.physics());
             });
-            let dense = MotionSampler::new(&motion).with_bone_tracks(
-                (tracks.iter())
-                    .map(|r| {
-                        BoneTrack::dense(r.name, r.first, &r.translation, &r.rotation, &r.physics)
-                    })
-                    .collect(),
-            );
+            let properties = MotionSampler::new(&motion);
+            let dense = (tracks.iter())
+                .map(|r| BoneTrack::dense(r.name, r.first, &r.translation, &r.rotation, &r.physics))
+                .collect();
             let method = options.reduce_method;
             let reduce = ReduceOptions { tolerance, method, threads: 1 };
-            let thinned: Vec<Vec<BoneKey>> =
+            let thinned: Vec<(Vec<BoneKey>, Played)> =
                 tracks.iter().map(|r| reduce_bone_samples(r, &reduce)).collect();
+            let played = (tracks.iter().zip(&thinned)).map(|(r, (_, p))| {
+                BoneTrack::dense(r.name, r.first, &p.translation, &p.rotation, &p.physics)
+            });
+            let thinned_sampler = properties.clone().with_bone_tracks(played.collect());
             // Sized once: grown key by key, a long motion's keys would be copied over and over.
-            motion.bones.reserve(thinned.iter().map(Vec::len).sum());
-            motion.bones.extend(thinned.into_iter().flatten());
+            motion.bones.reserve(thinned.iter().map(|t| t.0.len()).sum());
+            motion.bones.extend(thinned.into_iter().flat_map(|t| t.0));
             let dense_keys = tracks.iter().map(|r| r.translation.len()).sum();
-            Keyed { motion, dense, dense_keys }
+            Keyed {
+                motion,
+                dense: properties.with_bone_tracks(dense),
+                thinned: Some(thinned_sampler),
+                dense_keys,
+            }
         }
     }
 }

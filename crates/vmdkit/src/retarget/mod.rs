@@ -233,7 +233,7 @@ pub fn retarget_with_progress(
         (Some(track), true) => faces::turn_head(&rig, track, handedness, &mut states),
         _ => Vec::new(),
     };
-    let keys::Keyed { mut motion, dense, dense_keys } =
+    let keys::Keyed { mut motion, dense, thinned, dense_keys } =
         keys::keyed(&rig, skeleton, &states, hands.as_ref().map(|h| &h.solved), options);
     progress(total - 1, total);
     let report = report::measure(report::Inputs {
@@ -244,6 +244,7 @@ pub fn retarget_with_progress(
         dense_keys,
         dense_sampler: &dense,
         motion: &motion,
+        played: thinned.as_ref().unwrap_or(&dense),
         scale,
         floor,
         conditioning: conditioned.notes,

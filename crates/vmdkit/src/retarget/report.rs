@@ -1,6 +1,8 @@
 //! [`RetargetReport`]: what a retargeting did and how well the motion it wrote fits its input,
 //! measured by playing that motion back through the full evaluator (IK, appends) — not by
-//! trusting the solver's own chain.
+//! trusting the solver's own chain. Its thinned tracks' values at each frame are those the
+//! thinning's verification played from the written keys with the library's sampler (the same
+//! values a sampler built anew would give), so the keys are not sampled twice.
 
 use super::conditioning::ConditioningNotes;
 use super::feet::Floor;
@@ -118,6 +120,8 @@ pub(crate) struct Inputs<'a> {
     /// The sampler of the dense keys.
     pub dense_sampler: &'a MotionSampler,
     pub motion: &'a Motion,
+    /// How `motion` plays at its integer frames: the frames measured here.
+    pub played: &'a MotionSampler,
     pub scale: Scale,
     pub floor: Floor,
     pub options: &'a RetargetOptions,
@@ -140,6 +144,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
         dense_keys,
         dense_sampler,
         motion,
+        played,
         scale,
         floor,
         options,
@@ -153,13 +158,7 @@ pub(crate) fn measure(inputs: Inputs<'_>) -> RetargetReport {
     let hands = inputs.fingers.is_some()
         || roles.iter().any(|(_, r)| r.hand_part().is_some())
         || layout.synthetic.iter().any(|p| p.role.hand_part().is_some());
-    let played = match options.keys {
-        // The motion is the dense one.
-        KeyMode::Dense => role_positions(rig, skeleton, dense_sampler, &times, hands),
-        KeyMode::Thinned(_) => {
-            role_positions(rig, skeleton, &MotionSampler::new(motion), &times, hands)
-        }
-    };
+    let played = role_positions(rig, skeleton, played, &times, hands);
     let residuals: Vec<JointResidual> = roles
         .iter()
         .filter(|(_, role)| rig.anchor(*role).is_some())

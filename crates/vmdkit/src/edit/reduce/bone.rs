@@ -54,6 +54,18 @@ pub(crate) struct BoneFit<'r> {
     /// The bands of the three translation axes and the rotation, reused by every fit: a dense
     /// track's segments are a few frames long, so allocating them would cost more than the fit.
     bands: RefCell<[Band; 4]>,
+    /// What the last [`Track::violations`] played at every reference frame: once a plan is
+    /// verified, the reduced track's values, for a caller that would play it at those frames.
+    played: RefCell<Played>,
+}
+
+/// A bone track's values at consecutive frames, as the sampler plays them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Played {
+    pub translation: Vec<Vec3>,
+    /// Unit length, as the sampler returns them.
+    pub rotation: Vec<Quat>,
+    pub physics: Vec<PhysicsToggle>,
 }
 
 /// The angle of the rotation between two unit quaternions, in degrees.
@@ -90,6 +102,22 @@ impl<'r> BoneFit<'r> {
             hints: HashMap::new(),
             fast: None,
             bands: Default::default(),
+            played: Default::default(),
+        }
+    }
+
+    /// What the last [`Track::violations`] played (see the field), taken.
+    pub fn take_played(&self) -> Played {
+        self.played.take()
+    }
+
+    /// The reference as a track of a key at every frame plays it: its own values, the
+    /// rotations normalised as the sampler normalises a key's.
+    pub fn reference_played(&self) -> Played {
+        Played {
+            translation: self.r.translation.clone(),
+            rotation: self.unit.clone(),
+            physics: self.r.physics.clone(),
         }
     }
 
@@ -278,9 +306,16 @@ impl Track for BoneFit<'_> {
         let sampler = MotionSampler::new(&motion);
         let track = &sampler.bone_tracks()[0];
         let mut cursor = crate::eval::Cursor::default();
+        let mut played = self.played.borrow_mut();
+        played.translation.clear();
+        played.rotation.clear();
+        played.physics.clear();
         (0..self.len())
             .filter(|&i| {
                 let s = track.sample_with(&mut cursor, f64::from(self.r.first + i as u32));
+                played.translation.push(s.translation);
+                played.rotation.push(s.rotation);
+                played.physics.push(s.physics);
                 let pos = (s.translation.as_dvec3() - self.r.translation[i].as_dvec3()).length();
                 pos > self.tol.position
                     || !surely_within(s.rotation, self.unit[i], self.tol.angle_degrees)
@@ -376,6 +411,45 @@ mod tests {
                 } else {
                     assert!(exact > 0.99 * degrees, "{exact} unsure at {degrees}");
                 }
+            }
+        }
+    }
+
+    /// What `reduce_bone_samples` says its keys play is what the sampler plays of them, frame
+    /// by frame: for a smooth track that thins, and for one too rough to (a key at every frame).
+    #[test]
+    fn reduced_samples_play_as_their_keys() {
+        let name = KeyName::encode("腕").0;
+        for rough in [false, true] {
+            let n = 300;
+            // Rough: every other frame off to one side, so that no two frames share a segment.
+            let wobble = |i: usize| if rough { (i % 2) as f32 * 0.3 } else { 0.0 };
+            let r = BoneSamples {
+                name,
+                first: 0,
+                translation: (0..n)
+                    .map(|i| Vec3::new((i as f32 * 0.05).sin(), wobble(i), 0.01 * i as f32))
+                    .collect(),
+                rotation: (0..n)
+                    .map(|i| {
+                        let t = i as f32 * 0.02 + wobble(i);
+                        normalized_rotation(Quat::from_euler(glam::EulerRot::YXZ, t, 0.5 * t, 0.1))
+                    })
+                    .collect(),
+                physics: vec![PhysicsToggle::On; n],
+            };
+            let options = super::super::ReduceOptions::default();
+            let (keys, played) = super::super::reduce_bone_samples(&r, &options);
+            assert_eq!(keys.len() == n, rough, "{} keys", keys.len());
+            let mut motion = Motion::new(Default::default());
+            motion.bones = keys;
+            let sampler = MotionSampler::new(&motion);
+            let track = &sampler.bone_tracks()[0];
+            assert_eq!(played.translation.len(), n);
+            for i in 0..n {
+                let s = track.sample(i as f64);
+                let p = (played.translation[i], played.rotation[i], played.physics[i]);
+                assert_eq!((s.translation, s.rotation, s.physics), p, "rough {rough}, frame {i}");
             }
         }
     }

@@ -49,7 +49,7 @@ pub use measure::{measure, measure_with, MeasuredErrors};
 pub(crate) use runs::scaled_runs;
 pub use runs::LONG_SEGMENT;
 
-pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples};
+pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples, Played};
 pub(crate) use camera::{CameraFit, CameraSamples};
 pub(crate) use morph::{MorphFit, MorphSamples};
 
@@ -282,35 +282,36 @@ fn reduce_bone_track(
 ) -> (Vec<BoneKey>, bool) {
     runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
         let r = bone_reference_at(track, keys[0].name, first, (first..=last).map(f64::from));
-        choose(planned_bone_keys(&r, tol, method), keys)
+        choose(planned_bone_keys(&mut BoneFit::new(&r, tol), method), keys)
     })
 }
 
-/// The keys of a verified plan for the bone reference `r`, or `None`.
-fn planned_bone_keys(
-    r: &BoneSamples,
-    tol: Tolerance,
-    method: ReduceMethod,
-) -> Option<Vec<BoneKey>> {
-    let mut fit = BoneFit::new(r, tol);
+/// The keys of a verified plan for the bone reference `r`, or `None`; with `fit`, whose
+/// [`BoneFit::take_played`] then holds how they play.
+fn planned_bone_keys(fit: &mut BoneFit, method: ReduceMethod) -> Option<Vec<BoneKey>> {
     if method == ReduceMethod::Fast {
         fit.use_fast_fit();
     }
-    let plan = plan(&fit, method, |a, b| fit.linear_split(a, b));
+    let plan = plan(&*fit, method, |a, b| fit.linear_split(a, b));
     plan.map(|p| fit.keys(&p))
 }
 
 /// A bone track given by its values at every frame from `r.first` on (a solver's output,
 /// never written as keys), reduced as [`reduce`] reduces a track of those keys: the reduced
-/// keys when they verify and are fewer, else a key at every frame.
-pub(crate) fn reduce_bone_samples(r: &BoneSamples, options: &ReduceOptions) -> Vec<BoneKey> {
+/// keys when they verify and are fewer, else a key at every frame. With them, how they play
+/// at each of those frames, as the library's sampler plays them: a caller that plays the
+/// result at those frames need not build a sampler of the keys again.
+pub(crate) fn reduce_bone_samples(
+    r: &BoneSamples,
+    options: &ReduceOptions,
+) -> (Vec<BoneKey>, Played) {
     let n = r.translation.len();
-    match planned_bone_keys(r, options.tolerance.internal(), options.method) {
-        Some(keys) if keys.len() < n => keys,
+    let mut fit = BoneFit::new(r, options.tolerance.internal());
+    match planned_bone_keys(&mut fit, options.method) {
+        Some(keys) if keys.len() < n => (keys, fit.take_played()),
         _ => {
-            let fit = BoneFit::new(r, options.tolerance);
             let every: Vec<_> = (0..n).map(|i| (i, fit.linear())).collect();
-            fit.keys(&every)
+            (fit.keys(&every), fit.reference_played())
         }
     }
 }
