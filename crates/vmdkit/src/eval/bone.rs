@@ -61,6 +61,21 @@ struct Key {
     curves: [Curve; 4],
 }
 
+impl Key {
+    /// A key as the evaluator holds it: rotation normalised, curves and toggle from the block.
+    #[inline]
+    fn of(key: &BoneKey) -> Key {
+        let block = &key.interpolation;
+        Key {
+            rotation: normalized_rotation(key.rotation),
+            translation: key.translation,
+            physics: block.physics(),
+            curves: [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation]
+                .map(|c| block.curve(c)),
+        }
+    }
+}
+
 impl BoneTrack {
     /// A track from `keys[k]` for each k in `order` (sorted by frame, one key per frame), named
     /// by the field `name`.
@@ -68,21 +83,20 @@ impl BoneTrack {
         BoneTrack {
             name,
             timeline: Timeline::new(order.iter().map(|&k| keys[k].frame).collect()),
-            keys: order
-                .iter()
-                .map(|&k| {
-                    let key = &keys[k];
-                    let block = &key.interpolation;
-                    Key {
-                        rotation: normalized_rotation(key.rotation),
-                        translation: key.translation,
-                        physics: block.physics(),
-                        curves: [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation]
-                            .map(|c| block.curve(c)),
-                    }
-                })
-                .collect(),
+            keys: order.iter().map(|&k| Key::of(&keys[k])).collect(),
         }
+    }
+
+    /// The track of `keys`, which come sorted by frame, one per frame: what
+    /// [`BoneTrack::new`] builds of them, without their having to be stored first.
+    pub(crate) fn of_sorted(name: KeyName, keys: impl ExactSizeIterator<Item = BoneKey>) -> Self {
+        let (mut frames, mut values) =
+            (Vec::with_capacity(keys.len()), Vec::with_capacity(keys.len()));
+        for key in keys {
+            frames.push(key.frame);
+            values.push(Key::of(&key));
+        }
+        BoneTrack { name, timeline: Timeline::new(frames.into()), keys: values.into() }
     }
 
     /// A track with a key at every frame from `first`, of the default curves, from values

@@ -257,16 +257,17 @@ pub(crate) fn keyed(
                 .collect();
             let method = options.reduce_method;
             let reduce = ReduceOptions { tolerance, method, threads: 1 };
-            let thinned: Vec<(Vec<BoneKey>, Played)> =
-                tracks.iter().map(|r| reduce_bone_samples(r, &reduce)).collect();
-            let played = (tracks.iter().zip(&thinned)).map(|(r, (_, p))| {
+            let dense_keys = tracks.iter().map(|r| r.translation.len()).sum();
+            // Room for every dense key, of which only those written are ever touched: the
+            // thinned keys go straight in, track after track, instead of being copied in.
+            motion.bones.reserve_exact(dense_keys);
+            let played: Vec<Played> =
+                tracks.iter().map(|r| reduce_bone_samples(r, &reduce, &mut motion.bones)).collect();
+            motion.bones.shrink_to_fit();
+            let played = (tracks.iter().zip(&played)).map(|(r, p)| {
                 BoneTrack::dense(r.name, r.first, &p.translation, &p.rotation, &p.physics)
             });
             let thinned_sampler = properties.clone().with_bone_tracks(played.collect());
-            // Sized once: grown key by key, a long motion's keys would be copied over and over.
-            motion.bones.reserve(thinned.iter().map(|t| t.0.len()).sum());
-            motion.bones.extend(thinned.into_iter().flat_map(|t| t.0));
-            let dense_keys = tracks.iter().map(|r| r.translation.len()).sum();
             Keyed {
                 motion,
                 dense: properties.with_bone_tracks(dense),

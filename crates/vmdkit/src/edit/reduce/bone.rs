@@ -21,8 +21,8 @@ use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
-use crate::eval::{Cursor, MotionSampler};
-use crate::format::{BoneInterpolation, BoneKey, Motion, PhysicsToggle};
+use crate::eval::{BoneTrack, Cursor};
+use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle};
 use crate::math::{lerp, normalized_rotation, quat_angle, slerp};
 use crate::text::KeyName;
 use glam::{DQuat, Quat, Vec3};
@@ -141,15 +141,18 @@ impl<'r> BoneFit<'r> {
 
     /// The keys of a plan.
     pub fn keys(&self, plan: &[(usize, [Curve; 4])]) -> Vec<BoneKey> {
-        plan.iter()
-            .map(|&(i, curves)| BoneKey {
-                name: self.r.name,
-                frame: self.r.first + i as u32,
-                translation: self.r.translation[i],
-                rotation: self.r.rotation[i],
-                interpolation: BoneInterpolation::canonical(curves, self.r.physics[i]),
-            })
-            .collect()
+        plan.iter().map(|&(i, curves)| self.key(i, curves)).collect()
+    }
+
+    /// The key at reference frame `i` whose curves shape the segment ending there.
+    pub fn key(&self, i: usize, curves: [Curve; 4]) -> BoneKey {
+        BoneKey {
+            name: self.r.name,
+            frame: self.r.first + i as u32,
+            translation: self.r.translation[i],
+            rotation: self.r.rotation[i],
+            interpolation: BoneInterpolation::canonical(curves, self.r.physics[i]),
+        }
     }
 
     /// Plays a..b with `curves` exactly as the sampler does; `Err` names the worst frame.
@@ -301,10 +304,9 @@ impl Track for BoneFit<'_> {
     }
 
     fn violations(&self, plan: &[(usize, [Curve; 4])]) -> Vec<usize> {
-        let mut motion = Motion::new(Default::default());
-        motion.bones = self.keys(plan);
-        let sampler = MotionSampler::new(&motion);
-        let track = &sampler.bone_tracks()[0];
+        // The track the sampler would build of the plan's keys, built straight from them.
+        let keys = plan.iter().map(|&(i, curves)| self.key(i, curves));
+        let track = &BoneTrack::of_sorted(self.r.name, keys);
         let mut cursor = crate::eval::Cursor::default();
         let mut played = self.played.borrow_mut();
         played.translation.clear();
@@ -366,7 +368,7 @@ impl BoneFit<'_> {
 
 /// A bone track sampled at `times`, as a reference whose frame i is `first + i`.
 pub(crate) fn bone_reference_at(
-    track: &crate::eval::BoneTrack,
+    track: &BoneTrack,
     name: KeyName,
     first: u32,
     times: impl Iterator<Item = f64>,
@@ -391,6 +393,8 @@ pub(crate) fn bone_reference_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::MotionSampler;
+    use crate::format::Motion;
 
     /// `surely_within` never says "within" for a larger angle, and says it for every angle a
     /// little below the bound: pairs at angles from 0.8 to 1.2 times the tolerance, turned
@@ -439,7 +443,10 @@ mod tests {
                 physics: vec![PhysicsToggle::On; n],
             };
             let options = super::super::ReduceOptions::default();
-            let (keys, played) = super::super::reduce_bone_samples(&r, &options);
+            // After a key already there: each track's keys are appended.
+            let mut keys = vec![BoneKey::new(name, 999)];
+            let played = super::super::reduce_bone_samples(&r, &options, &mut keys);
+            assert_eq!(keys.remove(0).frame, 999);
             assert_eq!(keys.len() == n, rough, "{} keys", keys.len());
             let mut motion = Motion::new(Default::default());
             motion.bones = keys;

@@ -53,6 +53,7 @@ pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples, Played};
 pub(crate) use camera::{CameraFit, CameraSamples};
 pub(crate) use morph::{MorphFit, MorphSamples};
 
+use crate::curve::Curve;
 use crate::eval::{BoneTrack, Cursor, MorphTrack, MotionSampler};
 use crate::format::{BoneKey, CameraKey, Keyframe, MorphKey, Motion, Section};
 use segment::Track;
@@ -282,36 +283,41 @@ fn reduce_bone_track(
 ) -> (Vec<BoneKey>, bool) {
     runs::reduce_in_runs(track.frames(), keys, |first, last, keys| {
         let r = bone_reference_at(track, keys[0].name, first, (first..=last).map(f64::from));
-        choose(planned_bone_keys(&mut BoneFit::new(&r, tol), method), keys)
+        let mut fit = BoneFit::new(&r, tol);
+        choose(verified_bone_plan(&mut fit, method).map(|p| fit.keys(&p)), keys)
     })
 }
 
-/// The keys of a verified plan for the bone reference `r`, or `None`; with `fit`, whose
-/// [`BoneFit::take_played`] then holds how they play.
-fn planned_bone_keys(fit: &mut BoneFit, method: ReduceMethod) -> Option<Vec<BoneKey>> {
+/// A verified plan for `fit`'s reference, or `None`; after it, [`BoneFit::take_played`]
+/// holds how the plan plays.
+fn verified_bone_plan(fit: &mut BoneFit, method: ReduceMethod) -> Option<Vec<(usize, [Curve; 4])>> {
     if method == ReduceMethod::Fast {
         fit.use_fast_fit();
     }
-    let plan = plan(&*fit, method, |a, b| fit.linear_split(a, b));
-    plan.map(|p| fit.keys(&p))
+    plan(&*fit, method, |a, b| fit.linear_split(a, b))
 }
 
 /// A bone track given by its values at every frame from `r.first` on (a solver's output,
 /// never written as keys), reduced as [`reduce`] reduces a track of those keys: the reduced
-/// keys when they verify and are fewer, else a key at every frame. With them, how they play
-/// at each of those frames, as the library's sampler plays them: a caller that plays the
-/// result at those frames need not build a sampler of the keys again.
+/// keys when they verify and are fewer, else a key at every frame, appended to `out` (one
+/// list for every track, so that they are not copied into one afterwards). Returned: how
+/// they play at each of those frames, as the library's sampler plays them, for a caller that
+/// plays the result at those frames without building a sampler of the keys again.
 pub(crate) fn reduce_bone_samples(
     r: &BoneSamples,
     options: &ReduceOptions,
-) -> (Vec<BoneKey>, Played) {
+    out: &mut Vec<BoneKey>,
+) -> Played {
     let n = r.translation.len();
     let mut fit = BoneFit::new(r, options.tolerance.internal());
-    match planned_bone_keys(&mut fit, options.method) {
-        Some(keys) if keys.len() < n => (keys, fit.take_played()),
+    match verified_bone_plan(&mut fit, options.method) {
+        Some(plan) if plan.len() < n => {
+            out.extend(plan.iter().map(|&(i, curves)| fit.key(i, curves)));
+            fit.take_played()
+        }
         _ => {
-            let every: Vec<_> = (0..n).map(|i| (i, fit.linear())).collect();
-            (fit.keys(&every), fit.reference_played())
+            out.extend((0..n).map(|i| fit.key(i, fit.linear())));
+            fit.reference_played()
         }
     }
 }
