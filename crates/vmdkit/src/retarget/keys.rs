@@ -222,9 +222,9 @@ pub(crate) fn keyed(
             fingers::add_keys(skeleton, solved, body, &mut |t, k| put(t, k));
         }
     };
+    let frames = states.len().max(hands.map_or(0, Vec::len));
     match options.keys {
         KeyMode::Dense => {
-            let frames = states.len().max(hands.map_or(0, Vec::len));
             let per_frame = usize::from(!states.is_empty()) * keys_per_frame(rig)
                 + hands.map_or(0, |_| fingers::keys_per_frame(&rig.fingers, [true, true]));
             motion.bones.reserve(frames * per_frame);
@@ -239,9 +239,9 @@ pub(crate) fn keyed(
                     tracks.push(BoneSamples {
                         name: key.name,
                         first: key.frame,
-                        translation: Vec::new(),
-                        rotation: Vec::new(),
-                        physics: Vec::new(),
+                        translation: Vec::with_capacity(frames),
+                        rotation: Vec::with_capacity(frames),
+                        physics: Vec::with_capacity(frames),
                     });
                 }
                 let r = &mut tracks[t];
@@ -261,10 +261,10 @@ pub(crate) fn keyed(
             // Room for every dense key, of which only those written are ever touched: the
             // thinned keys go straight in, track after track, instead of being copied in.
             motion.bones.reserve_exact(dense_keys);
-            let played: Vec<Played> =
+            let plays: Vec<Played> =
                 tracks.iter().map(|r| reduce_bone_samples(r, &reduce, &mut motion.bones)).collect();
             motion.bones.shrink_to_fit();
-            let played = (tracks.iter().zip(&played)).map(|(r, p)| {
+            let played = (tracks.iter().zip(&plays)).map(|(r, p)| {
                 BoneTrack::dense(r.name, r.first, &p.translation, &p.rotation, &p.physics)
             });
             let thinned_sampler = properties.clone().with_bone_tracks(played.collect());
