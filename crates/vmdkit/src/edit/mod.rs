@@ -55,7 +55,7 @@ pub use reduce::{
     measure, measure_with, reduce, reduce_with_progress, KeyCounts, MeasuredErrors, Progress,
     ReduceMethod, ReduceOptions, ReduceReport, Tolerance, LONG_SEGMENT,
 };
-pub(crate) use reduce::{reduce_bone_samples, reduce_unmeasured, BoneSamples, Played};
+pub(crate) use reduce::{reduce_bone_samples, reduce_unmeasured, BoneSamples};
 pub use rename::{
     filter, glob_match, rename, FilterMode, FilterReport, RenameMap, RenameReport, Renamed,
 };

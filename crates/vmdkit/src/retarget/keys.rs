@@ -15,7 +15,7 @@ use super::lm::State;
 use super::options::KeyMode;
 use super::rig::KeyedRig;
 use super::RetargetOptions;
-use crate::edit::{reduce_bone_samples, BoneSamples, Played, ReduceOptions};
+use crate::edit::{reduce_bone_samples, BoneSamples, ReduceOptions};
 use crate::eval::{BoneTrack, MotionSampler};
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
 use crate::math::normalized_rotation;
@@ -251,26 +251,25 @@ pub(crate) fn keyed(
                 r.rotation.push(normalized_rotation(key.rotation));
                 r.physics.push(key.interpolation.physics());
             });
+            // The IK switches, which both samplers play with their bone tracks.
             let properties = MotionSampler::new(&motion);
-            let dense = (tracks.iter())
-                .map(|r| BoneTrack::dense(r.name, r.first, &r.translation, &r.rotation, &r.physics))
-                .collect();
             let method = options.reduce_method;
             let reduce = ReduceOptions { tolerance, method, threads: 1 };
             let dense_keys = tracks.iter().map(|r| r.translation.len()).sum();
             // Room for every dense key, of which only those written are ever touched: the
             // thinned keys go straight in, track after track, instead of being copied in.
             motion.bones.reserve_exact(dense_keys);
-            let plays: Vec<Played> =
+            let plays: Vec<BoneSamples> =
                 tracks.iter().map(|r| reduce_bone_samples(r, &reduce, &mut motion.bones)).collect();
             motion.bones.shrink_to_fit();
-            let played = (tracks.iter().zip(&plays)).map(|(r, p)| {
-                BoneTrack::dense(r.name, r.first, &p.translation, &p.rotation, &p.physics)
-            });
-            let thinned_sampler = properties.clone().with_bone_tracks(played.collect());
+            let as_track = |r: &BoneSamples| {
+                BoneTrack::dense(r.name, r.first, &r.translation, &r.rotation, &r.physics)
+            };
+            let thinned_sampler =
+                properties.clone().with_bone_tracks(plays.iter().map(as_track).collect());
             Keyed {
                 motion,
-                dense: properties.with_bone_tracks(dense),
+                dense: properties.with_bone_tracks(tracks.iter().map(as_track).collect()),
                 thinned: Some(thinned_sampler),
                 dense_keys,
             }

@@ -30,7 +30,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// A bone's reference values at consecutive frames starting at `first`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct BoneSamples {
     pub name: KeyName,
     pub first: u32,
@@ -54,18 +54,10 @@ pub(crate) struct BoneFit<'r> {
     /// The bands of the three translation axes and the rotation, reused by every fit: a dense
     /// track's segments are a few frames long, so allocating them would cost more than the fit.
     bands: RefCell<[Band; 4]>,
-    /// What the last [`Track::violations`] played at every reference frame: once a plan is
-    /// verified, the reduced track's values, for a caller that would play it at those frames.
-    played: RefCell<Played>,
-}
-
-/// A bone track's values at consecutive frames, as the sampler plays them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Played {
-    pub translation: Vec<Vec3>,
-    /// Unit length, as the sampler returns them.
-    pub rotation: Vec<Quat>,
-    pub physics: Vec<PhysicsToggle>,
+    /// What the last [`Track::violations`] played at every reference frame (rotations of unit
+    /// length, as the sampler returns them): once a plan is verified, the reduced track's
+    /// values, for a caller that would play it at those frames.
+    played: RefCell<BoneSamples>,
 }
 
 /// The angle of the rotation between two unit quaternions, in degrees.
@@ -102,19 +94,25 @@ impl<'r> BoneFit<'r> {
             hints: HashMap::new(),
             fast: None,
             bands: Default::default(),
-            played: Default::default(),
+            played: RefCell::new(BoneSamples {
+                name: r.name,
+                first: r.first,
+                ..Default::default()
+            }),
         }
     }
 
     /// What the last [`Track::violations`] played (see the field), taken.
-    pub fn take_played(&self) -> Played {
+    pub fn take_played(&self) -> BoneSamples {
         self.played.take()
     }
 
     /// The reference as a track of a key at every frame plays it: its own values, the
     /// rotations normalised as the sampler normalises a key's.
-    pub fn reference_played(&self) -> Played {
-        Played {
+    pub fn reference_played(&self) -> BoneSamples {
+        BoneSamples {
+            name: self.r.name,
+            first: self.r.first,
             translation: self.r.translation.clone(),
             rotation: self.unit.clone(),
             physics: self.r.physics.clone(),
@@ -307,11 +305,9 @@ impl Track for BoneFit<'_> {
         // The track the sampler would build of the plan's keys, built straight from them.
         let keys = plan.iter().map(|&(i, curves)| self.key(i, curves));
         let track = &BoneTrack::of_sorted(self.r.name, keys);
-        let mut cursor = crate::eval::Cursor::default();
+        let mut cursor = Cursor::default();
         let mut played = self.played.borrow_mut();
-        played.translation.clear();
-        played.rotation.clear();
-        played.physics.clear();
+        *played = BoneSamples { name: self.r.name, first: self.r.first, ..Default::default() };
         (0..self.len())
             .filter(|&i| {
                 let s = track.sample_with(&mut cursor, f64::from(self.r.first + i as u32));

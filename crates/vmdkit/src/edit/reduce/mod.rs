@@ -49,7 +49,7 @@ pub use measure::{measure, measure_with, MeasuredErrors};
 pub(crate) use runs::scaled_runs;
 pub use runs::LONG_SEGMENT;
 
-pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples, Played};
+pub(crate) use bone::{bone_reference_at, BoneFit, BoneSamples};
 pub(crate) use camera::{CameraFit, CameraSamples};
 pub(crate) use morph::{MorphFit, MorphSamples};
 
@@ -307,7 +307,7 @@ pub(crate) fn reduce_bone_samples(
     r: &BoneSamples,
     options: &ReduceOptions,
     out: &mut Vec<BoneKey>,
-) -> Played {
+) -> BoneSamples {
     let n = r.translation.len();
     let mut fit = BoneFit::new(r, options.tolerance.internal());
     match verified_bone_plan(&mut fit, options.method) {
