@@ -18,7 +18,7 @@
 
 use super::track::{Cursor, Segment, Timeline, WeightCache, TRACK_WEIGHTS};
 use crate::curve::Curve;
-use crate::format::{BoneCurve, BoneKey, PhysicsToggle};
+use crate::format::{BoneKey, PhysicsToggle};
 use crate::math::{lerp, normalized_rotation, slerp};
 use crate::text::KeyName;
 use glam::{Quat, Vec3};
@@ -70,8 +70,7 @@ impl Key {
             rotation: normalized_rotation(key.rotation),
             translation: key.translation,
             physics: block.physics(),
-            curves: [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation]
-                .map(|c| block.curve(c)),
+            curves: block.curves(),
         }
     }
 }
@@ -109,9 +108,7 @@ impl BoneTrack {
         rotation: &[Quat],
         physics: &[PhysicsToggle],
     ) -> Self {
-        let block = BoneKey::new(name, first).interpolation;
-        let curves =
-            [BoneCurve::X, BoneCurve::Y, BoneCurve::Z, BoneCurve::Rotation].map(|c| block.curve(c));
+        let curves = BoneKey::new(name, first).interpolation.curves();
         let keys = (translation.iter().zip(rotation).zip(physics))
             .map(|((&translation, &rotation), &physics)| Key {
                 rotation,

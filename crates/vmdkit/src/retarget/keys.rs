@@ -16,7 +16,7 @@ use super::options::KeyMode;
 use super::rig::KeyedRig;
 use super::RetargetOptions;
 use crate::edit::{reduce_bone_samples, BoneSamples, ReduceOptions};
-use crate::eval::{BoneTrack, MotionSampler};
+use crate::eval::{BoneSample, BoneTrack, MotionSampler};
 use crate::format::{BoneKey, IkState, Motion, PropertyKey};
 use crate::math::normalized_rotation;
 use crate::skeleton::Skeleton;
@@ -236,20 +236,16 @@ pub(crate) fn keyed(
             let mut tracks: Vec<BoneSamples> = Vec::new();
             emit(&mut |t, key| {
                 if t == tracks.len() {
-                    tracks.push(BoneSamples {
-                        name: key.name,
-                        first: key.frame,
-                        translation: Vec::with_capacity(frames),
-                        rotation: Vec::with_capacity(frames),
-                        physics: Vec::with_capacity(frames),
-                    });
+                    tracks.push(BoneSamples::with_capacity(key.name, key.frame, frames));
                 }
                 let r = &mut tracks[t];
                 debug_assert_eq!(r.first as usize + r.translation.len(), key.frame as usize);
-                r.translation.push(key.translation);
                 // As a sampler of the keys holds them: what the thinning and the report see.
-                r.rotation.push(normalized_rotation(key.rotation));
-                r.physics.push(key.interpolation.physics());
+                r.push(BoneSample {
+                    translation: key.translation,
+                    rotation: normalized_rotation(key.rotation),
+                    physics: key.interpolation.physics(),
+                });
             });
             // The IK switches, which both samplers play with their bone tracks.
             let properties = MotionSampler::new(&motion);

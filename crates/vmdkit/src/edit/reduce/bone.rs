@@ -21,7 +21,7 @@ use super::fit::Band;
 use super::segment::{self, Track};
 use super::Tolerance;
 use crate::curve::Curve;
-use crate::eval::{BoneTrack, Cursor};
+use crate::eval::{BoneSample, BoneTrack, Cursor};
 use crate::format::{BoneInterpolation, BoneKey, PhysicsToggle};
 use crate::math::{lerp, normalized_rotation, quat_angle, slerp};
 use crate::text::KeyName;
@@ -38,6 +38,26 @@ pub(crate) struct BoneSamples {
     /// As the keys will store them.
     pub rotation: Vec<Quat>,
     pub physics: Vec<PhysicsToggle>,
+}
+
+impl BoneSamples {
+    /// No values yet, room for `frames` of them.
+    pub fn with_capacity(name: KeyName, first: u32, frames: usize) -> Self {
+        BoneSamples {
+            name,
+            first,
+            translation: Vec::with_capacity(frames),
+            rotation: Vec::with_capacity(frames),
+            physics: Vec::with_capacity(frames),
+        }
+    }
+
+    /// Appends the next frame's values.
+    pub fn push(&mut self, s: BoneSample) {
+        self.translation.push(s.translation);
+        self.rotation.push(s.rotation);
+        self.physics.push(s.physics);
+    }
 }
 
 /// Fits segments of a [`BoneSamples`].
@@ -94,11 +114,7 @@ impl<'r> BoneFit<'r> {
             hints: HashMap::new(),
             fast: None,
             bands: Default::default(),
-            played: RefCell::new(BoneSamples {
-                name: r.name,
-                first: r.first,
-                ..Default::default()
-            }),
+            played: RefCell::new(BoneSamples::with_capacity(r.name, r.first, 0)),
         }
     }
 
@@ -307,13 +323,11 @@ impl Track for BoneFit<'_> {
         let track = &BoneTrack::of_sorted(self.r.name, keys);
         let mut cursor = Cursor::default();
         let mut played = self.played.borrow_mut();
-        *played = BoneSamples { name: self.r.name, first: self.r.first, ..Default::default() };
+        *played = BoneSamples::with_capacity(self.r.name, self.r.first, self.len());
         (0..self.len())
             .filter(|&i| {
                 let s = track.sample_with(&mut cursor, f64::from(self.r.first + i as u32));
-                played.translation.push(s.translation);
-                played.rotation.push(s.rotation);
-                played.physics.push(s.physics);
+                played.push(s);
                 let pos = (s.translation.as_dvec3() - self.r.translation[i].as_dvec3()).length();
                 pos > self.tol.position
                     || !surely_within(s.rotation, self.unit[i], self.tol.angle_degrees)
@@ -369,19 +383,10 @@ pub(crate) fn bone_reference_at(
     first: u32,
     times: impl Iterator<Item = f64>,
 ) -> BoneSamples {
-    let mut r = BoneSamples {
-        name,
-        first,
-        translation: Vec::new(),
-        rotation: Vec::new(),
-        physics: Vec::new(),
-    };
+    let mut r = BoneSamples::with_capacity(name, first, times.size_hint().0);
     let mut cursor = Cursor::default();
     for t in times {
-        let s = track.sample_with(&mut cursor, t);
-        r.translation.push(s.translation);
-        r.rotation.push(s.rotation);
-        r.physics.push(s.physics);
+        r.push(track.sample_with(&mut cursor, t));
     }
     r
 }
